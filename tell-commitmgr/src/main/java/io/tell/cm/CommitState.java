@@ -1,0 +1,131 @@
+package io.tell.cm;
+
+import io.tell.txn.SnapshotDescriptor;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The commit manager's bookkeeping, free of I/O and not thread-safe (the owner serialises
+ * calls): which tids completed, the base, the running transactions and {@code lav}.
+ *
+ * <p>Invariant: every tid {@code <= base} has completed; bit {@code i} of {@code done} says
+ * whether tid {@code base + 1 + i} has. Tids above {@code base} that are neither done nor
+ * running are <i>in doubt</i> (handed out by an earlier incarnation of the commit manager);
+ * they stay invisible until reported or fenced.
+ */
+final class CommitState {
+    private long base;
+    private BitSet done = new BitSet();
+    private long highestIssued;
+    private final Map<Long, Long> running = new HashMap<>();
+    private final TreeMap<Long, Integer> runningBases = new TreeMap<>();
+
+    CommitState(long base, BitSet doneAboveBase, long highestIssued) {
+        this.base = base;
+        this.done = (BitSet) doneAboveBase.clone();
+        this.highestIssued = Math.max(base, highestIssued);
+        advance();
+    }
+
+    long base() {
+        return base;
+    }
+
+    BitSet doneAboveBase() {
+        return (BitSet) done.clone();
+    }
+
+    long highestIssued() {
+        return highestIssued;
+    }
+
+    SnapshotDescriptor snapshot() {
+        return new SnapshotDescriptor(base, done.toLongArray());
+    }
+
+    /** Registers a transaction as running; {@code id} is a fresh tid or a negative reader id. */
+    void begin(long id, long snapshotBase) {
+        if (id > 0) {
+            highestIssued = Math.max(highestIssued, id);
+        }
+        running.put(id, snapshotBase);
+        runningBases.merge(snapshotBase, 1, Integer::sum);
+    }
+
+    /** Marks {@code id} completed; false if it never was issued. Repeated reports are no-ops. */
+    boolean complete(long id) {
+        Long startedAt = running.remove(id);
+        if (startedAt != null) {
+            runningBases.merge(startedAt, -1, (a, b) -> a + b == 0 ? null : a + b);
+        }
+        if (id < 0) {
+            return true;
+        }
+        if (id > highestIssued) {
+            return false;
+        }
+        if (id > base) {
+            done.set((int) (id - base - 1));
+            advance();
+        }
+        return true;
+    }
+
+    boolean isCompleted(long tid) {
+        return tid <= base || done.get((int) (tid - base - 1));
+    }
+
+    /** The tids above base that are neither completed nor known running: left by a crash. */
+    List<Long> inDoubt() {
+        List<Long> out = new ArrayList<>();
+        for (long t = base + 1; t <= highestIssued; t++) {
+            if (!isCompleted(t) && !running.containsKey(t)) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    long lav() {
+        return runningBases.isEmpty() ? base : Math.min(base, runningBases.firstKey());
+    }
+
+    int runningCount() {
+        return running.size();
+    }
+
+    private void advance() {
+        int shift = done.nextClearBit(0);
+        if (shift > 0) {
+            base += shift;
+            done = done.get(shift, Math.max(shift, done.length()));
+        }
+    }
+
+    /** The durable part (base, done bits, highest issued), for the journal. */
+    byte[] toBytes() {
+        long[] words = done.toLongArray();
+        ByteBuffer buf = ByteBuffer.allocate(20 + 8 * words.length);
+        buf.putLong(base).putLong(highestIssued).putInt(words.length);
+        for (long w : words) {
+            buf.putLong(w);
+        }
+        return buf.array();
+    }
+
+    static CommitState fromBytes(byte[] bytes) {
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        long base = buf.getLong();
+        long highest = buf.getLong();
+        long[] words = new long[buf.getInt()];
+        for (int i = 0; i < words.length; i++) {
+            words[i] = buf.getLong();
+        }
+        return new CommitState(base, BitSet.valueOf(words), highest);
+    }
+}

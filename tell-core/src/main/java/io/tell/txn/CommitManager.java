@@ -1,0 +1,42 @@
+package io.tell.txn;
+
+import io.tell.error.TellException;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Hands out tids and snapshots and learns which transactions completed.
+ *
+ * <p>Invariant the callers keep: a tid is reported completed only when no version written by
+ * it can be seen wrongly — an aborting transaction reverts every record it wrote first, then
+ * reports {@link #abortedAsync}. Once {@link #committedAsync} completes, the commit is durable
+ * at the commit manager: every later snapshot (from any commit manager client) sees it.
+ * Reports are idempotent, so a client may resend one after a lost connection. Failures to
+ * reach the commit manager complete futures with a retriable {@link TellException}
+ * ({@code CM_UNAVAILABLE}).
+ */
+public interface CommitManager extends AutoCloseable {
+
+    /** Starts a transaction; read-only ones get a negative id and still hold {@code lav} back. */
+    CompletableFuture<TxStart> startAsync(boolean readOnly);
+
+    /** Reports a commit (or the end of a read-only transaction). */
+    CompletableFuture<Void> committedAsync(long tid);
+
+    /** Reports an abort, after every version the transaction wrote has been reverted. */
+    CompletableFuture<Void> abortedAsync(long tid);
+
+    @Override
+    void close();
+
+    default TxStart start(boolean readOnly) {
+        return TellException.join(startAsync(readOnly));
+    }
+
+    default void committed(long tid) {
+        TellException.join(committedAsync(tid));
+    }
+
+    default void aborted(long tid) {
+        TellException.join(abortedAsync(tid));
+    }
+}

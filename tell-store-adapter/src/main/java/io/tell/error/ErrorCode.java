@@ -1,0 +1,38 @@
+package io.tell.error;
+
+/**
+ * The central registry of Tell error codes. Each code says once whether a failure with it
+ * may succeed when retried; the JDBC layer maps codes to SQLStates in one place.
+ */
+public enum ErrorCode {
+    /** The record store cannot be reached (connection refused or lost). */
+    STORE_UNAVAILABLE(true),
+    /** A store call did not answer in time; its effect is unknown. */
+    STORE_TIMEOUT(true),
+    /** The store answered with an error that retrying will not fix. */
+    STORE_FAILURE(false),
+    /** No commit manager can be reached. */
+    CM_UNAVAILABLE(true),
+    /** A peer sent bytes that do not follow the protocol. */
+    PROTOCOL_ERROR(false),
+    /** Snapshot isolation refused the transaction: a write-write conflict (first committer wins). */
+    TX_CONFLICT(true),
+    /** The transaction was used after it ended or in a way the API forbids. */
+    TX_STATE(false),
+    /** A URL, option or argument is malformed. */
+    BAD_CONFIGURATION(false),
+    /** Stored bytes do not decode: a bug or foreign data. */
+    CORRUPT_DATA(false),
+    /** Anything else: a bug. */
+    INTERNAL(false);
+
+    private final boolean retriable;
+
+    ErrorCode(boolean retriable) {
+        this.retriable = retriable;
+    }
+
+    public boolean retriable() {
+        return retriable;
+    }
+}

@@ -1,0 +1,87 @@
+package io.tell.store;
+
+import io.tell.error.TellException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A key-value record store with load-link / store-conditional: every read returns the
+ * record's version, and every write can be made conditional on it.
+ *
+ * <p>Contract (checked for every backend by the shared contract test suite):
+ * <ul>
+ *   <li><b>Versions never repeat.</b> Every successful write gives the record a version
+ *       strictly greater than any version that key has ever had, also after a delete and
+ *       re-insert. A write conditional on version {@code v} therefore never succeeds against
+ *       a different value that happens to carry {@code v} again (no ABA).</li>
+ *   <li><b>Reads</b> return the value and its version, or {@code null} when absent.</li>
+ *   <li><b>Conditional writes</b> return {@link WriteResult.Written} with the new version or
+ *       {@link WriteResult.Conflict} with the current one; a conflict is a value, not an
+ *       exception, and changes nothing.</li>
+ *   <li><b>Batches</b> ({@link #getAllAsync}, {@link #writeAllAsync}) cost as few round trips as
+ *       the backend allows; they are not atomic as a whole: each element succeeds or
+ *       conflicts on its own, and results come back in request order.</li>
+ *   <li><b>Counters</b> live beside records (a counter and a record may share a key without
+ *       touching each other) and are atomic.</li>
+ *   <li><b>Failures</b> (unreachable, timeout, lost connection) complete the future with a
+ *       {@link TellException}, retriable or not, translated from the backend in one place.
+ *       After a timeout the effect of a write is unknown; callers re-read to find out.</li>
+ * </ul>
+ * Replication and durability belong to the backend.
+ */
+public interface RecordStore extends AutoCloseable {
+
+    /** Reads one record; completes with {@code null} when it is absent. */
+    CompletableFuture<Versioned> getAsync(RecordKey key);
+
+    /** Reads many records in one go; the list has one entry per key, {@code null} where absent. */
+    CompletableFuture<List<Versioned>> getAllAsync(List<RecordKey> keys);
+
+    /** One conditional write (put, insert-if-absent or delete). */
+    CompletableFuture<WriteResult> writeAsync(WriteOp op);
+
+    /** Many independent conditional writes in one go; one result per op, in order. */
+    CompletableFuture<List<WriteResult>> writeAllAsync(List<WriteOp> ops);
+
+    /** Adds {@code delta} to a counter (absent counts as 0) and returns the new value. */
+    CompletableFuture<Long> incrementAsync(RecordKey counter, long delta);
+
+    /**
+     * The records of {@code domain} inside {@code range}, in unsigned key order, at most
+     * {@code limit} of them. A scan is not a snapshot: records changed meanwhile may appear
+     * in either state.
+     */
+    CompletableFuture<List<StoredRecord>> scanAsync(String domain, KeyRange range, int limit);
+
+    /** A short name for logs and results, e.g. {@code mem} or {@code redis://127.0.0.1:6379}. */
+    String describe();
+
+    @Override
+    void close();
+
+    // Blocking helpers, for tests and tools; they throw the TellException a failure carries.
+
+    default Versioned get(String domain, byte[] key) {
+        return TellException.join(getAsync(new RecordKey(domain, key)));
+    }
+
+    default List<Versioned> getAll(List<RecordKey> keys) {
+        return TellException.join(getAllAsync(keys));
+    }
+
+    default WriteResult write(WriteOp op) {
+        return TellException.join(writeAsync(op));
+    }
+
+    default List<WriteResult> writeAll(List<WriteOp> ops) {
+        return TellException.join(writeAllAsync(ops));
+    }
+
+    default long increment(String domain, byte[] key, long delta) {
+        return TellException.join(incrementAsync(new RecordKey(domain, key), delta));
+    }
+
+    default List<StoredRecord> scan(String domain, KeyRange range, int limit) {
+        return TellException.join(scanAsync(domain, range, limit));
+    }
+}

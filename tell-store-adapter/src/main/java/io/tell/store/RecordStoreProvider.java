@@ -1,0 +1,13 @@
+package io.tell.store;
+
+/**
+ * A backend, found with {@link java.util.ServiceLoader}. New backends (RAMCloud, an RDMA
+ * store) plug in here without changes elsewhere.
+ */
+public interface RecordStoreProvider {
+    /** The URL scheme this backend opens, e.g. {@code mem} or {@code redis}. */
+    String scheme();
+
+    /** Opens a store; throws {@link io.tell.error.TellException} with BAD_CONFIGURATION for a bad URL. */
+    RecordStore open(StoreUrl url);
+}

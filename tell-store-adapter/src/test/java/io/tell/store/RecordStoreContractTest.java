@@ -1,0 +1,307 @@
+package io.tell.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * The contract of {@link RecordStore}, written once and run against every backend: a
+ * backend's test subclasses this and says how to open a store. Every test works in domains
+ * of its own, so a store may be shared between tests.
+ */
+public abstract class RecordStoreContractTest {
+    protected RecordStore store;
+    private String prefix;
+
+    /** Opens the store under test; called before each test. */
+    protected abstract RecordStore openStore();
+
+    @BeforeEach
+    void open(TestInfo info) {
+        store = openStore();
+        prefix = "t" + Long.toHexString(System.nanoTime()) + "-" + info.getTestMethod().orElseThrow().getName();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    protected String domain(String name) {
+        return prefix + "." + name;
+    }
+
+    protected static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void absentRecordReadsAsNull() {
+        assertNull(store.get(domain("d"), b("nope")));
+    }
+
+    @Test
+    void insertThenReadReturnsValueAndPositiveVersion() {
+        WriteResult r = store.write(WriteOp.insert(domain("d"), b("k"), b("v1")));
+        Versioned read = store.get(domain("d"), b("k"));
+        assertNotNull(read);
+        assertArrayEquals(b("v1"), read.value());
+        assertEquals(r.version(), read.version());
+        assertTrue(read.version() > 0);
+    }
+
+    @Test
+    void insertIfAbsentConflictsWhenPresentAndCarriesCurrentVersion() {
+        long v = store.write(WriteOp.insert(domain("d"), b("k"), b("a"))).version();
+        WriteResult second = store.write(WriteOp.insert(domain("d"), b("k"), b("b")));
+        assertEquals(new WriteResult.Conflict(v), second);
+        assertArrayEquals(b("a"), store.get(domain("d"), b("k")).value());
+    }
+
+    @Test
+    void putOnVersionSucceedsOnlyOnTheCurrentVersion() {
+        long v1 = store.write(WriteOp.insert(domain("d"), b("k"), b("a"))).version();
+        long v2 = store.write(WriteOp.put(domain("d"), b("k"), b("b"), Expect.version(v1))).version();
+        assertTrue(v2 > v1);
+        WriteResult stale = store.write(WriteOp.put(domain("d"), b("k"), b("c"), Expect.version(v1)));
+        assertEquals(new WriteResult.Conflict(v2), stale);
+        assertArrayEquals(b("b"), store.get(domain("d"), b("k")).value());
+    }
+
+    @Test
+    void putOnVersionOfAbsentRecordConflictsWithZero() {
+        WriteResult r = store.write(WriteOp.put(domain("d"), b("k"), b("a"), Expect.version(5)));
+        assertEquals(new WriteResult.Conflict(0), r);
+        assertNull(store.get(domain("d"), b("k")));
+    }
+
+    @Test
+    void unconditionalPutCreatesAndOverwrites() {
+        long v1 = store.write(WriteOp.put(domain("d"), b("k"), b("a"), Expect.ANY)).version();
+        long v2 = store.write(WriteOp.put(domain("d"), b("k"), b("b"), Expect.ANY)).version();
+        assertTrue(v2 > v1);
+        assertArrayEquals(b("b"), store.get(domain("d"), b("k")).value());
+    }
+
+    @Test
+    void deleteOnVersionRemovesAndStaleDeleteConflicts() {
+        long v1 = store.write(WriteOp.insert(domain("d"), b("k"), b("a"))).version();
+        long v2 = store.write(WriteOp.put(domain("d"), b("k"), b("b"), Expect.ANY)).version();
+        assertEquals(new WriteResult.Conflict(v2),
+                store.write(WriteOp.delete(domain("d"), b("k"), Expect.version(v1))));
+        assertTrue(store.write(WriteOp.delete(domain("d"), b("k"), Expect.version(v2))).written());
+        assertNull(store.get(domain("d"), b("k")));
+        assertEquals(new WriteResult.Conflict(0),
+                store.write(WriteOp.delete(domain("d"), b("k"), Expect.version(v2))));
+    }
+
+    @Test
+    void versionsNeverRepeatAcrossDeleteAndReinsert() {
+        long highest = 0;
+        for (int i = 0; i < 20; i++) {
+            long v = store.write(WriteOp.insert(domain("d"), b("k"), b("x" + i))).version();
+            assertTrue(v > highest, "version " + v + " not above " + highest);
+            long deleted = store.write(WriteOp.delete(domain("d"), b("k"), Expect.version(v))).version();
+            assertTrue(deleted >= v);
+            highest = deleted;
+        }
+    }
+
+    @Test
+    void abaIsImpossible() {
+        long v1 = store.write(WriteOp.insert(domain("d"), b("k"), b("same"))).version();
+        store.write(WriteOp.delete(domain("d"), b("k"), Expect.version(v1)));
+        store.write(WriteOp.insert(domain("d"), b("k"), b("same")));
+        WriteResult r = store.write(WriteOp.put(domain("d"), b("k"), b("late"), Expect.version(v1)));
+        assertInstanceOf(WriteResult.Conflict.class, r);
+        assertArrayEquals(b("same"), store.get(domain("d"), b("k")).value());
+    }
+
+    @Test
+    void keysAndValuesAreBinarySafe() {
+        byte[] key = new byte[256];
+        byte[] value = new byte[256];
+        for (int i = 0; i < 256; i++) {
+            key[i] = (byte) i;
+            value[i] = (byte) (255 - i);
+        }
+        store.write(WriteOp.insert(domain("d"), key, value));
+        assertArrayEquals(value, store.get(domain("d"), key).value());
+        store.write(WriteOp.insert(domain("d"), new byte[0], new byte[0]));
+        assertArrayEquals(new byte[0], store.get(domain("d"), new byte[0]).value());
+    }
+
+    @Test
+    void largeValuesRoundTrip() {
+        byte[] big = new byte[1 << 20];
+        new java.util.Random(7).nextBytes(big);
+        store.write(WriteOp.insert(domain("d"), b("big"), big));
+        assertArrayEquals(big, store.get(domain("d"), b("big")).value());
+    }
+
+    @Test
+    void domainsAreSeparate() {
+        store.write(WriteOp.insert(domain("a"), b("k"), b("in-a")));
+        assertNull(store.get(domain("b"), b("k")));
+        store.write(WriteOp.insert(domain("b"), b("k"), b("in-b")));
+        assertArrayEquals(b("in-a"), store.get(domain("a"), b("k")).value());
+    }
+
+    @Test
+    void batchReadReturnsOneEntryPerKeyInOrder() {
+        store.write(WriteOp.insert(domain("a"), b("1"), b("a1")));
+        store.write(WriteOp.insert(domain("b"), b("2"), b("b2")));
+        List<Versioned> got = store.getAll(List.of(
+                new RecordKey(domain("b"), b("2")),
+                new RecordKey(domain("a"), b("missing")),
+                new RecordKey(domain("a"), b("1"))));
+        assertEquals(3, got.size());
+        assertArrayEquals(b("b2"), got.get(0).value());
+        assertNull(got.get(1));
+        assertArrayEquals(b("a1"), got.get(2).value());
+        assertTrue(store.getAll(List.of()).isEmpty());
+    }
+
+    @Test
+    void batchWritesSucceedOrConflictEachOnItsOwn() {
+        long v = store.write(WriteOp.insert(domain("d"), b("exists"), b("x"))).version();
+        List<WriteResult> results = store.writeAll(List.of(
+                WriteOp.insert(domain("d"), b("new1"), b("1")),
+                WriteOp.insert(domain("d"), b("exists"), b("clash")),
+                WriteOp.put(domain("d"), b("exists"), b("y"), Expect.version(v)),
+                WriteOp.delete(domain("d"), b("absent"), Expect.version(3)),
+                WriteOp.insert(domain("e"), b("new2"), b("2"))));
+        assertEquals(5, results.size());
+        assertTrue(results.get(0).written());
+        assertEquals(new WriteResult.Conflict(v), results.get(1));
+        assertTrue(results.get(2).written());
+        assertEquals(new WriteResult.Conflict(0), results.get(3));
+        assertTrue(results.get(4).written());
+        assertArrayEquals(b("y"), store.get(domain("d"), b("exists")).value());
+        assertArrayEquals(b("1"), store.get(domain("d"), b("new1")).value());
+        assertArrayEquals(b("2"), store.get(domain("e"), b("new2")).value());
+        assertTrue(store.writeAll(List.of()).isEmpty());
+    }
+
+    @Test
+    void countersIncrementAtomicallyAndLiveBesideRecords() throws Exception {
+        assertEquals(5, store.increment(domain("c"), b("n"), 5));
+        assertEquals(105, store.increment(domain("c"), b("n"), 100));
+        assertNull(store.get(domain("c"), b("n")), "a counter is not a record");
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                fs.add(pool.submit(() -> {
+                    for (int i = 0; i < 250; i++) {
+                        store.increment(domain("c"), b("n"), 1);
+                    }
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(1106, store.increment(domain("c"), b("n"), 1));
+    }
+
+    @Test
+    void scanReturnsRangeInUnsignedOrderWithLimit() {
+        byte[][] keys = {{0x01}, {0x7f}, {(byte) 0x80}, {(byte) 0xff}, {0x01, 0x00}, {}};
+        for (byte[] k : keys) {
+            store.write(WriteOp.insert(domain("s"), k, k));
+        }
+        store.write(WriteOp.insert(domain("other"), new byte[] {0x02}, b("x")));
+        List<StoredRecord> all = store.scan(domain("s"), KeyRange.ALL, 100);
+        List<byte[]> order = all.stream().map(StoredRecord::key).toList();
+        assertEquals(6, order.size());
+        assertArrayEquals(new byte[] {}, order.get(0));
+        assertArrayEquals(new byte[] {0x01}, order.get(1));
+        assertArrayEquals(new byte[] {0x01, 0x00}, order.get(2));
+        assertArrayEquals(new byte[] {0x7f}, order.get(3));
+        assertArrayEquals(new byte[] {(byte) 0x80}, order.get(4));
+        assertArrayEquals(new byte[] {(byte) 0xff}, order.get(5));
+        for (StoredRecord r : all) {
+            assertArrayEquals(r.key(), r.value());
+            assertTrue(r.version() > 0);
+        }
+        List<StoredRecord> mid = store.scan(domain("s"), new KeyRange(new byte[] {0x01, 0x00}, new byte[] {(byte) 0xff}), 100);
+        assertEquals(3, mid.size());
+        assertArrayEquals(new byte[] {0x01, 0x00}, mid.get(0).key());
+        assertArrayEquals(new byte[] {(byte) 0x80}, mid.get(2).key());
+        assertEquals(2, store.scan(domain("s"), KeyRange.ALL, 2).size());
+        assertTrue(store.scan(domain("empty"), KeyRange.ALL, 10).isEmpty());
+    }
+
+    @Test
+    void concurrentLoadLinkStoreConditionalLosesNoUpdate() throws Exception {
+        String d = domain("cas");
+        store.write(WriteOp.insert(d, b("ctr"), b("0")));
+        int threads = 4;
+        int perThread = 100;
+        AtomicInteger conflicts = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                fs.add(pool.submit(() -> {
+                    for (int i = 0; i < perThread; i++) {
+                        while (true) {
+                            Versioned cur = store.get(d, b("ctr"));
+                            long n = Long.parseLong(new String(cur.value(), StandardCharsets.UTF_8));
+                            WriteResult r = store.write(WriteOp.put(d, b("ctr"), b(Long.toString(n + 1)),
+                                    Expect.version(cur.version())));
+                            if (r.written()) {
+                                break;
+                            }
+                            conflicts.incrementAndGet();
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(Integer.toString(threads * perThread), new String(store.get(d, b("ctr")).value(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void storedBytesAreNotAliasedWithCallerArrays() {
+        byte[] value = b("abc");
+        byte[] key = b("k");
+        store.write(WriteOp.insert(domain("d"), key, value));
+        value[0] = 'X';
+        key[0] = 'Z';
+        Versioned read = store.get(domain("d"), b("k"));
+        assertArrayEquals(b("abc"), read.value());
+        read.value()[0] = 'Y';
+        assertArrayEquals(b("abc"), store.get(domain("d"), b("k")).value());
+    }
+
+    @Test
+    void badDomainNamesAreRejected() {
+        assertThrows(IllegalArgumentException.class, () -> store.get("has space", b("k")));
+        assertThrows(IllegalArgumentException.class, () -> store.get("", b("k")));
+    }
+}
