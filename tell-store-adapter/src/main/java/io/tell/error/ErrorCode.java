@@ -17,6 +17,13 @@ public enum ErrorCode {
     PROTOCOL_ERROR(false),
     /** Snapshot isolation refused the transaction: a write-write conflict (first committer wins). */
     TX_CONFLICT(true),
+    /** An insert met a live row with the same key. */
+    DUPLICATE_KEY(false),
+    /**
+     * The commit is applied in the store but the commit manager did not acknowledge it in
+     * time; it becomes visible once the commit manager is reachable. Do not retry it.
+     */
+    TX_COMMIT_PENDING(false),
     /** The transaction was used after it ended or in a way the API forbids. */
     TX_STATE(false),
     /** A URL, option or argument is malformed. */

@@ -1,0 +1,218 @@
+package io.tell.txn;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.RecordKey;
+import io.tell.store.Versioned;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A snapshot-isolation transaction at the key-value level. Reads see the snapshot the commit
+ * manager handed out plus this transaction's own writes; writes are buffered and applied at
+ * commit by {@link Committer}. Records read once are kept in the transaction buffer, so a
+ * re-read costs no round trip. Not thread-safe: one thread drives a transaction.
+ *
+ * <p>A write is refused with {@link ErrorCode#TX_CONFLICT} as soon as the record's newest
+ * version is invisible to this transaction (committed after its snapshot or still in flight):
+ * first committer wins. After any failure the transaction is rolled back and unusable.
+ */
+public final class Transaction implements AutoCloseable {
+    enum State { ACTIVE, COMMITTED, ABORTED }
+
+    /** What the buffer holds for one record: as read from the store, and the pending write. */
+    static final class Entry {
+        final RecordKey key;
+        final Versioned stored;
+        final MvccRecord record;
+        boolean written;
+        byte[] newRow;
+
+        Entry(RecordKey key, Versioned stored) {
+            this.key = key;
+            this.stored = stored;
+            this.record = stored == null ? new MvccRecord(List.of()) : MvccRecord.decode(stored.value());
+        }
+    }
+
+    private final TransactionManager manager;
+    private final TxStart start;
+    private final Map<RecordKey, Entry> buffer = new LinkedHashMap<>();
+    private State state = State.ACTIVE;
+
+    Transaction(TransactionManager manager, TxStart start) {
+        this.manager = manager;
+        this.start = start;
+    }
+
+    /** This transaction's tid (negative for a read-only transaction). */
+    public long tid() {
+        return start.tid();
+    }
+
+    public SnapshotDescriptor snapshot() {
+        return start.snapshot();
+    }
+
+    public boolean readOnly() {
+        return start.readOnly();
+    }
+
+    public boolean isActive() {
+        return state == State.ACTIVE;
+    }
+
+    /** The row at {@code key} as this transaction sees it, or null. */
+    public byte[] get(String domain, byte[] key) {
+        return visibleRow(entry(new RecordKey(domain, key)));
+    }
+
+    /** Many rows in one round trip for those not yet buffered; null where there is none. */
+    public List<byte[]> getAll(List<RecordKey> keys) {
+        checkActive();
+        List<RecordKey> missing = new ArrayList<>();
+        for (RecordKey k : keys) {
+            if (!buffer.containsKey(k)) {
+                missing.add(k);
+            }
+        }
+        if (!missing.isEmpty()) {
+            List<Versioned> got = guard(() -> TellException.join(manager.store().getAllAsync(missing)));
+            for (int i = 0; i < missing.size(); i++) {
+                buffer.putIfAbsent(missing.get(i), new Entry(missing.get(i), got.get(i)));
+            }
+        }
+        List<byte[]> out = new ArrayList<>(keys.size());
+        for (RecordKey k : keys) {
+            out.add(visibleRow(buffer.get(k)));
+        }
+        return out;
+    }
+
+    /** Inserts a row; {@link ErrorCode#DUPLICATE_KEY} if a live row with this key is visible. */
+    public void insert(String domain, byte[] key, byte[] row) {
+        Entry e = entryForWrite(new RecordKey(domain, key));
+        if (visibleRow(e) != null) {
+            throw TellException.of(ErrorCode.DUPLICATE_KEY, "duplicate key " + e.key);
+        }
+        stage(e, row);
+    }
+
+    /** Replaces a visible row; false (and nothing buffered) when there is none. */
+    public boolean update(String domain, byte[] key, byte[] row) {
+        Entry e = entryForWrite(new RecordKey(domain, key));
+        if (visibleRow(e) == null) {
+            return false;
+        }
+        stage(e, row);
+        return true;
+    }
+
+    /** Inserts or replaces. */
+    public void put(String domain, byte[] key, byte[] row) {
+        stage(entryForWrite(new RecordKey(domain, key)), row);
+    }
+
+    /** Deletes a visible row; false when there is none. */
+    public boolean delete(String domain, byte[] key) {
+        Entry e = entryForWrite(new RecordKey(domain, key));
+        if (visibleRow(e) == null) {
+            return false;
+        }
+        e.written = true;
+        e.newRow = null;
+        return true;
+    }
+
+    /** Commits; throws TX_CONFLICT (retriable) when first-committer-wins says no. */
+    public void commit() {
+        checkActive();
+        List<Entry> writes = new ArrayList<>();
+        for (Entry e : buffer.values()) {
+            if (e.written) {
+                writes.add(e);
+            }
+        }
+        try {
+            new Committer(manager, start, writes).commit();
+            state = State.COMMITTED;
+        } catch (RuntimeException e) {
+            state = e instanceof TellException te && te.code() == ErrorCode.TX_COMMIT_PENDING
+                    ? State.COMMITTED : State.ABORTED;
+            throw e;
+        }
+    }
+
+    /** Rolls back; nothing was written to the store before commit, so this only tells the commit manager. */
+    public void rollback() {
+        if (state != State.ACTIVE) {
+            return;
+        }
+        state = State.ABORTED;
+        manager.reportAborted(start.tid());
+    }
+
+    @Override
+    public void close() {
+        rollback();
+    }
+
+    private Entry entry(RecordKey key) {
+        checkActive();
+        Entry e = buffer.get(key);
+        if (e == null) {
+            Versioned stored = guard(() -> TellException.join(manager.store().getAsync(key)));
+            e = new Entry(key, stored);
+            buffer.put(key, e);
+        }
+        return e;
+    }
+
+    private Entry entryForWrite(RecordKey key) {
+        if (start.readOnly()) {
+            throw TellException.of(ErrorCode.TX_STATE, "read-only transaction cannot write " + key);
+        }
+        Entry e = entry(key);
+        RowVersion newest = e.record.newest();
+        if (newest != null && newest.tid() != start.tid() && !start.snapshot().isVisible(newest.tid())) {
+            rollback();
+            throw TellException.of(ErrorCode.TX_CONFLICT,
+                    "write-write conflict on " + key + ": version " + newest.tid() + " is newer than snapshot of tid " + start.tid());
+        }
+        return e;
+    }
+
+    private void stage(Entry e, byte[] row) {
+        if (row == null) {
+            throw new IllegalArgumentException("row is null (use delete)");
+        }
+        e.written = true;
+        e.newRow = row.clone();
+    }
+
+    private byte[] visibleRow(Entry e) {
+        if (e.written) {
+            return e.newRow == null ? null : e.newRow.clone();
+        }
+        RowVersion v = e.record.visibleTo(start.snapshot(), start.tid());
+        return v == null || v.deleted() ? null : v.row().clone();
+    }
+
+    private void checkActive() {
+        if (state != State.ACTIVE) {
+            throw TellException.of(ErrorCode.TX_STATE, "transaction " + start.tid() + " is " + state);
+        }
+    }
+
+    /** Runs a store call; a failure rolls this transaction back before it propagates. */
+    private <T> T guard(java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            rollback();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package io.tell.txn;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.Expect;
+import io.tell.store.RecordKey;
+import io.tell.store.RecordStore;
+import io.tell.store.Versioned;
+import io.tell.store.WriteOp;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transaction side of one processing node: begins transactions against a commit manager
+ * over a record store, and finishes what must not be lost when the store or the commit
+ * manager is briefly unreachable — reports to the commit manager and reverts of aborted
+ * writes are retried in the background until they succeed (a tid is never reported aborted
+ * before every version it wrote is gone).
+ */
+public final class TransactionManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionManager.class);
+
+    private final RecordStore store;
+    private final CommitManager commitManager;
+    private final String nodeId;
+    private final Duration commitReportWait;
+    private final ScheduledExecutorService background;
+    private final LongAdder commits = new LongAdder();
+    private final LongAdder aborts = new LongAdder();
+
+    public TransactionManager(RecordStore store, CommitManager commitManager, String nodeId) {
+        this(store, commitManager, nodeId, Duration.ofSeconds(10));
+    }
+
+    public TransactionManager(RecordStore store, CommitManager commitManager, String nodeId, Duration commitReportWait) {
+        this.store = store;
+        this.commitManager = commitManager;
+        this.nodeId = nodeId;
+        this.commitReportWait = commitReportWait;
+        this.background = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tell-txn-" + nodeId);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public Transaction begin() {
+        return new Transaction(this, commitManager.start(false));
+    }
+
+    public Transaction beginReadOnly() {
+        return new Transaction(this, commitManager.start(true));
+    }
+
+    /**
+     * Runs {@code work} in a transaction and commits, retrying the whole transaction on
+     * retriable failures (conflicts, a briefly unreachable store or commit manager) up to
+     * {@code maxAttempts} times with a short randomized back-off.
+     */
+    public <T> T run(int maxAttempts, Function<Transaction, T> work) {
+        for (int attempt = 1; ; attempt++) {
+            Transaction tx = null;
+            try {
+                tx = begin();
+                T result = work.apply(tx);
+                tx.commit();
+                return result;
+            } catch (TellException e) {
+                if (tx != null) {
+                    tx.rollback();
+                }
+                if (!e.retriable() || attempt >= maxAttempts) {
+                    throw e;
+                }
+                backoff(attempt);
+            }
+        }
+    }
+
+    public RecordStore store() {
+        return store;
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    /** Committed and aborted read-write transactions of this node so far. */
+    public long commits() {
+        return commits.sum();
+    }
+
+    public long aborts() {
+        return aborts.sum();
+    }
+
+    /** Reports a commit and waits for the acknowledgement; past the wait the report goes on in the background. */
+    void awaitCommitReport(long tid) {
+        CompletableFuture<Void> ack = report(tid, true);
+        try {
+            ack.get(commitReportWait.toMillis(), TimeUnit.MILLISECONDS);
+            if (tid > 0) {
+                commits.increment();
+            }
+        } catch (TimeoutException e) {
+            throw TellException.of(ErrorCode.TX_COMMIT_PENDING, "commit of tid " + tid
+                    + " is applied but the commit manager has not acknowledged it; it becomes visible once it does", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw TellException.of(ErrorCode.TX_COMMIT_PENDING, "interrupted while reporting commit of tid " + tid, e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw TellException.unwrap(e.getCause());
+        }
+    }
+
+    /** Reports the end of a transaction that wrote nothing, without waiting. */
+    void reportFinished(long tid) {
+        report(tid, true);
+    }
+
+    /** Reports an abort (no versions of {@code tid} exist) without waiting. */
+    void reportAborted(long tid) {
+        if (tid > 0) {
+            aborts.increment();
+        }
+        report(tid, false);
+    }
+
+    /** Removes every version {@code tid} may have written to {@code keys}, then reports the abort. */
+    void revertAndReportAborted(long tid, List<RecordKey> keys) {
+        try {
+            revert(tid, keys);
+            reportAborted(tid);
+        } catch (TellException e) {
+            LOG.warn("revert of tid {} failed ({}); retrying in the background", tid, e.toString());
+            background.schedule(() -> revertAndReportAborted(tid, keys), 200, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Drops the transaction-log entry of a finished transaction; not waited for. */
+    void forgetLog(long tid) {
+        store.writeAsync(WriteOp.delete(TxLog.DOMAIN, TxLog.key(tid), Expect.ANY))
+                .exceptionally(e -> {
+                    LOG.debug("log cleanup of tid {} failed: {}", tid, e.toString());
+                    return null;
+                });
+    }
+
+    private void revert(long tid, List<RecordKey> keys) {
+        for (int attempt = 0; attempt < 10; attempt++) {
+            List<Versioned> current = TellException.join(store.getAllAsync(keys));
+            List<WriteOp> ops = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                Versioned v = current.get(i);
+                if (v == null) {
+                    continue;
+                }
+                MvccRecord record = MvccRecord.decode(v.value());
+                if (!record.hasVersionOf(tid)) {
+                    continue;
+                }
+                MvccRecord rest = record.without(tid);
+                Expect expect = Expect.version(v.version());
+                ops.add(rest.isEmpty() ? new WriteOp(keys.get(i), null, expect) : new WriteOp(keys.get(i), rest.encode(), expect));
+            }
+            if (ops.isEmpty() || TellException.join(store.writeAllAsync(ops)).stream().allMatch(r -> r.written())) {
+                forgetLog(tid);
+                return;
+            }
+        }
+        throw TellException.of(ErrorCode.STORE_TIMEOUT, "could not revert tid " + tid + " after 10 attempts");
+    }
+
+    /** Sends a report, resending retriable failures in the background until acknowledged. */
+    private CompletableFuture<Void> report(long tid, boolean committed) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        send(tid, committed, done, 1);
+        return done;
+    }
+
+    private void send(long tid, boolean committed, CompletableFuture<Void> done, int attempt) {
+        CompletableFuture<Void> call;
+        try {
+            call = committed ? commitManager.committedAsync(tid) : commitManager.abortedAsync(tid);
+        } catch (RuntimeException e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        call.whenComplete((ok, failure) -> {
+            if (failure == null) {
+                done.complete(null);
+                return;
+            }
+            TellException e = TellException.unwrap(failure);
+            if (!e.retriable() || background.isShutdown()) {
+                LOG.error("report of tid {} ({}) failed for good: {}", tid, committed ? "committed" : "aborted", e.toString());
+                done.completeExceptionally(e);
+                return;
+            }
+            long delay = Math.min(1000, 20L << Math.min(attempt, 6));
+            background.schedule(() -> send(tid, committed, done, attempt + 1), delay, TimeUnit.MILLISECONDS);
+        });
+    }
+
+    private static void backoff(int attempt) {
+        long max = Math.min(200, 2L << Math.min(attempt, 7));
+        try {
+            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(max + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw TellException.of(ErrorCode.INTERNAL, "interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        background.shutdown();
+        try {
+            background.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
