@@ -1,0 +1,57 @@
+package io.tell.cli;
+
+import io.tell.error.TellException;
+import java.util.Arrays;
+
+/** The {@code tell} command line: one entry point, one subcommand per job. */
+public final class Tell {
+    private static final String USAGE = """
+            usage: tell COMMAND [options]
+            commands:
+              bank        bank-transfer workload with an invariant check (the embedded demo)
+              commitmgr   run a commit manager service: --port P --store URL
+              jmh         run the JMH microbenchmarks (JMH options follow, e.g. -l to list)
+              help        this text
+            """;
+
+    private Tell() {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        System.exit(run(argv));
+    }
+
+    static int run(String[] argv) throws Exception {
+        String command = argv.length == 0 ? "help" : argv[0];
+        try {
+            switch (command) {
+                case "bank":
+                    return BankCommand.run(argv);
+                case "commitmgr":
+                    io.tell.cm.CommitManagerMain.main(Arrays.copyOfRange(argv, 1, argv.length));
+                    return 0;
+                case "jmh":
+                    org.openjdk.jmh.Main.main(Arrays.copyOfRange(argv, 1, argv.length));
+                    return 0;
+                case "help":
+                case "--help":
+                case "-h":
+                    System.out.print(USAGE);
+                    System.out.println();
+                    System.out.println(BankCommand.USAGE);
+                    return 0;
+                default:
+                    System.err.println("tell: unknown command '" + command + "'");
+                    System.err.print(USAGE);
+                    return 2;
+            }
+        } catch (Args.UsageException e) {
+            System.err.println("tell " + command + ": " + e.getMessage());
+            System.err.println(BankCommand.USAGE);
+            return 2;
+        } catch (TellException e) {
+            System.err.println("tell " + command + ": " + e.getMessage() + " [" + e.code() + (e.retriable() ? ", retriable" : "") + "]");
+            return 1;
+        }
+    }
+}
