@@ -49,9 +49,14 @@ final class Committer {
         List<RecordKey> applied = new ArrayList<>();
         try {
             apply(tid, applied);
-        } catch (RuntimeException e) {
-            // Outcome of the batch unknown or partly refused: take back whatever of ours is there.
-            manager.revertAndReportAborted(tid, keys);
+        } catch (TellException e) {
+            if (e.code() == ErrorCode.TX_CONFLICT) {
+                // Refused for good: exactly the records in `applied` carry a version of ours.
+                manager.revertAndReportAborted(tid, applied, false);
+            } else {
+                // No answer from the store: any record may or may not carry a version of ours.
+                manager.revertAndReportAborted(tid, keys, true);
+            }
             throw e;
         }
         manager.awaitCommitReport(tid);

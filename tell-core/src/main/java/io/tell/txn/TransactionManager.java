@@ -136,14 +136,19 @@ public final class TransactionManager implements AutoCloseable {
         report(tid, false);
     }
 
-    /** Removes every version {@code tid} may have written to {@code keys}, then reports the abort. */
-    void revertAndReportAborted(long tid, List<RecordKey> keys) {
+    /**
+     * Removes every version {@code tid} wrote to {@code keys}, then reports the abort. When
+     * {@code outcomeUnknown} (the apply batch failed without answers), a write of ours may still
+     * be on its way; every record where no version of ours is found is then rewritten as it is
+     * (an absent one as an empty record) so that such a late conditional write can only fail.
+     */
+    void revertAndReportAborted(long tid, List<RecordKey> keys, boolean outcomeUnknown) {
         try {
-            revert(tid, keys);
+            revert(tid, keys, outcomeUnknown);
             reportAborted(tid);
         } catch (TellException e) {
             LOG.warn("revert of tid {} failed ({}); retrying in the background", tid, e.toString());
-            background.schedule(() -> revertAndReportAborted(tid, keys), 200, TimeUnit.MILLISECONDS);
+            background.schedule(() -> revertAndReportAborted(tid, keys, outcomeUnknown), 200, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -156,22 +161,15 @@ public final class TransactionManager implements AutoCloseable {
                 });
     }
 
-    private void revert(long tid, List<RecordKey> keys) {
+    private void revert(long tid, List<RecordKey> keys, boolean outcomeUnknown) {
         for (int attempt = 0; attempt < 10; attempt++) {
             List<Versioned> current = TellException.join(store.getAllAsync(keys));
             List<WriteOp> ops = new ArrayList<>();
             for (int i = 0; i < keys.size(); i++) {
-                Versioned v = current.get(i);
-                if (v == null) {
-                    continue;
+                WriteOp op = revertOp(tid, keys.get(i), current.get(i), outcomeUnknown);
+                if (op != null) {
+                    ops.add(op);
                 }
-                MvccRecord record = MvccRecord.decode(v.value());
-                if (!record.hasVersionOf(tid)) {
-                    continue;
-                }
-                MvccRecord rest = record.without(tid);
-                Expect expect = Expect.version(v.version());
-                ops.add(rest.isEmpty() ? new WriteOp(keys.get(i), null, expect) : new WriteOp(keys.get(i), rest.encode(), expect));
             }
             if (ops.isEmpty() || TellException.join(store.writeAllAsync(ops)).stream().allMatch(r -> r.written())) {
                 forgetLog(tid);
@@ -179,6 +177,19 @@ public final class TransactionManager implements AutoCloseable {
             }
         }
         throw TellException.of(ErrorCode.STORE_TIMEOUT, "could not revert tid " + tid + " after 10 attempts");
+    }
+
+    private static WriteOp revertOp(long tid, RecordKey key, Versioned v, boolean outcomeUnknown) {
+        if (v == null) {
+            return outcomeUnknown ? new WriteOp(key, new MvccRecord(List.of()).encode(), Expect.ABSENT) : null;
+        }
+        MvccRecord record = MvccRecord.decode(v.value());
+        Expect expect = Expect.version(v.version());
+        if (!record.hasVersionOf(tid)) {
+            return outcomeUnknown ? new WriteOp(key, v.value(), expect) : null;
+        }
+        MvccRecord rest = record.without(tid);
+        return new WriteOp(key, rest.isEmpty() ? null : rest.encode(), expect);
     }
 
     /** Sends a report, resending retriable failures in the background until acknowledged. */
