@@ -382,7 +382,8 @@ public final class CommitManagerClient implements CommitManager {
         if (current != null && current.isDone() && !current.isCompletedExceptionally() && current.join() == conn
                 && connection.compareAndSet(current, null)) {
             preferred = (conn.addressIndex() + 1) % addresses.size();
-            LOG.warn("commit manager {} stopped answering; next calls go to {}", conn.peer(), addresses.get(preferred));
+            InetSocketAddress next = addresses.get(preferred);
+            LOG.warn("commit manager {} stopped answering; next calls go to {}:{}", conn.peer(), next.getHostString(), next.getPort());
             conn.closeLater(options.requestTimeout().toMillis());
         }
     }
