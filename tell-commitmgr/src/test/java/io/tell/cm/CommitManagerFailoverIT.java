@@ -233,6 +233,62 @@ class CommitManagerFailoverIT {
         assertTrue(c.start(true).snapshot().isVisible(t.tid()));
     }
 
+    /** Wraps a commit manager and answers the first START late, after the client gave up. */
+    private static final class SlowFirstStart implements io.tell.txn.CommitManager {
+        private final LocalCommitManager delegate;
+        private final java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+        private final java.util.concurrent.ScheduledExecutorService delay = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        volatile long lateTid;
+
+        SlowFirstStart(LocalCommitManager delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public CompletableFuture<TxStart> startAsync(boolean readOnly) {
+            if (!first.getAndSet(false)) {
+                return delegate.startAsync(readOnly);
+            }
+            CompletableFuture<TxStart> late = new CompletableFuture<>();
+            delay.schedule(() -> delegate.startAsync(readOnly).thenAccept(s -> {
+                lateTid = s.tid();
+                late.complete(s);
+            }), REQUEST_TIMEOUT.toMillis() * 3 / 2, TimeUnit.MILLISECONDS);
+            return late;
+        }
+
+        @Override
+        public CompletableFuture<Void> committedAsync(long tid) {
+            return delegate.committedAsync(tid);
+        }
+
+        @Override
+        public CompletableFuture<Void> abortedAsync(long tid) {
+            return delegate.abortedAsync(tid);
+        }
+
+        @Override
+        public void close() {
+            delay.shutdownNow();
+        }
+    }
+
+    @Test
+    void lateStartAnswerIsEndedNotLeaked() throws Exception {
+        LocalCommitManager cm = keep(durable(RecordStores.open("mem:")));
+        SlowFirstStart slow = keep(new SlowFirstStart(cm));
+        CommitManagerServer server = keep(CommitManagerServer.start(slow, "127.0.0.1", 0));
+        CommitManagerClient c = client("127.0.0.1:" + server.port(), Duration.ofSeconds(10));
+        assertTimeoutPreemptively(NO_HANG, () -> assertUnavailable(() -> c.start(false)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        // The orphan was started at the commit manager; the client reports it aborted.
+        while (slow.lateTid == 0 || !cm.start(true).snapshot().isVisible(slow.lateTid)) {
+            assertTrue(System.nanoTime() < deadline, "orphaned start never ended: " + cm.describe());
+            Thread.sleep(20);
+        }
+        commitOne(c);
+    }
+
     @Test
     void closedClientFailsCallsAsUnavailable() {
         LocalCommitManager cm = keep(durable(RecordStores.open("mem:")));
