@@ -297,12 +297,18 @@ public final class CommitManagerClient implements CommitManager {
         String problem = closed ? "commit manager client closed"
                 : (on == null ? "no connection to " + addressText : "no answer from " + on.peer())
                         + " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms";
-        if (call.future().completeExceptionally(unavailable(problem, null)) && on != null) {
+        if (call.future().isDone()) {
+            return;
+        }
+        if (on != null) {
+            // Before failing the call: its caller may retry at once and must not get this
+            // connection again. An answer arriving meanwhile is unclaimed, so ended as an orphan.
             on.forget(call);
             if (!closed) {
                 retire(on);
             }
         }
+        call.future().completeExceptionally(unavailable(problem, null));
     }
 
     /**
