@@ -86,6 +86,20 @@ final class CommitState {
         return true;
     }
 
+    /**
+     * Marks tids {@code from..to}, which nobody will ever be handed (a counter range whose
+     * reservation answer was lost), as completed, so they do not hold the base back forever.
+     */
+    void skip(long from, long to) {
+        highestIssued = Math.max(highestIssued, to);
+        long first = Math.max(from, base + 1);
+        if (first <= to) {
+            done.set((int) (first - base - 1), (int) (to - base));
+            advance();
+            snapshot = null;
+        }
+    }
+
     boolean isCompleted(long tid) {
         return tid <= base || done.get((int) (tid - base - 1));
     }

@@ -200,6 +200,12 @@ public final class LocalCommitManager implements CommitManager {
         return new TxStart(id, snapshot, state.lav());
     }
 
+    /** Tids {@code from..to} will never be handed out; called under this monitor. */
+    void skip(long from, long to) {
+        LOG.warn("tids {}..{} were reserved but their reservation was lost: skipping them", from, to);
+        state.skip(from, to);
+    }
+
     boolean isClosed() {
         return closed;
     }

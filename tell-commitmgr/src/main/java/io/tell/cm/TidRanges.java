@@ -31,6 +31,8 @@ final class TidRanges {
     /** A range fetched ahead of need, or {@code 0, -1} when none. */
     private long prefetchedFirst;
     private long prefetchedLast = -1;
+    /** The highest tid of any range reserved so far. */
+    private long reservedUpTo;
     private boolean reserving;
     private final ArrayDeque<CompletableFuture<TxStart>> waiting = new ArrayDeque<>();
 
@@ -43,6 +45,7 @@ final class TidRanges {
         this.callbacks = callbacks;
         this.next = highestIssued + 1;
         this.last = highestIssued;
+        this.reservedUpTo = highestIssued;
     }
 
     /** Starts a read-write transaction now if a tid is at hand, else once a range arrives. */
@@ -88,6 +91,12 @@ final class TidRanges {
                 waiting.clear();
             } else {
                 long first = Math.max(end - rangeSize + 1, next);
+                if (first > reservedUpTo + 1) {
+                    // A reservation whose answer was lost (a store timeout) still took its
+                    // range: nobody will use those tids, so they must not hold the base back.
+                    owner.skip(reservedUpTo + 1, first - 1);
+                }
+                reservedUpTo = Math.max(reservedUpTo, end);
                 if (next <= last) {
                     prefetchedFirst = first;
                     prefetchedLast = end;

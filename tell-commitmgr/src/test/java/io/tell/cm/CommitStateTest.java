@@ -108,6 +108,20 @@ class CommitStateTest {
     }
 
     @Test
+    void skippedTidsCountAsCompleted() {
+        CommitState s = fresh();
+        beginAll(s, 1, 2);
+        s.skip(3, 6);
+        assertEquals(6, s.highestIssued());
+        assertEquals(0, s.base());
+        s.complete(2);
+        s.complete(1);
+        assertEquals(6, s.base());
+        s.skip(4, 5); // already below the base: nothing to do
+        assertEquals(6, s.base());
+    }
+
+    @Test
     void lavIsHeldBackByRunningReadWriteTransactions() {
         CommitState s = fresh();
         s.begin(1, s.base());

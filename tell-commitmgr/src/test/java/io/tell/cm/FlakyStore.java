@@ -19,6 +19,8 @@ import java.util.concurrent.CompletableFuture;
 final class FlakyStore implements RecordStore {
     private final RecordStore delegate;
     volatile boolean down;
+    /** Counter increments take effect but their answer is a failure (a timeout after the fact). */
+    volatile boolean loseIncrementAnswers;
     volatile java.util.concurrent.CountDownLatch writeGate;
 
     FlakyStore(RecordStore delegate) {
@@ -61,6 +63,10 @@ final class FlakyStore implements RecordStore {
 
     @Override
     public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta) {
+        if (loseIncrementAnswers) {
+            delegate.incrementAsync(counter, delta).join();
+            return CompletableFuture.failedFuture(TellException.of(ErrorCode.STORE_TIMEOUT, "answer lost (test)"));
+        }
         return gate(() -> delegate.incrementAsync(counter, delta));
     }
 

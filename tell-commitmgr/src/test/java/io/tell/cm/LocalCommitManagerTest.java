@@ -275,6 +275,30 @@ class LocalCommitManagerTest {
     }
 
     @Test
+    void aRangeWhoseReservationAnswerWasLostDoesNotHoldTheBaseBack() {
+        FlakyStore store = new FlakyStore(RecordStores.open("mem:"));
+        try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(2, false, Duration.ZERO))) {
+            TxStart t1 = cm.start(false);
+            store.loseIncrementAnswers = true; // the prefetch after the next start takes 3..4 but fails
+            TxStart t2 = cm.start(false);
+            store.loseIncrementAnswers = false;
+            TxStart t5;
+            try {
+                t5 = cm.start(false);
+            } catch (TellException e) {
+                // It waited for the failing prefetch (still in flight): retriable, as a client would.
+                assertEquals(ErrorCode.CM_UNAVAILABLE, e.code());
+                t5 = cm.start(false);
+            }
+            assertEquals(List.of(1L, 2L, 5L), List.of(t1.tid(), t2.tid(), t5.tid()));
+            for (TxStart t : List.of(t1, t2, t5)) {
+                cm.committed(t.tid());
+            }
+            assertEquals(5, cm.start(true).snapshot().base(), cm.describe());
+        }
+    }
+
+    @Test
     void closedManagerRefusesCallsAsUnavailable() {
         LocalCommitManager cm = LocalCommitManager.open(RecordStores.open("mem:"), LocalCommitManager.Options.embedded());
         TxStart t = cm.start(false);
