@@ -1,6 +1,9 @@
 package io.tell.cm;
 
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
 import io.tell.txn.SnapshotDescriptor;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -24,6 +27,8 @@ final class CommitState {
     private long highestIssued;
     private final Map<Long, Long> running = new HashMap<>();
     private final TreeMap<Long, Integer> runningBases = new TreeMap<>();
+    /** The descriptor of the current state, built once per change rather than once per start. */
+    private SnapshotDescriptor snapshot;
 
     CommitState(long base, BitSet doneAboveBase, long highestIssued) {
         this.base = base;
@@ -45,7 +50,10 @@ final class CommitState {
     }
 
     SnapshotDescriptor snapshot() {
-        return new SnapshotDescriptor(base, done.toLongArray());
+        if (snapshot == null) {
+            snapshot = new SnapshotDescriptor(base, done.toLongArray());
+        }
+        return snapshot;
     }
 
     /** Registers a transaction as running; {@code id} is a fresh tid or a negative reader id. */
@@ -57,23 +65,39 @@ final class CommitState {
         runningBases.merge(snapshotBase, 1, Integer::sum);
     }
 
-    /** Marks {@code id} completed; false if it never was issued. Repeated reports are no-ops. */
+    /**
+     * Marks {@code id} completed; false if it never was issued (0, or a tid above the highest
+     * issued). Repeated reports are no-ops. Reader ids (negative) are not checked here: the
+     * owner knows which it handed out.
+     */
     boolean complete(long id) {
+        if (id == 0 || id > highestIssued) {
+            return false;
+        }
         Long startedAt = running.remove(id);
         if (startedAt != null) {
             runningBases.merge(startedAt, -1, (a, b) -> a + b == 0 ? null : a + b);
         }
-        if (id < 0) {
-            return true;
-        }
-        if (id > highestIssued) {
-            return false;
-        }
-        if (id > base) {
+        if (id > base && !done.get((int) (id - base - 1))) {
             done.set((int) (id - base - 1));
             advance();
+            snapshot = null;
         }
         return true;
+    }
+
+    /**
+     * Marks tids {@code from..to}, which nobody will ever be handed (a counter range whose
+     * reservation answer was lost), as completed, so they do not hold the base back forever.
+     */
+    void skip(long from, long to) {
+        highestIssued = Math.max(highestIssued, to);
+        long first = Math.max(from, base + 1);
+        if (first <= to) {
+            done.set((int) (first - base - 1), (int) (to - base));
+            advance();
+            snapshot = null;
+        }
     }
 
     boolean isCompleted(long tid) {
@@ -118,14 +142,27 @@ final class CommitState {
         return buf.array();
     }
 
+    /** Reads what {@link #toBytes()} wrote; anything else is {@link ErrorCode#CORRUPT_DATA}. */
     static CommitState fromBytes(byte[] bytes) {
-        ByteBuffer buf = ByteBuffer.wrap(bytes);
-        long base = buf.getLong();
-        long highest = buf.getLong();
-        long[] words = new long[buf.getInt()];
-        for (int i = 0; i < words.length; i++) {
-            words[i] = buf.getLong();
+        return read(ByteBuffer.wrap(bytes));
+    }
+
+    static CommitState read(ByteBuffer buf) {
+        try {
+            long base = buf.getLong();
+            long highest = buf.getLong();
+            int n = buf.getInt();
+            if (base < 0 || highest < 0 || n < 0 || n > buf.remaining() / 8) {
+                throw TellException.of(ErrorCode.CORRUPT_DATA,
+                        "commit manager journal malformed (base " + base + ", words " + n + ")");
+            }
+            long[] words = new long[n];
+            for (int i = 0; i < n; i++) {
+                words[i] = buf.getLong();
+            }
+            return new CommitState(base, BitSet.valueOf(words), highest);
+        } catch (BufferUnderflowException e) {
+            throw TellException.of(ErrorCode.CORRUPT_DATA, "commit manager journal truncated", e);
         }
-        return new CommitState(base, BitSet.valueOf(words), highest);
     }
 }

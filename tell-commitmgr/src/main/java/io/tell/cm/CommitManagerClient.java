@@ -1,0 +1,494 @@
+package io.tell.cm;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timeout;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import io.tell.cm.internal.CmClientConnection;
+import io.tell.cm.internal.CmClientConnection.Call;
+import io.tell.cm.internal.CmFrameDecoder;
+import io.tell.cm.internal.CmProtocol;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.txn.CommitManager;
+import io.tell.txn.TxStart;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link CommitManager} reached over TCP ({@link CommitManagerServer}). Knows one or more
+ * server addresses and talks to one at a time over a single connection on which requests
+ * are pipelined. When that server stops answering (connection lost, or a request timed out)
+ * the client moves on to the next address; a new connection is made on the next call, so it
+ * comes back by itself once a server is reachable again.
+ *
+ * <p>Failure behaviour: a call that cannot reach any server, or gets no answer within
+ * {@link Options#requestTimeout()}, fails with a retriable {@link ErrorCode#CM_UNAVAILABLE}.
+ * {@code START} is not resent (a lost answer may have started a transaction; if that answer
+ * arrives late the client ends the orphan by reporting it aborted). {@code COMMITTED} and
+ * {@code ABORTED} are idempotent, so they are resent, across reconnects and fail-over, until
+ * {@link Options#reportDeadline()}.
+ *
+ * <p>Threads: I/O runs on one Netty event loop owned by the client, timeouts and
+ * resends on one timer thread. Futures returned by the
+ * async methods are completed on {@link Options#callbackExecutor()} (by default a cached pool
+ * of daemon threads), never on the event loop, so a callback may even block on this client.
+ * The blocking methods refuse to run on the event loop, where waiting would deadlock.
+ */
+public final class CommitManagerClient implements CommitManager {
+    private static final Logger LOG = LoggerFactory.getLogger(CommitManagerClient.class);
+
+    /** Timeouts and where user futures complete; {@code callbackExecutor} null means a pool owned by the client. */
+    public record Options(Duration requestTimeout, Duration connectTimeout, Duration reportDeadline, Executor callbackExecutor) {
+        public Options {
+            positive(requestTimeout, "requestTimeout");
+            positive(connectTimeout, "connectTimeout");
+            positive(reportDeadline, "reportDeadline");
+        }
+
+        private static void positive(Duration d, String name) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive");
+            }
+        }
+
+        public static Options defaults() {
+            return new Options(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(30), null);
+        }
+
+        public Options withRequestTimeout(Duration d) {
+            return new Options(d, connectTimeout, reportDeadline, callbackExecutor);
+        }
+
+        public Options withConnectTimeout(Duration d) {
+            return new Options(requestTimeout, d, reportDeadline, callbackExecutor);
+        }
+
+        public Options withReportDeadline(Duration d) {
+            return new Options(requestTimeout, connectTimeout, d, callbackExecutor);
+        }
+
+        public Options withCallbackExecutor(Executor e) {
+            return new Options(requestTimeout, connectTimeout, reportDeadline, e);
+        }
+    }
+
+    private final List<InetSocketAddress> addresses;
+    private final String addressText;
+    private final Options options;
+    private final EventLoopGroup group;
+    private final Bootstrap bootstrap;
+    private final Executor callbacks;
+    private final ExecutorService ownedCallbacks;
+    private final HashedWheelTimer timer;
+    private final AtomicLong requestIds = new AtomicLong();
+    private final AtomicReference<CompletableFuture<CmClientConnection>> connection = new AtomicReference<>();
+    private final CmClientConnection.Listener listener = new ConnectionListener();
+    /** The address tried first by the next connection attempt. */
+    private volatile int preferred;
+    private volatile boolean closed;
+
+    private CommitManagerClient(List<InetSocketAddress> addresses, String addressText, Options options) {
+        this.addresses = addresses;
+        this.addressText = addressText;
+        this.options = options;
+        this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("tell-cm-client", true));
+        this.timer = new HashedWheelTimer(new DefaultThreadFactory("tell-cm-client-timer", true), 10, TimeUnit.MILLISECONDS);
+        this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, options.connectTimeout().toMillis()));
+        if (options.callbackExecutor() == null) {
+            ownedCallbacks = Executors.newCachedThreadPool(new DefaultThreadFactory("tell-cm-callback", true));
+            callbacks = ownedCallbacks;
+        } else {
+            ownedCallbacks = null;
+            callbacks = options.callbackExecutor();
+        }
+    }
+
+    /**
+     * A client for the servers at {@code addresses} ({@code host:port[,host:port…]}, tried in
+     * that order). Returns at once; the first connection is made in the background, and a call
+     * made before it is up waits for it (within its timeout).
+     */
+    public static CommitManagerClient connect(String addresses, Options options) {
+        CommitManagerClient client = new CommitManagerClient(parse(addresses), addresses, options);
+        client.connection();
+        return client;
+    }
+
+    static List<InetSocketAddress> parse(String addresses) {
+        List<InetSocketAddress> out = new ArrayList<>();
+        if (addresses != null) {
+            for (String part : addresses.split(",")) {
+                String a = part.trim();
+                int colon = a.lastIndexOf(':');
+                int port = -1;
+                if (colon > 0) {
+                    try {
+                        port = Integer.parseInt(a.substring(colon + 1));
+                    } catch (NumberFormatException e) {
+                        port = -1;
+                    }
+                }
+                if (port < 1 || port > 65535) {
+                    throw TellException.of(ErrorCode.BAD_CONFIGURATION,
+                            "commit manager address must be host:port with a port in 1..65535: '" + a + "' in '" + addresses + "'");
+                }
+                String host = a.substring(0, colon);
+                if (host.startsWith("[") && host.endsWith("]")) {
+                    host = host.substring(1, host.length() - 1);
+                }
+                out.add(InetSocketAddress.createUnresolved(host, port));
+            }
+        }
+        if (out.isEmpty()) {
+            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "no commit manager address given");
+        }
+        return List.copyOf(out);
+    }
+
+    @Override
+    public CompletableFuture<TxStart> startAsync(boolean readOnly) {
+        return offload(start0(readOnly));
+    }
+
+    @Override
+    public CompletableFuture<Void> committedAsync(long tid) {
+        return offload(report(true, tid));
+    }
+
+    @Override
+    public CompletableFuture<Void> abortedAsync(long tid) {
+        return offload(report(false, tid));
+    }
+
+    // The blocking forms wait on the internal future directly: no user callback can be
+    // attached to it, so completing it on the event loop is safe and saves a thread hop.
+
+    @Override
+    public TxStart start(boolean readOnly) {
+        checkNotOnEventLoop();
+        return TellException.join(start0(readOnly));
+    }
+
+    @Override
+    public void committed(long tid) {
+        checkNotOnEventLoop();
+        TellException.join(report(true, tid));
+    }
+
+    @Override
+    public void aborted(long tid) {
+        checkNotOnEventLoop();
+        TellException.join(report(false, tid));
+    }
+
+    private CompletableFuture<TxStart> start0(boolean readOnly) {
+        return call(id -> new CmProtocol.Start(id, readOnly), options.requestTimeout().toNanos()).thenApply(call -> {
+            CmProtocol.Response response = call.future().join();
+            if (response instanceof CmProtocol.Started s) {
+                return s.start();
+            }
+            throw failure(call, response);
+        });
+    }
+
+    private TellException failure(Call call, CmProtocol.Response response) {
+        CmClientConnection on = call.sentOn();
+        String peer = on == null ? addressText : on.peer();
+        if (response instanceof CmProtocol.Failed f) {
+            if (f.is(ErrorCode.CM_UNAVAILABLE) && on != null) {
+                retire(on); // that server cannot serve (closed, or fenced by a newer one)
+            }
+            return f.toException(peer);
+        }
+        return TellException.of(ErrorCode.PROTOCOL_ERROR, "commit manager " + peer + " answered " + response);
+    }
+
+    /** Sends a report, resending it after connection failures until the report deadline. */
+    private CompletableFuture<Void> report(boolean committed, long tid) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        attemptReport(committed, tid, System.nanoTime() + options.reportDeadline().toNanos(), 0, done);
+        return done;
+    }
+
+    private void attemptReport(boolean committed, long tid, long deadline, int attempt, CompletableFuture<Void> done) {
+        long left = deadline - System.nanoTime();
+        call(id -> new CmProtocol.Report(id, committed, tid), Math.min(options.requestTimeout().toNanos(), Math.max(left, 1)))
+                .whenComplete((call, failure) -> {
+                    TellException retriable;
+                    if (failure == null) {
+                        CmProtocol.Response response = call.future().join();
+                        if (response instanceof CmProtocol.Ok) {
+                            done.complete(null);
+                            return;
+                        }
+                        TellException e = failure(call, response);
+                        if (e.code() != ErrorCode.CM_UNAVAILABLE) {
+                            done.completeExceptionally(e); // e.g. TX_STATE: resending will not help
+                            return;
+                        }
+                        retriable = e;
+                    } else {
+                        retriable = TellException.unwrap(failure);
+                    }
+                    long backoff = TimeUnit.MILLISECONDS.toNanos(Math.min(500, 25L << Math.min(attempt, 5)));
+                    long remaining = deadline - System.nanoTime();
+                    if (closed || remaining <= 0) {
+                        done.completeExceptionally(TellException.of(ErrorCode.CM_UNAVAILABLE,
+                                (committed ? "COMMITTED " : "ABORTED ") + tid + " not acknowledged within "
+                                        + options.reportDeadline().toMillis() + " ms: " + retriable.getMessage(), retriable));
+                        return;
+                    }
+                    schedule(() -> attemptReport(committed, tid, deadline, attempt + 1, done), Math.min(backoff, remaining), done);
+                });
+    }
+
+    /**
+     * Sends one request and completes with the call once it has an answer; fails with
+     * CM_UNAVAILABLE when no server is reachable or none answers within {@code timeoutNanos}.
+     */
+    private CompletableFuture<Call> call(LongFunction<CmProtocol.Request> request, long timeoutNanos) {
+        Call call = new Call(request.apply(requestIds.incrementAndGet()));
+        CompletableFuture<Call> result = call.future().thenApply(r -> call);
+        if (closed) {
+            call.future().completeExceptionally(unavailable("commit manager client closed", null));
+            return result;
+        }
+        Timeout timeout = schedule(() -> timedOut(call, timeoutNanos), timeoutNanos, call.future());
+        if (timeout != null) {
+            call.future().whenComplete((r, e) -> timeout.cancel());
+        }
+        connection().whenComplete((conn, failure) -> {
+            if (failure != null) {
+                call.future().completeExceptionally(TellException.unwrap(failure));
+            } else if (!call.future().isDone()) {
+                conn.send(call);
+            }
+        });
+        return result;
+    }
+
+    private void timedOut(Call call, long timeoutNanos) {
+        CmClientConnection on = call.sentOn();
+        String problem = closed ? "commit manager client closed"
+                : (on == null ? "no connection to " + addressText : "no answer from " + on.peer())
+                        + " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms";
+        if (call.future().isDone()) {
+            return;
+        }
+        if (on != null) {
+            // Before failing the call: its caller may retry at once and must not get this
+            // connection again. An answer arriving meanwhile is unclaimed, so ended as an orphan.
+            on.forget(call);
+            if (!closed) {
+                retire(on);
+            }
+        }
+        call.future().completeExceptionally(unavailable(problem, null));
+    }
+
+    /**
+     * Runs {@code task} on the timer thread after {@code delayNanos} (a wheel timer: cheap to
+     * add and cancel for every request); fails {@code onReject} if the client is closed.
+     */
+    private Timeout schedule(Runnable task, long delayNanos, CompletableFuture<?> onReject) {
+        try {
+            return timer.newTimeout(t -> task.run(), delayNanos, TimeUnit.NANOSECONDS);
+        } catch (IllegalStateException | RejectedExecutionException e) {
+            onReject.completeExceptionally(unavailable("commit manager client closed", e));
+            return null;
+        }
+    }
+
+    /** The current connection, or an attempt to make one (one attempt at a time, shared by all callers). */
+    private CompletableFuture<CmClientConnection> connection() {
+        while (true) {
+            CompletableFuture<CmClientConnection> current = connection.get();
+            if (current != null && (!current.isDone() || (!current.isCompletedExceptionally() && current.join().isActive()))) {
+                return current;
+            }
+            CompletableFuture<CmClientConnection> attempt = new CompletableFuture<>();
+            if (connection.compareAndSet(current, attempt)) {
+                connectFrom(preferred, 0, null, attempt);
+                return attempt;
+            }
+        }
+    }
+
+    /** Tries the addresses in turn, starting at {@code index}, until one accepts or all refused. */
+    private void connectFrom(int index, int tried, Throwable lastFailure, CompletableFuture<CmClientConnection> attempt) {
+        if (closed) {
+            attempt.completeExceptionally(unavailable("commit manager client closed", null));
+            return;
+        }
+        if (tried == addresses.size()) {
+            attempt.completeExceptionally(unavailable("no commit manager reachable at " + addressText + ": " + lastFailure, lastFailure));
+            return;
+        }
+        InetSocketAddress address = addresses.get(index);
+        String peer = address.getHostString() + ":" + address.getPort();
+        CmClientConnection handler = new CmClientConnection(listener, index, peer);
+        ChannelFuture f;
+        try {
+            f = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    ch.pipeline().addLast(
+                            new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
+                            new CmFrameDecoder(CmProtocol.MAX_RESPONSE_FRAME),
+                            handler);
+                }
+            }).connect(address);
+        } catch (RuntimeException e) {
+            attempt.completeExceptionally(unavailable("cannot connect: " + e, e));
+            return;
+        }
+        f.addListener(done -> {
+            if (done.isSuccess()) {
+                preferred = index;
+                LOG.debug("connected to commit manager {}", peer);
+                attempt.complete(handler);
+            } else {
+                connectFrom((index + 1) % addresses.size(), tried + 1, done.cause(), attempt);
+            }
+        });
+    }
+
+    /**
+     * Stops sending new calls over {@code conn} (its server stopped answering) and makes the
+     * next call connect, starting with the next address; {@code conn} lingers for one request
+     * timeout to catch late answers.
+     */
+    private void retire(CmClientConnection conn) {
+        CompletableFuture<CmClientConnection> current = connection.get();
+        if (current != null && current.isDone() && !current.isCompletedExceptionally() && current.join() == conn
+                && connection.compareAndSet(current, null)) {
+            preferred = (conn.addressIndex() + 1) % addresses.size();
+            InetSocketAddress next = addresses.get(preferred);
+            LOG.warn("commit manager {} stopped answering; next calls go to {}:{}", conn.peer(), next.getHostString(), next.getPort());
+            conn.closeLater(options.requestTimeout().toMillis());
+        }
+    }
+
+    private final class ConnectionListener implements CmClientConnection.Listener {
+        @Override
+        public void closed(CmClientConnection conn) {
+            CompletableFuture<CmClientConnection> current = connection.get();
+            if (current != null && current.isDone() && !current.isCompletedExceptionally() && current.join() == conn
+                    && connection.compareAndSet(current, null)) {
+                preferred = (conn.addressIndex() + 1) % addresses.size();
+                if (!closed) {
+                    LOG.warn("lost connection to commit manager {}", conn.peer());
+                }
+            }
+        }
+
+        @Override
+        public void unclaimed(CmClientConnection conn, CmProtocol.Response response) {
+            // A START answered after its caller gave up: end the orphan so it does not hold
+            // the base (or lav) back. It wrote nothing, so reporting it is always safe.
+            if (response instanceof CmProtocol.Started s && !closed) {
+                long tid = s.start().tid();
+                LOG.info("ending transaction {} whose start answer came after the timeout", tid);
+                report(tid < 0, tid).whenComplete((ok, e) -> {
+                    if (e != null) {
+                        LOG.warn("could not end orphaned transaction {}: {}", tid, e.toString());
+                    }
+                });
+            }
+        }
+    }
+
+    /** Completes the returned future on the callback executor, so user code never runs on the event loop. */
+    private <T> CompletableFuture<T> offload(CompletableFuture<T> internal) {
+        CompletableFuture<T> user = new CompletableFuture<>();
+        internal.whenComplete((value, failure) -> {
+            Runnable complete = () -> {
+                if (failure == null) {
+                    user.complete(value);
+                } else {
+                    user.completeExceptionally(TellException.unwrap(failure));
+                }
+            };
+            try {
+                callbacks.execute(complete);
+            } catch (RejectedExecutionException e) {
+                complete.run(); // closing: there is no other thread left to use
+            }
+        });
+        return user;
+    }
+
+    private void checkNotOnEventLoop() {
+        for (EventExecutor e : group) {
+            if (e.inEventLoop()) {
+                throw new IllegalStateException("blocking commit manager call on the client's event loop would deadlock");
+            }
+        }
+    }
+
+    private static TellException unavailable(String message, Throwable cause) {
+        return TellException.of(ErrorCode.CM_UNAVAILABLE, message, cause);
+    }
+
+    /** The addresses as given, for logs. */
+    public String addresses() {
+        return addressText;
+    }
+
+    /** Closes the connection; calls in flight fail with CM_UNAVAILABLE. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        CompletableFuture<CmClientConnection> current = connection.getAndSet(null);
+        if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
+            current.join().close();
+        }
+        io.netty.util.concurrent.Future<?> shutdown = group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        boolean onLoop = false;
+        for (EventExecutor e : group) {
+            onLoop |= e.inEventLoop();
+        }
+        if (!onLoop) {
+            shutdown.awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        try {
+            // Calls still waiting (e.g. for a connection) would otherwise never hear back.
+            for (Timeout t : timer.stop()) {
+                t.task().run(t);
+            }
+        } catch (Exception e) {
+            LOG.warn("stopping the client timer: {}", e.toString());
+        }
+        if (ownedCallbacks != null) {
+            ownedCallbacks.shutdown();
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package io.tell.cm;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import io.tell.store.StoreUrl;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code tell commitmgr}: runs a commit manager server over a record store until killed.
+ *
+ * <pre>
+ * tell commitmgr --port P --store URL [--host 127.0.0.1] [--tid-range N] [--in-doubt-grace-ms M]
+ * </pre>
+ *
+ * The commit manager is durable (journaled in the store) unless the store is {@code mem:…},
+ * which dies with this process anyway. Exit codes: 2 for bad arguments, 1 when the store or
+ * the port cannot be opened.
+ */
+public final class CommitManagerMain {
+    static final String USAGE = """
+            usage: tell commitmgr --port P --store URL [--host HOST] [--tid-range N] [--in-doubt-grace-ms M]
+              --port P               TCP port to listen on (0 picks a free one)
+              --store URL            record store, e.g. redis://127.0.0.1:6379 or mem:
+              --host HOST            address to bind (default 127.0.0.1)
+              --tid-range N          tids reserved per store counter increment (default 100)
+              --in-doubt-grace-ms M  wait before fencing tids left by a crashed commit manager (default 10000)""";
+
+    /** Parsed command line. */
+    record Config(String host, int port, String storeUrl, int tidRange, long inDoubtGraceMillis) {
+        boolean durable() {
+            return !StoreUrl.parse(storeUrl).scheme().equals("mem");
+        }
+
+        LocalCommitManager.Options options() {
+            return new LocalCommitManager.Options(tidRange, durable(), Duration.ofMillis(inDoubtGraceMillis));
+        }
+    }
+
+    /** A bad command line; its message says what is wrong. */
+    static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** A running commit manager: store, manager and server, closed in reverse order. */
+    record Running(RecordStore store, LocalCommitManager commitManager, CommitManagerServer server) implements AutoCloseable {
+        @Override
+        public void close() {
+            server.close();
+            commitManager.close();
+            store.close();
+        }
+    }
+
+    private CommitManagerMain() {
+    }
+
+    public static void main(String[] args) {
+        int code = run(args, System.out, System.err);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    /** Starts the commit manager and waits until the process is told to stop; returns the exit code on failure. */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        Config config;
+        try {
+            config = parse(args);
+        } catch (UsageException e) {
+            err.println("tell commitmgr: " + e.getMessage());
+            err.println(USAGE);
+            return 2;
+        }
+        if (config == null) {
+            out.println(USAGE);
+            return 0;
+        }
+        RecordStore store;
+        try {
+            store = RecordStores.open(config.storeUrl());
+        } catch (TellException e) {
+            err.println("tell commitmgr: " + e.getMessage());
+            return e.code() == ErrorCode.BAD_CONFIGURATION ? 2 : 1;
+        }
+        Running running;
+        try {
+            running = start(config, store);
+        } catch (TellException e) {
+            err.println("tell commitmgr: " + e.getMessage());
+            return 1;
+        }
+        out.println("commit manager listening on " + config.host() + ":" + running.server().port() + " (" + config.storeUrl() + ")");
+        out.flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            running.close();
+            stopped.countDown();
+        }, "tell-cm-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    /** Opens the commit manager over {@code store} (closed on failure) and serves it. */
+    static Running start(Config config, RecordStore store) {
+        LocalCommitManager cm;
+        try {
+            cm = LocalCommitManager.open(store, config.options());
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        try {
+            return new Running(store, cm, CommitManagerServer.start(cm, config.host(), config.port()));
+        } catch (RuntimeException e) {
+            cm.close();
+            store.close();
+            throw e;
+        }
+    }
+
+    /** Parses the command line; null means help was asked for. */
+    static Config parse(String[] args) throws UsageException {
+        String host = "127.0.0.1";
+        Integer port = null;
+        String store = null;
+        int tidRange = 100;
+        long grace = 10_000;
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (flag.equals("-h") || flag.equals("--help")) {
+                return null;
+            }
+            if (i + 1 >= args.length) {
+                throw new UsageException(flag.startsWith("--") ? flag + " needs a value" : "unexpected argument '" + flag + "'");
+            }
+            String value = args[++i];
+            switch (flag) {
+                case "--host" -> host = value;
+                case "--port" -> port = (int) number(flag, value, 0, 65535);
+                case "--store" -> store = value;
+                case "--tid-range" -> tidRange = (int) number(flag, value, 1, 1_000_000);
+                case "--in-doubt-grace-ms" -> grace = number(flag, value, 0, Long.MAX_VALUE);
+                default -> throw new UsageException("unknown option '" + flag + "'");
+            }
+        }
+        if (port == null) {
+            throw new UsageException("--port is required");
+        }
+        if (store == null) {
+            throw new UsageException("--store is required");
+        }
+        if (host.isBlank()) {
+            throw new UsageException("--host is empty");
+        }
+        try {
+            StoreUrl.parse(store);
+        } catch (TellException e) {
+            throw new UsageException(e.getMessage());
+        }
+        return new Config(host, port, store, tidRange, grace);
+    }
+
+    private static long number(String flag, String value, long min, long max) throws UsageException {
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new UsageException(flag + " wants a number, got '" + value + "'");
+        }
+        if (n < min || n > max) {
+            throw new UsageException(flag + " must be in " + min + ".." + max + ", got " + n);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,94 @@
+package io.tell.cm;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.tell.cm.internal.CmFrameDecoder;
+import io.tell.cm.internal.CmProtocol;
+import io.tell.cm.internal.CmServerHandler;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.txn.CommitManager;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Serves a {@link CommitManager} (normally a {@link LocalCommitManager}) over TCP with the
+ * {@link CmProtocol} frames. The wrapped manager's async methods are called on the event
+ * loop, so they must not block (those of {@link LocalCommitManager} do not). Closing the
+ * server closes its connections but not the wrapped manager, which belongs to the caller.
+ */
+public final class CommitManagerServer implements AutoCloseable {
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Channel serverChannel;
+    private final ChannelGroup connections;
+    private final InetSocketAddress address;
+
+    private CommitManagerServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, ChannelGroup connections) {
+        this.boss = boss;
+        this.workers = workers;
+        this.serverChannel = serverChannel;
+        this.connections = connections;
+        this.address = (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** Binds {@code host:port} ({@code port} 0 picks a free one, see {@link #port()}) and serves. */
+    public static CommitManagerServer start(CommitManager commitManager, String host, int port) {
+        EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("tell-cm-accept", true));
+        EventLoopGroup workers = new NioEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors()),
+                new DefaultThreadFactory("tell-cm-server", true));
+        ChannelGroup connections = new DefaultChannelGroup("tell-cm-connections", GlobalEventExecutor.INSTANCE);
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            connections.add(ch);
+                            ch.pipeline().addLast(
+                                    new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
+                                    new CmFrameDecoder(CmProtocol.MAX_REQUEST_FRAME),
+                                    new CmServerHandler(commitManager));
+                        }
+                    })
+                    .bind(host, port).syncUninterruptibly().channel();
+            return new CommitManagerServer(boss, workers, channel, connections);
+        } catch (Exception e) { // bind failures arrive as checked exceptions, rethrown unchecked by Netty
+            boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "cannot listen on " + host + ":" + port + ": " + e, e);
+        }
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** The bound port (the real one when started with port 0). */
+    public int port() {
+        return address.getPort();
+    }
+
+    /** Stops listening and closes every connection; the wrapped commit manager stays open. */
+    @Override
+    public void close() {
+        serverChannel.close().syncUninterruptibly();
+        connections.close().awaitUninterruptibly();
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

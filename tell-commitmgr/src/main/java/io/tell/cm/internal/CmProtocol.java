@@ -1,0 +1,232 @@
+package io.tell.cm.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.txn.SnapshotDescriptor;
+import io.tell.txn.TxStart;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The commit-manager wire protocol: length-prefixed binary frames over TCP, each carrying a
+ * request id so that a client pipelines many requests on one connection and matches answers
+ * (which may come back in any order) by id. All integers are big-endian.
+ *
+ * <pre>
+ * frame    = length:int32  type:uint8  requestId:int64  body
+ *            (length counts the bytes after itself: 9 + body length)
+ *
+ * requests (client to server)
+ *   0x01 START      readOnly:uint8 (0 or 1)
+ *   0x02 COMMITTED  tid:int64
+ *   0x03 ABORTED    tid:int64
+ * responses (server to client, same requestId as the request)
+ *   0x81 STARTED    tid:int64  lav:int64  snapshot (SnapshotDescriptor binary form:
+ *                   base:int64 wordCount:int32 word:int64 * wordCount), exactly to the frame end
+ *   0x82 OK         (empty)
+ *   0x83 ERROR      codeLength:uint16 code:UTF-8 (an ErrorCode name)
+ *                   messageLength:uint16 message:UTF-8
+ * </pre>
+ *
+ * A request frame may be at most {@value #MAX_REQUEST_FRAME} bytes and a response frame at
+ * most {@value #MAX_RESPONSE_FRAME} (a snapshot whose base is held back by a long-running
+ * transaction carries one bit per later tid). A frame that breaks these rules, has an unknown
+ * type or a body of the wrong size is a protocol error: the receiver closes that connection.
+ * One request gets exactly one response; COMMITTED and ABORTED are idempotent, so a client may
+ * resend them (with a new request id) after a lost connection.
+ */
+public final class CmProtocol {
+    /** Bytes of the length prefix. */
+    public static final int LENGTH_BYTES = 4;
+    /** Bytes of type and request id, the smallest legal frame after the prefix. */
+    public static final int HEADER_BYTES = 9;
+    public static final int MAX_REQUEST_FRAME = 1024;
+    public static final int MAX_RESPONSE_FRAME = 16 << 20;
+
+    public static final byte START = 0x01;
+    public static final byte COMMITTED = 0x02;
+    public static final byte ABORTED = 0x03;
+    public static final byte STARTED = (byte) 0x81;
+    public static final byte OK = (byte) 0x82;
+    public static final byte ERROR = (byte) 0x83;
+
+    private static final int MAX_ERROR_TEXT_CHARS = 4000;
+
+    private CmProtocol() {
+    }
+
+    /** A request as decoded by the server. */
+    public sealed interface Request {
+        long requestId();
+    }
+
+    public record Start(long requestId, boolean readOnly) implements Request {
+    }
+
+    /** COMMITTED ({@code committed} true) or ABORTED. */
+    public record Report(long requestId, boolean committed, long tid) implements Request {
+    }
+
+    /** A response as decoded by the client. */
+    public sealed interface Response {
+        long requestId();
+    }
+
+    public record Started(long requestId, TxStart start) implements Response {
+    }
+
+    public record Ok(long requestId) implements Response {
+    }
+
+    /** ERROR: {@code code} is an {@link ErrorCode} name (kept as text: a newer peer may send a name we do not know). */
+    public record Failed(long requestId, String code, String message) implements Response {
+        /** The exception this error stands for; unknown codes become {@link ErrorCode#INTERNAL}. */
+        public TellException toException(String peer) {
+            ErrorCode known;
+            try {
+                known = ErrorCode.valueOf(code);
+            } catch (IllegalArgumentException e) {
+                return TellException.of(ErrorCode.INTERNAL, peer + " answered with unknown error " + code + ": " + message);
+            }
+            return TellException.of(known, message + " (from commit manager " + peer + ")");
+        }
+
+        public boolean is(ErrorCode c) {
+            return c.name().equals(code);
+        }
+    }
+
+    public static ByteBuf encode(ByteBufAllocator alloc, Request request) {
+        return switch (request) {
+            case Start s -> header(alloc, START, s.requestId(), 1).writeByte(s.readOnly() ? 1 : 0);
+            case Report r -> header(alloc, r.committed() ? COMMITTED : ABORTED, r.requestId(), 8).writeLong(r.tid());
+        };
+    }
+
+    public static ByteBuf encode(ByteBufAllocator alloc, Response response) {
+        return switch (response) {
+            case Started s -> {
+                byte[] snapshot = s.start().snapshot().toBytes();
+                yield header(alloc, STARTED, s.requestId(), 16 + snapshot.length)
+                        .writeLong(s.start().tid()).writeLong(s.start().lav()).writeBytes(snapshot);
+            }
+            case Ok o -> header(alloc, OK, o.requestId(), 0);
+            case Failed f -> {
+                byte[] code = utf8(f.code());
+                byte[] message = utf8(f.message());
+                yield header(alloc, ERROR, f.requestId(), 4 + code.length + message.length)
+                        .writeShort(code.length).writeBytes(code).writeShort(message.length).writeBytes(message);
+            }
+        };
+    }
+
+    private static ByteBuf header(ByteBufAllocator alloc, byte type, long requestId, int bodyBytes) {
+        int length = HEADER_BYTES + bodyBytes;
+        return alloc.buffer(LENGTH_BYTES + length).writeInt(length).writeByte(type).writeLong(requestId);
+    }
+
+    private static byte[] utf8(String s) {
+        String text = s == null ? "" : s;
+        if (text.length() > MAX_ERROR_TEXT_CHARS) {
+            text = text.substring(0, MAX_ERROR_TEXT_CHARS); // 4000 chars are at most 12000 bytes
+        }
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The request id of a frame (length prefix stripped), or -1 when it is too short to have one. */
+    public static long requestIdOf(ByteBuf frame) {
+        return frame.readableBytes() >= HEADER_BYTES ? frame.getLong(frame.readerIndex() + 1) : -1;
+    }
+
+    /** Decodes one request frame (length prefix stripped); malformed input is {@link ErrorCode#PROTOCOL_ERROR}. */
+    public static Request decodeRequest(ByteBuf frame) {
+        checkHeader(frame);
+        byte type = frame.readByte();
+        long id = frame.readLong();
+        return switch (type) {
+            case START -> {
+                body(frame, type, 1);
+                byte readOnly = frame.readByte();
+                if (readOnly != 0 && readOnly != 1) {
+                    throw malformed("START with readOnly byte " + readOnly);
+                }
+                yield new Start(id, readOnly == 1);
+            }
+            case COMMITTED, ABORTED -> {
+                body(frame, type, 8);
+                yield new Report(id, type == COMMITTED, frame.readLong());
+            }
+            default -> throw malformed(String.format("unknown request type 0x%02x", type & 0xff));
+        };
+    }
+
+    /** Decodes one response frame (length prefix stripped); malformed input is {@link ErrorCode#PROTOCOL_ERROR}. */
+    public static Response decodeResponse(ByteBuf frame) {
+        checkHeader(frame);
+        byte type = frame.readByte();
+        long id = frame.readLong();
+        return switch (type) {
+            case STARTED -> {
+                if (frame.readableBytes() < 16) {
+                    throw malformed("STARTED body too short: " + frame.readableBytes());
+                }
+                long tid = frame.readLong();
+                long lav = frame.readLong();
+                ByteBuffer rest = frame.nioBuffer();
+                SnapshotDescriptor snapshot;
+                try {
+                    snapshot = SnapshotDescriptor.read(rest);
+                } catch (TellException e) {
+                    throw malformed("STARTED with a bad snapshot: " + e.getMessage());
+                }
+                if (rest.hasRemaining()) {
+                    throw malformed("STARTED with " + rest.remaining() + " trailing bytes");
+                }
+                frame.skipBytes(frame.readableBytes());
+                yield new Started(id, new TxStart(tid, snapshot, lav));
+            }
+            case OK -> {
+                body(frame, type, 0);
+                yield new Ok(id);
+            }
+            case ERROR -> {
+                String code = string(frame);
+                String message = string(frame);
+                if (frame.isReadable()) {
+                    throw malformed("ERROR with trailing bytes");
+                }
+                yield new Failed(id, code, message);
+            }
+            default -> throw malformed(String.format("unknown response type 0x%02x", type & 0xff));
+        };
+    }
+
+    private static void checkHeader(ByteBuf frame) {
+        if (frame.readableBytes() < HEADER_BYTES) {
+            throw malformed("frame of " + frame.readableBytes() + " bytes is shorter than a header");
+        }
+    }
+
+    private static void body(ByteBuf frame, byte type, int expected) {
+        if (frame.readableBytes() != expected) {
+            throw malformed(String.format("type 0x%02x needs a %d-byte body, got %d", type & 0xff, expected, frame.readableBytes()));
+        }
+    }
+
+    private static String string(ByteBuf frame) {
+        if (frame.readableBytes() < 2) {
+            throw malformed("ERROR truncated");
+        }
+        int length = frame.readUnsignedShort();
+        if (frame.readableBytes() < length) {
+            throw malformed("ERROR truncated");
+        }
+        return frame.readCharSequence(length, StandardCharsets.UTF_8).toString();
+    }
+
+    private static TellException malformed(String message) {
+        return TellException.of(ErrorCode.PROTOCOL_ERROR, message);
+    }
+}

@@ -1,0 +1,332 @@
+package io.tell.cm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.error.TellRetriableException;
+import io.tell.store.CountingRecordStore;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import io.tell.store.Versioned;
+import io.tell.store.WriteOp;
+import io.tell.store.WriteResult;
+import io.tell.txn.TxLog;
+import io.tell.txn.TxStart;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class LocalCommitManagerTest {
+    private static final Duration LONG_GRACE = Duration.ofHours(1);
+
+    private static String uniqueStore() {
+        return "mem:cm-" + UUID.randomUUID();
+    }
+
+    private static LocalCommitManager durable(RecordStore store, int tidRange, Duration grace) {
+        return LocalCommitManager.open(store, new LocalCommitManager.Options(tidRange, true, grace));
+    }
+
+    private static TellException failure(Runnable call) {
+        return assertThrows(TellException.class, call::run);
+    }
+
+    @Test
+    void tidsStrictlyIncreaseAcrossRanges() {
+        for (boolean isDurable : new boolean[] {false, true}) {
+            try (LocalCommitManager cm = LocalCommitManager.open(RecordStores.open("mem:"),
+                    new LocalCommitManager.Options(3, isDurable, LONG_GRACE))) {
+                long last = 0;
+                for (int i = 0; i < 50; i++) {
+                    TxStart s = cm.start(false);
+                    assertTrue(s.tid() > last, "tid " + s.tid() + " after " + last);
+                    last = s.tid();
+                    if (i % 2 == 0) {
+                        cm.committed(s.tid());
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void acknowledgedCommitIsVisibleToLaterSnapshotsOnly() {
+        try (LocalCommitManager cm = LocalCommitManager.open(RecordStores.open("mem:"), LocalCommitManager.Options.embedded())) {
+            TxStart writer = cm.start(false);
+            assertFalse(writer.snapshot().isVisible(writer.tid()), "own tid is never in own snapshot");
+            TxStart before = cm.start(false);
+            TxStart beforeReader = cm.start(true);
+            cm.committed(writer.tid());
+            TxStart after = cm.start(false);
+            TxStart afterReader = cm.start(true);
+            assertFalse(before.snapshot().isVisible(writer.tid()));
+            assertFalse(beforeReader.snapshot().isVisible(writer.tid()));
+            assertTrue(after.snapshot().isVisible(writer.tid()));
+            assertTrue(afterReader.snapshot().isVisible(writer.tid()));
+            assertFalse(after.snapshot().isVisible(before.tid()), "still running");
+            assertFalse(after.snapshot().isVisible(after.tid()));
+        }
+    }
+
+    @Test
+    void durableCommitIsVisibleOnceAcknowledged() {
+        try (LocalCommitManager cm = durable(RecordStores.open("mem:"), 10, LONG_GRACE)) {
+            for (int i = 0; i < 20; i++) {
+                TxStart t = cm.start(false);
+                cm.committed(t.tid());
+                assertTrue(cm.start(true).snapshot().isVisible(t.tid()));
+            }
+        }
+    }
+
+    @Test
+    void readOnlyTransactionsHoldLavBack() {
+        try (LocalCommitManager cm = LocalCommitManager.open(RecordStores.open("mem:"), LocalCommitManager.Options.embedded())) {
+            TxStart w1 = cm.start(false);
+            cm.committed(w1.tid());
+            TxStart reader = cm.start(true);
+            assertTrue(reader.readOnly());
+            assertEquals(w1.tid(), reader.lav());
+            TxStart w2 = cm.start(false);
+            cm.committed(w2.tid());
+            assertEquals(w1.tid(), cm.start(false).lav(), "the reader still reads at base " + w1.tid());
+            cm.committed(reader.tid());
+            TxStart w4 = cm.start(false);
+            assertTrue(w4.lav() > w1.tid(), "released: " + w4);
+        }
+    }
+
+    @Test
+    void readerIdsAreUniqueAcrossIncarnations() {
+        String url = uniqueStore();
+        long oldReader;
+        try (LocalCommitManager cm = durable(RecordStores.open(url), 10, LONG_GRACE)) {
+            oldReader = cm.start(true).tid();
+        }
+        try (LocalCommitManager cm = durable(RecordStores.open(url), 10, LONG_GRACE)) {
+            TxStart reader = cm.start(true);
+            assertTrue(reader.tid() < 0);
+            assertTrue(reader.tid() != oldReader);
+            cm.committed(oldReader); // an earlier incarnation's reader: accepted, changes nothing
+            assertTrue(cm.describe().contains("running=1"), cm.describe());
+            assertEquals(ErrorCode.TX_STATE, failure(() -> cm.committed(reader.tid() - 5)).code());
+            cm.committed(reader.tid());
+            cm.committed(reader.tid());
+            assertTrue(cm.describe().contains("running=0"), cm.describe());
+        }
+    }
+
+    @Test
+    void unknownTidReportsFailWithTxState() {
+        try (LocalCommitManager cm = LocalCommitManager.open(RecordStores.open("mem:"), LocalCommitManager.Options.embedded())) {
+            TxStart t = cm.start(false);
+            for (long bad : new long[] {0, t.tid() + 1, t.tid() + 1_000_000, Long.MIN_VALUE}) {
+                TellException e = failure(() -> cm.committed(bad));
+                assertEquals(ErrorCode.TX_STATE, e.code(), "tid " + bad);
+                assertFalse(e.retriable());
+                assertEquals(ErrorCode.TX_STATE, failure(() -> cm.aborted(bad)).code());
+            }
+            cm.aborted(t.tid());
+            cm.aborted(t.tid());
+        }
+    }
+
+    @Test
+    void durableRestartContinuesTidsAndKeepsCompletedAndInDoubtState() {
+        String url = uniqueStore();
+        TxStart committed;
+        TxStart aborted;
+        TxStart unreported;
+        try (LocalCommitManager cm = durable(RecordStores.open(url), 10, LONG_GRACE)) {
+            committed = cm.start(false);
+            unreported = cm.start(false);
+            aborted = cm.start(false);
+            cm.committed(committed.tid());
+            cm.aborted(aborted.tid());
+        }
+        try (LocalCommitManager cm = durable(RecordStores.open(url), 10, LONG_GRACE)) {
+            TxStart next = cm.start(false);
+            assertTrue(next.tid() > aborted.tid(), "tids continue above the old ones: " + next.tid());
+            assertTrue(next.tid() > 10, "the old range may have been handed out: " + next.tid());
+            assertTrue(next.snapshot().isVisible(committed.tid()));
+            assertFalse(next.snapshot().isVisible(unreported.tid()), "in doubt stays invisible");
+            // Its owner was alive all along and reports to the new incarnation.
+            cm.committed(unreported.tid());
+            assertTrue(cm.start(true).snapshot().isVisible(unreported.tid()));
+            assertEquals(ErrorCode.TX_STATE, failure(() -> cm.committed(next.tid() + 500)).code());
+        }
+        try (LocalCommitManager cm = durable(RecordStores.open(url), 10, LONG_GRACE)) {
+            assertTrue(cm.start(true).snapshot().isVisible(unreported.tid()), "a late report is journaled too");
+        }
+    }
+
+    @Test
+    void inDoubtTidsWithoutLogEntryAreFencedAfterTheGrace() throws Exception {
+        String url = uniqueStore();
+        RecordStore store = RecordStores.open(url);
+        TxStart logged;
+        TxStart silent;
+        try (LocalCommitManager cm = durable(store, 4, LONG_GRACE)) {
+            logged = cm.start(false);
+            silent = cm.start(false);
+            // logged's node wrote its transaction log entry before crashing; silent's did not.
+            assertTrue(store.write(WriteOp.insert(TxLog.DOMAIN, TxLog.key(logged.tid()), entry(TxLog.State.WRITING))).written());
+        }
+        try (LocalCommitManager cm = durable(store, 4, Duration.ofMillis(50))) {
+            TxStart first = cm.start(false);
+            assertFalse(first.snapshot().isVisible(silent.tid()), "not fenced before the grace");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!cm.start(true).snapshot().isVisible(silent.tid())) {
+                assertTrue(System.nanoTime() < deadline, "fencing did not happen: " + cm.describe());
+                Thread.sleep(10);
+            }
+            Versioned fence = store.get(TxLog.DOMAIN, TxLog.key(silent.tid()));
+            assertNotNull(fence);
+            assertEquals(TxLog.State.FENCED, TxLog.decode(fence.value()).state());
+            // The owner of the fenced tid can no longer log and must abort.
+            WriteResult late = store.write(WriteOp.insert(TxLog.DOMAIN, TxLog.key(silent.tid()), entry(TxLog.State.WRITING)));
+            assertInstanceOf(WriteResult.Conflict.class, late);
+            // The logged one waits for its node or for recovery.
+            TxStart later = cm.start(false);
+            assertFalse(later.snapshot().isVisible(logged.tid()));
+            assertEquals(TxLog.State.WRITING, TxLog.decode(store.get(TxLog.DOMAIN, TxLog.key(logged.tid())).value()).state());
+            assertTrue(later.snapshot().base() < logged.tid());
+            // Reserved but never handed out tids of the old range were fenced as well.
+            for (long t = silent.tid() + 1; t <= 4; t++) {
+                assertTrue(later.snapshot().isVisible(t), "tid " + t);
+            }
+            cm.aborted(logged.tid()); // recovery reverted it and reports it
+            assertTrue(cm.start(true).snapshot().base() >= 4);
+        }
+    }
+
+    private static byte[] entry(TxLog.State state) {
+        return TxLog.encode(new TxLog.Entry(state, "pn-test", System.currentTimeMillis(), List.of()));
+    }
+
+    @Test
+    void groupCommitNeverWritesMoreThanOnceAReport() throws Exception {
+        CountingRecordStore store = new CountingRecordStore(RecordStores.open("mem:"));
+        try (LocalCommitManager cm = durable(store, 1000, LONG_GRACE)) {
+            List<TxStart> started = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                started.add(cm.start(false));
+            }
+            CountingRecordStore.Counts before = store.counts();
+            List<CompletableFuture<Void>> acks = new ArrayList<>();
+            for (TxStart s : started) {
+                acks.add(cm.committedAsync(s.tid()));
+            }
+            CompletableFuture.allOf(acks.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.SECONDS);
+            long writes = store.counts().minus(before).writes();
+            assertTrue(writes >= 1 && writes <= 200, "journal writes: " + writes);
+        }
+    }
+
+    @Test
+    void aSecondCommitManagerOnTheJournalFencesTheFirst() {
+        String url = uniqueStore();
+        LocalCommitManager first = durable(RecordStores.open(url), 10, LONG_GRACE);
+        TxStart t = first.start(false);
+        try (LocalCommitManager second = durable(RecordStores.open(url), 10, LONG_GRACE)) {
+            TellException e = failure(() -> first.committed(t.tid()));
+            assertEquals(ErrorCode.CM_UNAVAILABLE, e.code());
+            assertInstanceOf(TellRetriableException.class, e);
+            assertEquals(ErrorCode.CM_UNAVAILABLE, failure(() -> first.start(false)).code());
+            second.committed(t.tid()); // the client resends to the one that took over
+            assertTrue(second.start(true).snapshot().isVisible(t.tid()));
+        } finally {
+            first.close();
+        }
+    }
+
+    @Test
+    void storeFailureWhileReservingTidsFailsStartsPromptly() {
+        FlakyStore store = new FlakyStore(RecordStores.open("mem:"));
+        try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(2, false, Duration.ZERO))) {
+            cm.start(false);
+            cm.start(false); // uses the prefetched range
+            store.down = true;
+            long seen = 0;
+            TellException e = null;
+            for (int i = 0; i < 5 && e == null; i++) {
+                try {
+                    seen = cm.start(false).tid();
+                } catch (TellException failed) {
+                    e = failed;
+                }
+            }
+            assertNotNull(e, "a start needs a new range at least every other call");
+            assertEquals(ErrorCode.CM_UNAVAILABLE, e.code());
+            store.down = false;
+            assertTrue(cm.start(false).tid() > seen, "recovers when the store is back");
+        }
+    }
+
+    @Test
+    void aRangeWhoseReservationAnswerWasLostDoesNotHoldTheBaseBack() {
+        FlakyStore store = new FlakyStore(RecordStores.open("mem:"));
+        try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(2, false, Duration.ZERO))) {
+            TxStart t1 = cm.start(false);
+            store.loseIncrementAnswers = true; // the prefetch after the next start takes 3..4 but fails
+            TxStart t2 = cm.start(false);
+            store.loseIncrementAnswers = false;
+            TxStart t5;
+            try {
+                t5 = cm.start(false);
+            } catch (TellException e) {
+                // It waited for the failing prefetch (still in flight): retriable, as a client would.
+                assertEquals(ErrorCode.CM_UNAVAILABLE, e.code());
+                t5 = cm.start(false);
+            }
+            assertEquals(List.of(1L, 2L, 5L), List.of(t1.tid(), t2.tid(), t5.tid()));
+            for (TxStart t : List.of(t1, t2, t5)) {
+                cm.committed(t.tid());
+            }
+            assertEquals(5, cm.start(true).snapshot().base(), cm.describe());
+        }
+    }
+
+    @Test
+    void closedManagerRefusesCallsAsUnavailable() {
+        LocalCommitManager cm = LocalCommitManager.open(RecordStores.open("mem:"), LocalCommitManager.Options.embedded());
+        TxStart t = cm.start(false);
+        cm.close();
+        assertEquals(ErrorCode.CM_UNAVAILABLE, failure(() -> cm.start(false)).code());
+        assertEquals(ErrorCode.CM_UNAVAILABLE, failure(() -> cm.committed(t.tid())).code());
+    }
+
+    @Test
+    void blockingCallOnTheJournalThreadIsRefusedNotDeadlocked() throws Exception {
+        FlakyStore store = new FlakyStore(RecordStores.open("mem:"));
+        try (LocalCommitManager cm = durable(store, 10, LONG_GRACE)) {
+            TxStart t = cm.start(false);
+            AtomicReference<Throwable> seen = new AtomicReference<>();
+            java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+            store.writeGate = gate; // holds the journal write, so the ack completes on the journal thread
+            CompletableFuture<Void> ack = cm.committedAsync(t.tid());
+            CompletableFuture<Void> callback = ack.thenRun(() -> {
+                try {
+                    cm.committed(cm.start(false).tid());
+                } catch (Throwable e) {
+                    seen.set(e);
+                }
+            });
+            gate.countDown();
+            store.writeGate = null;
+            callback.get(10, TimeUnit.SECONDS);
+            assertInstanceOf(IllegalStateException.class, seen.get());
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.tell.cm.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.error.TellRetriableException;
+import io.tell.txn.SnapshotDescriptor;
+import io.tell.txn.TxStart;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+class CmProtocolTest {
+    private static final UnpooledByteBufAllocator ALLOC = UnpooledByteBufAllocator.DEFAULT;
+
+    /** Encodes, checks the length prefix, strips it (as the frame decoder does) and decodes. */
+    private static <T> T roundTrip(ByteBuf encoded, Function<ByteBuf, T> decode) {
+        try {
+            assertEquals(encoded.readableBytes() - CmProtocol.LENGTH_BYTES, encoded.readInt(), "length prefix");
+            T decoded = decode.apply(encoded);
+            assertEquals(0, encoded.readableBytes(), "every byte consumed");
+            return decoded;
+        } finally {
+            encoded.release();
+        }
+    }
+
+    @Test
+    void requestsRoundTrip() {
+        for (CmProtocol.Request r : new CmProtocol.Request[] {
+                new CmProtocol.Start(1, false), new CmProtocol.Start(Long.MAX_VALUE, true),
+                new CmProtocol.Report(7, true, 42), new CmProtocol.Report(8, false, -(3L << 40 | 5))}) {
+            assertEquals(r, roundTrip(CmProtocol.encode(ALLOC, r), CmProtocol::decodeRequest));
+        }
+    }
+
+    @Test
+    void frameSizesOnTheWire() {
+        assertEquals(4 + 9 + 1, CmProtocol.encode(ALLOC, new CmProtocol.Start(1, false)).readableBytes());
+        assertEquals(4 + 9 + 8, CmProtocol.encode(ALLOC, new CmProtocol.Report(1, true, 5)).readableBytes());
+        assertEquals(4 + 9, CmProtocol.encode(ALLOC, new CmProtocol.Ok(1)).readableBytes());
+    }
+
+    @Test
+    void responsesRoundTrip() {
+        SnapshotDescriptor snapshot = new SnapshotDescriptor(100, new long[] {0b1011, 0, 1L << 63});
+        CmProtocol.Started started = new CmProtocol.Started(3, new TxStart(205, snapshot, 90));
+        CmProtocol.Response back = roundTrip(CmProtocol.encode(ALLOC, started), CmProtocol::decodeResponse);
+        assertEquals(started, back);
+        assertEquals(snapshot, ((CmProtocol.Started) back).start().snapshot());
+        for (CmProtocol.Response r : new CmProtocol.Response[] {
+                new CmProtocol.Ok(4), new CmProtocol.Failed(5, "TX_STATE", "tid 9 was never issued — ünïcode"),
+                new CmProtocol.Failed(6, "", "")}) {
+            assertEquals(r, roundTrip(CmProtocol.encode(ALLOC, r), CmProtocol::decodeResponse));
+        }
+    }
+
+    @Test
+    void longErrorMessagesAreCut() {
+        String huge = "x".repeat(100_000);
+        CmProtocol.Failed back = (CmProtocol.Failed) roundTrip(
+                CmProtocol.encode(ALLOC, new CmProtocol.Failed(1, "INTERNAL", huge)), CmProtocol::decodeResponse);
+        assertTrue(back.message().length() < 5000);
+    }
+
+    @Test
+    void errorsMapToTheirCodes() {
+        TellException e = new CmProtocol.Failed(1, "CM_UNAVAILABLE", "closed").toException("h:1");
+        assertEquals(ErrorCode.CM_UNAVAILABLE, e.code());
+        assertTrue(e instanceof TellRetriableException);
+        assertEquals(ErrorCode.TX_STATE, new CmProtocol.Failed(1, "TX_STATE", "x").toException("h:1").code());
+        assertEquals(ErrorCode.INTERNAL, new CmProtocol.Failed(1, "FROM_THE_FUTURE", "x").toException("h:1").code());
+    }
+
+    private static ByteBuf frame(int... bytes) {
+        ByteBuf b = Unpooled.buffer();
+        for (int x : bytes) {
+            b.writeByte(x);
+        }
+        return b;
+    }
+
+    private static ByteBuf header(int type, long id) {
+        return Unpooled.buffer().writeByte(type).writeLong(id);
+    }
+
+    @Test
+    void malformedRequestsAreProtocolErrors() {
+        ByteBuf[] bad = {
+            frame(),
+            frame(1, 0, 0),
+            header(0x7f, 1),
+            header(CmProtocol.START, 1),
+            header(CmProtocol.START, 1).writeByte(2),
+            header(CmProtocol.START, 1).writeByte(1).writeByte(0),
+            header(CmProtocol.COMMITTED, 1).writeInt(5),
+            header(CmProtocol.ABORTED, 1).writeLong(5).writeByte(0),
+            header(CmProtocol.OK & 0xff, 1),
+        };
+        for (ByteBuf b : bad) {
+            TellException e = assertThrows(TellException.class, () -> CmProtocol.decodeRequest(b));
+            assertEquals(ErrorCode.PROTOCOL_ERROR, e.code());
+        }
+        assertEquals(-1, CmProtocol.requestIdOf(frame(1, 2)));
+        assertEquals(42, CmProtocol.requestIdOf(header(0x7f, 42)));
+    }
+
+    @Test
+    void malformedResponsesAreProtocolErrors() {
+        ByteBuf[] bad = {
+            frame(0x82),
+            header(CmProtocol.STARTED & 0xff, 1).writeLong(1),
+            header(CmProtocol.STARTED & 0xff, 1).writeLong(1).writeLong(0).writeLong(0).writeInt(3),
+            header(CmProtocol.STARTED & 0xff, 1).writeLong(1).writeLong(0).writeLong(0).writeInt(0).writeByte(9),
+            header(CmProtocol.OK & 0xff, 1).writeByte(0),
+            header(CmProtocol.ERROR & 0xff, 1).writeShort(10).writeByte('A'),
+            header(CmProtocol.ERROR & 0xff, 1).writeShort(0).writeShort(0).writeByte(1),
+            header(CmProtocol.START, 1).writeByte(0),
+        };
+        for (ByteBuf b : bad) {
+            TellException e = assertThrows(TellException.class, () -> CmProtocol.decodeResponse(b));
+            assertEquals(ErrorCode.PROTOCOL_ERROR, e.code());
+        }
+    }
+}
