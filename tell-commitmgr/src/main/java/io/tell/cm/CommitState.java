@@ -71,6 +71,18 @@ final class CommitState {
      * owner knows which it handed out.
      */
     boolean complete(long id) {
+        if (!release(id)) {
+            return false;
+        }
+        markDone(id);
+        return true;
+    }
+
+    /**
+     * Ends {@code id}'s hold on {@code lav} without making it visible (a durable owner marks
+     * it done once the journal has it); false if it never was issued.
+     */
+    boolean release(long id) {
         if (id == 0 || id > highestIssued) {
             return false;
         }
@@ -78,12 +90,16 @@ final class CommitState {
         if (startedAt != null) {
             runningBases.merge(startedAt, -1, (a, b) -> a + b == 0 ? null : a + b);
         }
+        return true;
+    }
+
+    /** Makes tid {@code id} visible to new snapshots. */
+    void markDone(long id) {
         if (id > base && !done.get((int) (id - base - 1))) {
             done.set((int) (id - base - 1));
             advance();
             snapshot = null;
         }
-        return true;
     }
 
     /**
@@ -129,6 +145,16 @@ final class CommitState {
             base += shift;
             done = done.get(shift, Math.max(shift, done.length()));
         }
+    }
+
+    /** The durable part as it will be once {@code alsoDone} are marked done too. */
+    byte[] toBytesWith(List<Long> alsoDone) {
+        if (alsoDone.isEmpty()) {
+            return toBytes();
+        }
+        CommitState next = new CommitState(base, done, highestIssued);
+        alsoDone.forEach(next::markDone);
+        return next.toBytes();
     }
 
     /** The durable part (base, done bits, highest issued), for the journal. */

@@ -41,10 +41,10 @@ import org.slf4j.LoggerFactory;
  * group commit before they are acknowledged (one conditional write covers every report that
  * arrived meanwhile; the condition fences a second commit manager writing the same journal:
  * the newest incarnation claims the journal when it opens, and an older one that finds it
- * claimed stops). A completion is visible to new snapshots as soon as it is reported, before
- * the journal write: that is safe because the reporter has already settled the tid in the
- * transaction log (§5), which is what recovery trusts if this commit manager crashes before
- * the journal write. A restarted durable commit manager reloads the journal; tids handed
+ * claimed stops). A completion becomes visible to new snapshots only once the journal holds
+ * it, at the same moment it is acknowledged: a snapshot never contains a commit that a crash
+ * of this commit manager could lose (its lav hold ends at once, which is always safe).
+ * A restarted durable commit manager reloads the journal; tids handed
  * out (or merely reserved) by its previous incarnation that were not reported stay
  * invisible ("in doubt") until their owner reports them, and after
  * {@link Options#inDoubtGrace()} any of them that has no transaction-log entry is fenced by
@@ -96,6 +96,7 @@ public final class LocalCommitManager implements CommitManager {
     private long nextReaderSequence = 1;
     private long journalVersion;
     private List<CompletableFuture<Void>> pendingAcks = new ArrayList<>();
+    private List<Long> pendingTids = new ArrayList<>();
     private boolean flushing;
     private volatile boolean closed;
 
@@ -175,7 +176,11 @@ public final class LocalCommitManager implements CommitManager {
     }
 
     private static byte[] journalBytes(long incarnation, CommitState state) {
-        byte[] s = state.toBytes();
+        return journalBytes(incarnation, state, List.of());
+    }
+
+    private static byte[] journalBytes(long incarnation, CommitState state, List<Long> alsoDone) {
+        byte[] s = state.toBytesWith(alsoDone);
         return ByteBuffer.allocate(8 + s.length).putLong(incarnation).put(s).array();
     }
 
@@ -234,14 +239,19 @@ public final class LocalCommitManager implements CommitManager {
             state.complete(tid);
             return CompletableFuture.completedFuture(null);
         }
-        if (!state.complete(tid)) {
+        if (!state.release(tid)) {
             return CompletableFuture.failedFuture(TellException.of(ErrorCode.TX_STATE, "tid " + tid + " was never issued"));
         }
         if (!options.durable()) {
+            state.markDone(tid);
             return CompletableFuture.completedFuture(null);
+        }
+        if (state.isCompleted(tid)) {
+            return CompletableFuture.completedFuture(null); // journaled already: a resent report
         }
         CompletableFuture<Void> ack = new CompletableFuture<>();
         pendingAcks.add(ack);
+        pendingTids.add(tid);
         if (!flushing) {
             flushing = true;
             background.execute(this::flush);
@@ -257,6 +267,7 @@ public final class LocalCommitManager implements CommitManager {
     private void flush() {
         while (true) {
             List<CompletableFuture<Void>> acks;
+            List<Long> tidsDone;
             byte[] bytes;
             long expected;
             synchronized (this) {
@@ -265,8 +276,10 @@ public final class LocalCommitManager implements CommitManager {
                     return;
                 }
                 acks = pendingAcks;
+                tidsDone = pendingTids;
                 pendingAcks = new ArrayList<>();
-                bytes = journalBytes(incarnation, state);
+                pendingTids = new ArrayList<>();
+                bytes = journalBytes(incarnation, state, tidsDone);
                 expected = journalVersion;
             }
             Throwable failure = null;
@@ -275,6 +288,11 @@ public final class LocalCommitManager implements CommitManager {
             } catch (TellException e) {
                 failure = TellException.of(ErrorCode.CM_UNAVAILABLE, "journal write failed: " + e.getMessage(), e);
                 LOG.warn("journal write failed, reports will be resent: {}", e.toString());
+            }
+            if (failure == null) {
+                synchronized (this) {
+                    tidsDone.forEach(state::markDone);
+                }
             }
             for (CompletableFuture<Void> ack : acks) {
                 if (failure == null) {
@@ -394,6 +412,7 @@ public final class LocalCommitManager implements CommitManager {
             // Only left when the flush never ran (e.g. it was still queued at shutdown).
             pendingAcks.forEach(f -> f.completeExceptionally(e));
             pendingAcks.clear();
+            pendingTids.clear();
         }
     }
 

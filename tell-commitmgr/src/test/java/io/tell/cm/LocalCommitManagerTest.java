@@ -329,4 +329,20 @@ class LocalCommitManagerTest {
             assertInstanceOf(IllegalStateException.class, seen.get());
         }
     }
+
+    @Test
+    void durableCompletionBecomesVisibleOnlyWithItsJournalWrite() throws Exception {
+        FlakyStore store = new FlakyStore(RecordStores.open("mem:"));
+        try (LocalCommitManager cm = durable(store, 10, LONG_GRACE)) {
+            long tid = cm.start(false).tid();
+            store.writeGate = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CompletableFuture<Void> ack = cm.committedAsync(tid);
+            // The journal write is held: the commit is neither acknowledged nor visible yet.
+            assertFalse(ack.isDone());
+            assertFalse(cm.start(true).snapshot().isVisible(tid), "visible before it was journaled");
+            store.writeGate.countDown();
+            ack.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(cm.start(true).snapshot().isVisible(tid));
+        }
+    }
 }
