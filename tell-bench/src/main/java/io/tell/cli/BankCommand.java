@@ -1,6 +1,7 @@
 package io.tell.cli;
 
 import io.tell.bench.bank.BankWorkload;
+import io.tell.cm.CommitManagerClient;
 import io.tell.cm.LocalCommitManager;
 import io.tell.store.CountingRecordStore;
 import io.tell.store.RecordStore;
@@ -16,19 +17,20 @@ import java.util.List;
  */
 final class BankCommand {
     static final String USAGE = """
-            tell bank [--store URL] [--nodes N] [--threads N] [--accounts N] [--seconds S] [--seed N]
+            tell bank [--store URL] [--cm HOST:PORT[,…]] [--nodes N] [--threads N] [--accounts N] [--seconds S] [--seed N]
               Bank transfers by THREADS threads spread over NODES processing nodes (each its own
               transaction manager and store connection) sharing one store and commit manager;
               prints progress, throughput, store round trips per transfer and the invariant check
               (total balance constant, every acknowledged transfer applied exactly once).
               --store    mem: (default, in this JVM) or redis://host:port[,host:port…]
+              --cm       commit manager service(s) started with `tell commitmgr`; default: one in this JVM
               --nodes 3  --threads 8  --accounts 1000  --seconds 10  --seed 42""";
 
     private BankCommand() {
     }
 
     static int run(String[] argv) throws InterruptedException {
-        Args args = new Args(argv, 1, List.of("store", "nodes", "threads", "accounts", "seconds", "seed"));
+        Args args = new Args(argv, 1, List.of("store", "cm", "nodes", "threads", "accounts", "seconds", "seed"));
         String url = args.get("store", "mem:");
         int nodeCount = args.intValue("nodes", 3, 1);
         BankWorkload.Config config = new BankWorkload.Config(args.intValue("accounts", 1000, 2), 1_000,
@@ -37,17 +39,18 @@ final class BankCommand {
         RecordStore shared = embedded ? RecordStores.open(url) : null;
         List<CountingRecordStore> stores = new ArrayList<>();
         List<TransactionManager> nodes = new ArrayList<>();
-        RecordStore cmStore = embedded ? shared : RecordStores.open(url);
-        CommitManager cm = LocalCommitManager.open(cmStore,
-                embedded ? LocalCommitManager.Options.embedded() : LocalCommitManager.Options.durableService());
+        RecordStore cmStore = embedded || args.has("cm") ? shared : RecordStores.open(url);
+        CommitManager cm = args.has("cm")
+                ? CommitManagerClient.connect(args.get("cm", ""), CommitManagerClient.Options.defaults())
+                : LocalCommitManager.open(cmStore, embedded ? LocalCommitManager.Options.embedded() : LocalCommitManager.Options.durableService());
         try {
             for (int n = 0; n < nodeCount; n++) {
                 CountingRecordStore s = new CountingRecordStore(embedded ? shared : RecordStores.open(url));
                 stores.add(s);
                 nodes.add(new TransactionManager(s, cm, "pn-" + n));
             }
-            System.out.printf("bank: %d accounts, %d threads over %d processing nodes, store %s, seed %d, %.0f s%n",
-                    config.accounts(), config.threads(), nodeCount, url, config.seed(), config.seconds());
+            System.out.printf("bank: %d accounts, %d threads over %d processing nodes, store %s, commit manager %s, seed %d, %.0f s%n",
+                    config.accounts(), config.threads(), nodeCount, url, args.get("cm", "in-process"), config.seed(), config.seconds());
             BankWorkload bank = new BankWorkload(config, nodes, System.out);
             bank.load();
             long before = totalRoundTrips(stores);
@@ -70,7 +73,9 @@ final class BankCommand {
                 shared.close();
             } else {
                 stores.forEach(RecordStore::close);
-                cmStore.close();
+                if (cmStore != null) {
+                    cmStore.close();
+                }
             }
         }
     }
