@@ -27,6 +27,8 @@ final class CommitState {
     private long highestIssued;
     private final Map<Long, Long> running = new HashMap<>();
     private final TreeMap<Long, Integer> runningBases = new TreeMap<>();
+    /** A bound on lav for transactions this state does not know (an earlier incarnation's). */
+    private long lavFloor = Long.MAX_VALUE;
     /** The descriptor of the current state, built once per change rather than once per start. */
     private SnapshotDescriptor snapshot;
 
@@ -132,7 +134,25 @@ final class CommitState {
     }
 
     long lav() {
-        return runningBases.isEmpty() ? base : Math.min(base, runningBases.firstKey());
+        long lav = runningBases.isEmpty() ? base : Math.min(base, runningBases.firstKey());
+        return Math.min(lav, lavFloor);
+    }
+
+    /**
+     * Keeps lav at or below {@code floor} until {@link #releaseLavFloor()}: transactions of an
+     * earlier incarnation may still run with snapshots this state never saw, and their bases
+     * are at least the lav that incarnation journaled last.
+     */
+    void holdLav(long floor) {
+        lavFloor = floor;
+    }
+
+    void releaseLavFloor() {
+        lavFloor = Long.MAX_VALUE;
+    }
+
+    boolean holdsLavFloor() {
+        return lavFloor != Long.MAX_VALUE;
     }
 
     int runningCount() {
@@ -154,14 +174,18 @@ final class CommitState {
         }
         CommitState next = new CommitState(base, done, highestIssued);
         alsoDone.forEach(next::markDone);
-        return next.toBytes();
+        return next.encode(lav()); // the copy knows no running transactions: take lav from here
     }
 
-    /** The durable part (base, done bits, highest issued), for the journal. */
+    /** The durable part (base, highest issued, lav, done bits), for the journal. */
     byte[] toBytes() {
+        return encode(lav());
+    }
+
+    private byte[] encode(long lav) {
         long[] words = done.toLongArray();
-        ByteBuffer buf = ByteBuffer.allocate(20 + 8 * words.length);
-        buf.putLong(base).putLong(highestIssued).putInt(words.length);
+        ByteBuffer buf = ByteBuffer.allocate(28 + 8 * words.length);
+        buf.putLong(base).putLong(highestIssued).putLong(lav).putInt(words.length);
         for (long w : words) {
             buf.putLong(w);
         }
@@ -177,6 +201,7 @@ final class CommitState {
         try {
             long base = buf.getLong();
             long highest = buf.getLong();
+            long lav = buf.getLong();
             int n = buf.getInt();
             if (base < 0 || highest < 0 || n < 0 || n > buf.remaining() / 8) {
                 throw TellException.of(ErrorCode.CORRUPT_DATA,
@@ -186,7 +211,9 @@ final class CommitState {
             for (int i = 0; i < n; i++) {
                 words[i] = buf.getLong();
             }
-            return new CommitState(base, BitSet.valueOf(words), highest);
+            CommitState state = new CommitState(base, BitSet.valueOf(words), highest);
+            state.holdLav(lav);
+            return state;
         } catch (BufferUnderflowException e) {
             throw TellException.of(ErrorCode.CORRUPT_DATA, "commit manager journal truncated", e);
         }

@@ -144,6 +144,7 @@ public final class LocalCommitManager implements CommitManager {
             if (journal != null) {
                 CommitState saved = CommitState.read(ByteBuffer.wrap(journal.value()).position(8));
                 state = new CommitState(saved.base(), saved.doneAboveBase(), issuedBefore);
+                state.holdLav(saved.lav());
             } else {
                 // A durable manager claims the journal before it hands out a tid, so tids
                 // without a journal came from a non-durable one: nothing says they completed.
@@ -172,11 +173,40 @@ public final class LocalCommitManager implements CommitManager {
                     inDoubt.size(), inDoubt.get(0), inDoubt.get(inDoubt.size() - 1), cm.options.inDoubtGrace());
             cm.background.schedule(() -> cm.fence(inDoubt), cm.options.inDoubtGrace().toMillis(), TimeUnit.MILLISECONDS);
         }
+        cm.scheduleLavFloorRelease();
         return cm;
     }
 
     private static byte[] journalBytes(long incarnation, CommitState state) {
         return journalBytes(incarnation, state, List.of());
+    }
+
+    /**
+     * Lets lav advance past the floor inherited from the journal once every tid of the earlier
+     * incarnation is settled and the grace period has passed (by then its readers, which this
+     * manager cannot see, are taken to have ended).
+     */
+    private void scheduleLavFloorRelease() {
+        synchronized (this) {
+            if (!state.holdsLavFloor() || closed) {
+                return;
+            }
+        }
+        Runnable check = () -> {
+            synchronized (this) {
+                if (state.inDoubt().isEmpty()) {
+                    state.releaseLavFloor();
+                    LOG.info("all tids of the earlier commit manager are settled: lav is free to advance");
+                    return;
+                }
+            }
+            scheduleLavFloorRelease();
+        };
+        try {
+            background.schedule(check, Math.max(10, options.inDoubtGrace().toMillis()), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            // Closed meanwhile: nothing left to release.
+        }
     }
 
     private static byte[] journalBytes(long incarnation, CommitState state, List<Long> alsoDone) {

@@ -345,4 +345,41 @@ class LocalCommitManagerTest {
             assertTrue(cm.start(true).snapshot().isVisible(tid));
         }
     }
+
+    @Test
+    void restartedManagerHoldsLavForTransactionsOfItsPredecessor() throws Exception {
+        String url = uniqueStore();
+        long oldBase;
+        long oldTid;
+        try (LocalCommitManager first = durable(RecordStores.open(url), 10, LONG_GRACE)) {
+            TxStart earlier = first.start(false);
+            TxStart old = first.start(false);
+            oldBase = old.snapshot().base();
+            oldTid = old.tid();
+            first.committed(earlier.tid()); // the base moves past the old snapshot's base
+            for (int i = 0; i < 30; i++) {
+                first.committed(first.start(false).tid());
+            }
+            assertTrue(first.start(true).snapshot().base() > oldBase, "the base moved past the old snapshot");
+        }
+        // The old transaction is still running somewhere (mid-commit: it has its log entry), so
+        // the new manager must not let lav pass its base.
+        RecordStores.open(url).write(new WriteOp(TxLog.recordKey(oldTid),
+                TxLog.encode(new TxLog.Entry(TxLog.State.WRITING, "pn", 0, List.of())), io.tell.store.Expect.ABSENT));
+        try (LocalCommitManager second = durable(RecordStores.open(url), 10, Duration.ofMillis(50))) {
+            for (int i = 0; i < 5; i++) {
+                TxStart t = second.start(false);
+                assertTrue(t.lav() <= oldBase, "lav " + t.lav() + " passed the old snapshot base " + oldBase);
+                second.committed(t.tid());
+            }
+            second.committed(oldTid);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            long lav;
+            do {
+                Thread.sleep(20);
+                lav = second.start(true).lav();
+            } while (lav <= oldBase && System.nanoTime() < deadline);
+            assertTrue(lav > oldBase, "lav stays held after the old tids settled: " + lav);
+        }
+    }
 }
