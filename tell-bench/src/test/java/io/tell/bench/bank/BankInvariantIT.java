@@ -1,0 +1,97 @@
+package io.tell.bench.bank;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.cm.LocalCommitManager;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The seeded bank invariant over three processing nodes sharing one store and one commit
+ * manager reached over TCP: the total balance never changes and exactly the acknowledged
+ * transfers are applied, each once — also across commit-manager outages and restarts.
+ * The seed is printed; override it with {@code -Dtell.seed=N}.
+ */
+class BankInvariantIT {
+    static final long SEED = Long.getLong("tell.seed", 20261122);
+    static final LocalCommitManager.Options DURABLE_CM = new LocalCommitManager.Options(100, true, Duration.ofSeconds(2));
+
+    @BeforeAll
+    static void printSeed() {
+        System.out.println("BankInvariantIT seed " + SEED + " (override with -Dtell.seed=N)");
+    }
+
+    /** Runs the bank on {@code cluster}; {@code disturbance} runs once, 300 ms in, on another thread. */
+    static BankWorkload.Result runBank(BankCluster cluster, int accounts, int threads, int transfersPerThread,
+                                       Consumer<BankCluster> disturbance) throws Exception {
+        BankWorkload bank = new BankWorkload(new BankWorkload.Config(accounts, 1_000, threads, transfersPerThread, 120, SEED),
+                cluster.nodes, null);
+        bank.load();
+        ScheduledExecutorService chaos = Executors.newSingleThreadScheduledExecutor();
+        try {
+            if (disturbance != null) {
+                chaos.schedule(() -> disturbance.accept(cluster), 300, TimeUnit.MILLISECONDS);
+            }
+            BankWorkload.Result r = bank.run();
+            System.out.printf("bank on %s (seed %d): %d committed, %d conflicts, %d other retries in %.1f s; violations %s%n",
+                    cluster.storeUrl(), SEED, r.committed(), r.conflicts(), r.otherRetries(), r.seconds(), r.violations());
+            return r;
+        } finally {
+            chaos.shutdownNow();
+        }
+    }
+
+    static void assertInvariants(BankWorkload.Result r, long expectedCommitted) {
+        assertTrue(r.ok(), "seed " + SEED + ": " + r.violations());
+        assertEquals(r.expectedTotal(), r.actualTotal(), "seed " + SEED);
+        assertEquals(expectedCommitted, r.committed(), "seed " + SEED + ": every transfer eventually commits");
+        assertEquals(r.transfersAcknowledged(), r.transfersFound(), "seed " + SEED);
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    void memStoreThreeNodesCommitManagerOverTcp() throws Exception {
+        try (BankCluster cluster = new BankCluster("mem:bank-it-plain", 3, LocalCommitManager.Options.embedded())) {
+            BankWorkload.Result r = runBank(cluster, 20, 8, 500, null);
+            assertInvariants(r, 8 * 500);
+            assertTrue(r.conflicts() > 0, "20 hot accounts and 8 threads should conflict sometimes");
+        }
+    }
+
+    @Test
+    void survivesCommitManagerNetworkOutage() throws Exception {
+        try (BankCluster cluster = new BankCluster("mem:bank-it-outage", 3, LocalCommitManager.Options.embedded())) {
+            BankWorkload.Result r = runBank(cluster, 50, 6, 400, c -> {
+                c.stopServer();
+                sleep(1500);
+                c.restartServer();
+            });
+            assertInvariants(r, 6 * 400);
+        }
+    }
+
+    @Test
+    void survivesCommitManagerRestartFromItsJournal() throws Exception {
+        try (BankCluster cluster = new BankCluster("mem:bank-it-restart", 3, DURABLE_CM)) {
+            BankWorkload.Result r = runBank(cluster, 50, 6, 400, c -> {
+                c.restartCommitManager();
+                sleep(500);
+                c.restartCommitManager();
+            });
+            assertInvariants(r, 6 * 400);
+        }
+    }
+}
