@@ -9,6 +9,7 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.lettuce.core.resource.Transports;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -82,8 +83,17 @@ final class LettuceSetup {
     }
 
     private static final class Shared {
-        static final ClientResources RESOURCES = DefaultClientResources.builder()
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(20), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
-                .build();
+        static final ClientResources RESOURCES = create();
+
+        private static ClientResources create() {
+            ClientResources resources = DefaultClientResources.builder()
+                    .reconnectDelay(Delay.exponential(Duration.ofMillis(20), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+                    .build();
+            // Lettuce reference-counts its event loops and shuts them down when the last client
+            // closes; hold one reference for the JVM's lifetime so closing and reopening a store
+            // does not tear down and rebuild the threads each time.
+            resources.eventLoopGroupProvider().allocate(Transports.eventLoopGroupClass());
+            return resources;
+        }
     }
 }
