@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +91,33 @@ public final class RedisClusterProcesses implements AutoCloseable {
             }
         }
         throw new IllegalStateException("no live primary serves slot " + slot);
+    }
+
+    /** The running replicas of {@code primary}, as the live nodes see it now. */
+    public List<RedisProcess> replicasOf(RedisProcess primary) {
+        Map<Integer, RedisProcess> byPort = byPort();
+        List<NodeLine> lines = clusterNodes(anyLiveNode());
+        String primaryId = lines.stream().filter(l -> l.port == primary.port()).map(NodeLine::id).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(primary + " is not in the cluster"));
+        List<RedisProcess> out = new ArrayList<>();
+        for (NodeLine line : lines) {
+            RedisProcess p = byPort.get(line.port);
+            if (primaryId.equals(line.primaryId) && p != null && p.isRunning()) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** The slots {@code primary} serves now. */
+    public BitSet slotsOf(RedisProcess primary) {
+        BitSet slots = new BitSet(16384);
+        for (NodeLine line : clusterNodes(anyLiveNode())) {
+            if (line.port == primary.port()) {
+                line.ranges.forEach(r -> slots.set(r[0], r[1] + 1));
+            }
+        }
+        return slots;
     }
 
     /** Kills the primary with process id {@code pid} (SIGKILL) and returns it. */
@@ -193,7 +221,8 @@ public final class RedisClusterProcesses implements AutoCloseable {
     }
 
     /** One line of CLUSTER NODES. */
-    private record NodeLine(int port, boolean primary, boolean failed, boolean hasSlots, int slotCount, List<int[]> ranges) {
+    private record NodeLine(String id, int port, String primaryId, boolean primary, boolean failed, boolean hasSlots,
+            int slotCount, List<int[]> ranges) {
         boolean serves(int slot) {
             return ranges.stream().anyMatch(r -> slot >= r[0] && slot <= r[1]);
         }
@@ -221,7 +250,8 @@ public final class RedisClusterProcesses implements AutoCloseable {
                 ranges.add(new int[] {from, to});
                 count += to - from + 1;
             }
-            out.add(new NodeLine(port, flags.contains("master"), flags.contains("fail"), !ranges.isEmpty(), count, ranges));
+            out.add(new NodeLine(f[0], port, f[3], flags.contains("master"), flags.contains("fail"), !ranges.isEmpty(),
+                    count, ranges));
         }
         return out;
     }
