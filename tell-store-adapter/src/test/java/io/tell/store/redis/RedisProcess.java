@@ -319,7 +319,7 @@ public final class RedisProcess implements AutoCloseable {
 
     private static boolean isFree(int port) {
         try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName(HOST))) {
-            return true;
+            return s.isBound();
         } catch (IOException e) {
             return false;
         }
