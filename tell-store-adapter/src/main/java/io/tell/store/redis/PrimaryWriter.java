@@ -15,9 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends write commands to the primary that owns their slot, pipelined per node, and when
@@ -30,7 +31,8 @@ import java.util.function.Supplier;
  *   <li>MOVED: resend to the named node and ask for a topology refresh;</li>
  *   <li>ASK: resend to the named node behind ASKING (sent in the same batch, so nothing
  *       else on the shared connection can come between);</li>
- *   <li>TRYAGAIN (slot half migrated): resend to the slot's primary after a short pause;</li>
+ *   <li>TRYAGAIN (the slot is half migrated): resend to the slot's primary after 25, 50, 100...
+ *       milliseconds;</li>
  *   <li>"Function not found" (a fresh node after a fail-over): load the library on that
  *       node and resend.</li>
  * </ul>
@@ -39,7 +41,7 @@ import java.util.function.Supplier;
  */
 final class PrimaryWriter {
     static final int MAX_ATTEMPTS = 6;
-    private static final Executor TRY_AGAIN_DELAY = CompletableFuture.delayedExecutor(25, TimeUnit.MILLISECONDS);
+    private static final Logger LOG = LoggerFactory.getLogger(PrimaryWriter.class);
 
     private final RedisNodes nodes;
     private final InFlightWrites inFlight;
@@ -144,6 +146,7 @@ final class PrimaryWriter {
             pending.result.completeExceptionally(error);
             return;
         }
+        LOG.debug("redis write attempt {} failed: {}", attempt, error.toString());
         RedisErrors.Redirect redirect = RedisErrors.redirect(error);
         if (redirect != null) {
             if (!redirect.ask()) {
@@ -151,6 +154,7 @@ final class PrimaryWriter {
             }
             sendTo(new Address(redirect.host(), redirect.port()), List.of(pending), redirect.ask(), attempt + 1);
         } else if (RedisErrors.isFunctionMissing(error)) {
+            LOG.info("redis function library {} missing on {}; loading it", RedisFunctions.WRITE, connection);
             RedisFunctions.loadOn(connection).whenComplete((ok, loadError) -> {
                 if (loadError != null) {
                     pending.result.completeExceptionally(loadError);
@@ -165,7 +169,7 @@ final class PrimaryWriter {
                 } catch (RuntimeException e) {
                     pending.result.completeExceptionally(e);
                 }
-            }, TRY_AGAIN_DELAY);
+            }, CompletableFuture.delayedExecutor(25L << (attempt - 1), TimeUnit.MILLISECONDS));
         } else {
             if (RedisErrors.translate(error).retriable()) {
                 nodes.topologyChanged();

@@ -120,6 +120,60 @@ public final class RedisClusterProcesses implements AutoCloseable {
         return slots;
     }
 
+    /**
+     * Moves {@code slot} and its keys to the primary {@code target} while the cluster serves
+     * traffic, as {@code redis-cli --cluster reshard} does: {@link #openSlotMigration},
+     * {@link #moveSlotKeys}, {@link #closeSlotMigration}.
+     */
+    public void migrateSlot(int slot, RedisProcess target) {
+        if (primaryFor(slot) == target) {
+            return;
+        }
+        RedisProcess source = openSlotMigration(slot, target);
+        moveSlotKeys(slot, source, target);
+        closeSlotMigration(slot, source, target);
+    }
+
+    /** Marks {@code slot} importing on {@code target} and migrating on its current primary, which it returns. */
+    public RedisProcess openSlotMigration(int slot, RedisProcess target) {
+        RedisProcess source = primaryFor(slot);
+        target.call("CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", nodeId(source));
+        source.call("CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", nodeId(target));
+        return source;
+    }
+
+    /** MIGRATEs every key of {@code slot} from {@code source} to {@code target}, 100 at a time. */
+    @SuppressWarnings("unchecked")
+    public void moveSlotKeys(int slot, RedisProcess source, RedisProcess target) {
+        while (true) {
+            List<Object> keys = (List<Object>) source.call("CLUSTER", "GETKEYSINSLOT", Integer.toString(slot), "100");
+            if (keys.isEmpty()) {
+                return;
+            }
+            List<String> migrate = new ArrayList<>(List.of("MIGRATE", target.host(), Integer.toString(target.port()), "",
+                    "0", "5000", "KEYS"));
+            keys.forEach(k -> migrate.add((String) k));
+            source.call(migrate.toArray(String[]::new));
+        }
+    }
+
+    /** Assigns {@code slot} to {@code target} on every primary, ending the migration. */
+    public void closeSlotMigration(int slot, RedisProcess source, RedisProcess target) {
+        String s = Integer.toString(slot);
+        String targetId = nodeId(target);
+        target.call("CLUSTER", "SETSLOT", s, "NODE", targetId);
+        source.call("CLUSTER", "SETSLOT", s, "NODE", targetId);
+        for (RedisProcess other : primaries()) {
+            if (other != source && other != target) {
+                other.call("CLUSTER", "SETSLOT", s, "NODE", targetId);
+            }
+        }
+    }
+
+    private static String nodeId(RedisProcess node) {
+        return (String) node.call("CLUSTER", "MYID");
+    }
+
     /** Kills the primary with process id {@code pid} (SIGKILL) and returns it. */
     public RedisProcess killPrimary(long pid) {
         for (RedisProcess p : primaries()) {

@@ -16,7 +16,8 @@ import java.util.List;
 /**
  * A minimal Redis client for the test harness: one command per connection, replies as
  * {@code String}, {@code Long}, {@code List<Object>} or {@code null}. It keeps the harness
- * free of the client library under test.
+ * free of the client library under test. Strings map to bytes as ISO-8859-1, one char per
+ * byte, so binary keys survive a round trip (GETKEYSINSLOT, then MIGRATE).
  */
 public final class RespClient {
     private RespClient() {
@@ -38,12 +39,12 @@ public final class RespClient {
             socket.setSoTimeout(timeoutMs);
             OutputStream out = socket.getOutputStream();
             ByteArrayOutputStream request = new ByteArrayOutputStream();
-            request.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.UTF_8));
+            request.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
             for (String arg : args) {
-                byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
-                request.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.UTF_8));
+                byte[] bytes = arg.getBytes(StandardCharsets.ISO_8859_1);
+                request.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
                 request.writeBytes(bytes);
-                request.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
+                request.writeBytes("\r\n".getBytes(StandardCharsets.ISO_8859_1));
             }
             out.write(request.toByteArray());
             out.flush();
@@ -69,7 +70,7 @@ public final class RespClient {
                     return null;
                 }
                 byte[] data = in.readNBytes(n + 2);
-                return new String(data, 0, n, StandardCharsets.UTF_8);
+                return new String(data, 0, n, StandardCharsets.ISO_8859_1);
             }
             case '*': {
                 int n = Integer.parseInt(line);
@@ -99,7 +100,7 @@ public final class RespClient {
             }
             if (prev == '\r' && b == '\n') {
                 byte[] bytes = out.toByteArray();
-                return new String(bytes, 0, bytes.length - 1, StandardCharsets.UTF_8);
+                return new String(bytes, 0, bytes.length - 1, StandardCharsets.ISO_8859_1);
             }
             out.write(b);
             prev = b;
