@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The record store on Redis 7, standalone or Redis Cluster ({@link RedisStoreProvider} opens it).
@@ -41,6 +42,7 @@ public final class RedisRecordStore implements RecordStore {
     private final RedisNodes nodes;
     private final PrimaryWriter writer;
     private final RedisScan scanner;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private RedisRecordStore(RedisStoreConfig config, RedisNodes nodes, InFlightWrites inFlight) {
         this.config = config;
@@ -125,9 +127,12 @@ public final class RedisRecordStore implements RecordStore {
         return config.describe();
     }
 
+    /** Closes the connections; calls still in flight fail with STORE_UNAVAILABLE. Idempotent. */
     @Override
     public void close() {
-        nodes.close();
+        if (closed.compareAndSet(false, true)) {
+            nodes.close();
+        }
     }
 
     // The blocking helpers, guarded: blocking a Lettuce thread would stop the very answer awaited.
