@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *   <li>MOVED: resend to the named node and ask for a topology refresh;</li>
  *   <li>ASK: resend to the named node behind ASKING (sent in the same batch, so nothing
  *       else on the shared connection can come between);</li>
- *   <li>TRYAGAIN (the slot is half migrated): resend to the slot's primary after 25, 50, 100...
+ *   <li>TRYAGAIN (the slot is half migrated): resend to the same node after 25, 50, 100...
  *       milliseconds;</li>
  *   <li>"Function not found" (a fresh node after a fail-over): load the library on that
  *       node and resend.</li>
@@ -163,13 +163,14 @@ final class PrimaryWriter {
                 }
             });
         } else if (RedisErrors.isTryAgain(error)) {
-            CompletableFuture.runAsync(() -> {
-                try {
-                    sendTo(nodes.primaryOf(pending.write.slot()), List.of(pending), false, attempt + 1);
-                } catch (RuntimeException e) {
-                    pending.result.completeExceptionally(e);
-                }
-            }, CompletableFuture.delayedExecutor(25L << (attempt - 1), TimeUnit.MILLISECONDS));
+            // Ask the same node again (with ASKING if that is how we got there): once the
+            // migration ends it either runs the write or answers MOVED.
+            CompletableFuture.runAsync(() -> send(connection, List.of(pending), asking, attempt + 1),
+                    CompletableFuture.delayedExecutor(25L << (attempt - 1), TimeUnit.MILLISECONDS))
+                    .exceptionally(e -> {
+                        pending.result.completeExceptionally(e);
+                        return null;
+                    });
         } else {
             if (RedisErrors.translate(error).retriable()) {
                 nodes.topologyChanged();
