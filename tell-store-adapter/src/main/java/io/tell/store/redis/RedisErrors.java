@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The one place where failures of Redis and Lettuce become {@link TellException}s. Every
@@ -85,7 +86,7 @@ final class RedisErrors {
         if (t instanceof ReplicationShortfall) {
             return TellException.of(ErrorCode.STORE_TIMEOUT, "redis: " + message + "; the write may or may not survive", t);
         }
-        if (t instanceof RedisCommandTimeoutException) {
+        if (t instanceof RedisCommandTimeoutException || t instanceof TimeoutException) {
             return TellException.of(ErrorCode.STORE_TIMEOUT, "redis: " + message + "; effect unknown", t);
         }
         if (t instanceof RedisConnectionException || t instanceof ConnectionLost || t instanceof NoPrimary

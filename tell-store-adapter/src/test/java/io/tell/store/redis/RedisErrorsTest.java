@@ -39,6 +39,7 @@ class RedisErrorsTest {
     void timeoutsAndMissingReplicasAreTimeouts() {
         assertEquals(ErrorCode.STORE_TIMEOUT, code(new RedisCommandTimeoutException("Command timed out after 2 second(s)")));
         assertEquals(ErrorCode.STORE_TIMEOUT, code(new RedisErrors.ReplicationShortfall(0, 1)));
+        assertEquals(ErrorCode.STORE_TIMEOUT, code(new java.util.concurrent.TimeoutException()));
     }
 
     @Test
