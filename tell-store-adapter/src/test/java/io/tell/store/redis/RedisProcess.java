@@ -91,7 +91,9 @@ public final class RedisProcess implements AutoCloseable {
 
         public RedisProcess start() {
             List<String> opts = new ArrayList<>(List.of("--save", "", "--appendonly", appendOnly ? "yes" : "no",
-                    "--appendfsync", "always", "--protected-mode", "no", "--daemonize", "no"));
+                    "--appendfsync", "always", "--protected-mode", "no", "--daemonize", "no",
+                    // A replica's full sync starts at once instead of waiting 5 s for more replicas.
+                    "--repl-diskless-sync-delay", "0"));
             if (cluster) {
                 opts.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                         "--cluster-node-timeout", Integer.toString(clusterNodeTimeoutMs),

@@ -122,6 +122,30 @@ class RedisStoreDownIT {
     }
 
     @Test
+    void aWriteNotAcknowledgedByTheRequiredReplicasFailsRetriably() {
+        RedisProcess primary = track(RedisProcess.start());
+        RedisProcess replica = track(RedisProcess.builder()
+                .option("replicaof", primary.host() + " " + primary.port()).start());
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!((String) replica.call("INFO", "replication")).contains("master_link_status:up")) {
+            assertTrue(System.nanoTime() < deadline, "replica never synced");
+            RedisProcess.sleep(50);
+        }
+        RecordStore store = track(RecordStores.open(primary.url() + "?replicas=1&timeoutMs=600"));
+        RecordStore wantsTwo = track(RecordStores.open(primary.url() + "?replicas=2&timeoutMs=600"));
+        assertTrue(store.write(WriteOp.insert(D, b("k"), b("v"))).written());
+        assertEquals(9L, replica.call("STRLEN", "tell:r:" + D + ":k"), "an acknowledged write is on the replica");
+
+        TellException tooFew = assertFailsPromptlyAndRetriably(() -> wantsTwo.write(WriteOp.insert(D, b("k2"), b("v"))));
+        assertEquals(ErrorCode.STORE_TIMEOUT, tooFew.code());
+        replica.kill();
+        TellException none = assertFailsPromptlyAndRetriably(() -> store.writeAll(List.of(
+                WriteOp.insert(D, b("k3"), b("v")), WriteOp.insert(D, b("k4"), b("v")))));
+        assertEquals(ErrorCode.STORE_TIMEOUT, none.code());
+        assertTrue(none.getMessage().contains("0 of 1"), none.getMessage());
+    }
+
+    @Test
     void openingAStoreOnADeadServerFailsPromptlyAndRetriably() {
         int port = RedisProcess.freePortPair();
         TellException e = assertFailsPromptlyAndRetriably(() -> RecordStores.open("redis://127.0.0.1:" + port + "?timeoutMs=1000"));
