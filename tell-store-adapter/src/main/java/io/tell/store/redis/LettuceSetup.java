@@ -1,0 +1,99 @@
+package io.tell.store.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import io.lettuce.core.resource.Transports;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How Lettuce is configured for the record store, in one place.
+ *
+ * <p>A dead server must fail calls promptly and a returning one must be used again without
+ * help: commands time out after the store's timeout, commands issued while disconnected are
+ * rejected at once (never queued), and Lettuce reconnects in the background with a delay
+ * capped at one second. A cluster's topology is refreshed periodically and on every adaptive
+ * trigger (MOVED/ASK, repeated reconnects, unknown nodes, uncovered slots), so a fail-over is
+ * noticed within about a second.
+ */
+final class LettuceSetup {
+    static final Duration PERIODIC_REFRESH = Duration.ofSeconds(5);
+    static final Duration ADAPTIVE_REFRESH_MIN_INTERVAL = Duration.ofMillis(500);
+
+    private LettuceSetup() {
+    }
+
+    /**
+     * Event loops and timers shared by every store in the JVM (Lettuce's threads are daemons),
+     * so opening a store is cheap and many stores do not multiply threads.
+     */
+    static ClientResources resources() {
+        return Shared.RESOURCES;
+    }
+
+    static ClientOptions clientOptions(RedisStoreConfig config) {
+        return ClientOptions.builder()
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(config.timeout()))
+                .socketOptions(socketOptions(config))
+                .pingBeforeActivateConnection(true)
+                .build();
+    }
+
+    static ClusterClientOptions clusterOptions(RedisStoreConfig config) {
+        ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
+                .enablePeriodicRefresh(PERIODIC_REFRESH)
+                .enableAllAdaptiveRefreshTriggers()
+                .adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_MIN_INTERVAL)
+                .refreshTriggersReconnectAttempts(2)
+                .dynamicRefreshSources(true)
+                .closeStaleConnections(true)
+                .build();
+        return ClusterClientOptions.builder()
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(config.timeout()))
+                .socketOptions(socketOptions(config))
+                .pingBeforeActivateConnection(true)
+                .topologyRefreshOptions(refresh)
+                .maxRedirects(5)
+                .validateClusterNodeMembership(true)
+                // Failed nodes are left out of the view, so their slots show up as uncovered
+                // (a refresh trigger) rather than as connections that can never succeed.
+                .nodeFilter(node -> !(node.is(RedisClusterNode.NodeFlag.FAIL)
+                        || node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL)
+                        || node.is(RedisClusterNode.NodeFlag.NOADDR)))
+                .build();
+    }
+
+    private static SocketOptions socketOptions(RedisStoreConfig config) {
+        return SocketOptions.builder()
+                .connectTimeout(config.timeout())
+                .keepAlive(true)
+                .tcpNoDelay(true)
+                .build();
+    }
+
+    private static final class Shared {
+        static final ClientResources RESOURCES = create();
+
+        private static ClientResources create() {
+            ClientResources resources = DefaultClientResources.builder()
+                    .reconnectDelay(Delay.exponential(Duration.ofMillis(20), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+                    .build();
+            // Lettuce reference-counts its event loops and shuts them down when the last client
+            // closes; hold one reference for the JVM's lifetime so closing and reopening a store
+            // does not tear down and rebuild the threads each time.
+            resources.eventLoopGroupProvider().allocate(Transports.eventLoopGroupClass());
+            return resources;
+        }
+    }
+}

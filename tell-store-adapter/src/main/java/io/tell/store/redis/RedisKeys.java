@@ -1,0 +1,139 @@
+package io.tell.store.redis;
+
+import io.lettuce.core.cluster.SlotHash;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.RecordKey;
+import io.tell.store.Versioned;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * How records, counters and version counters are laid out in Redis keys and values.
+ *
+ * <ul>
+ *   <li>A record lives at {@code tell:r:<domain>:<key bytes>}; its value is the 8-byte
+ *       big-endian version followed by the value bytes, so one GET reads both.</li>
+ *   <li>A counter lives at {@code tell:c:<domain>:<key bytes>}, apart from records, so a
+ *       counter never touches a record with the same domain and key.</li>
+ *   <li>Versions come from one counter per cluster slot, {@code tell:v:{<tag>}}, where the tag
+ *       is a string chosen so the counter hashes to that slot. A record and the counter of its
+ *       slot are therefore always on the same node (and move together when the slot migrates),
+ *       so one server-side function can read the record, draw a version and write atomically.
+ *       The counter survives deletes, which is what keeps versions from repeating.</li>
+ * </ul>
+ * Domain names cannot contain {@code ':'} (see {@link io.tell.store.Domains}), so the first
+ * {@code ':'} after the domain ends it and key bytes may be anything.
+ */
+final class RedisKeys {
+    static final int VERSION_BYTES = 8;
+
+    private static final byte[] RECORD_PREFIX = ascii("tell:r:");
+    private static final byte[] COUNTER_PREFIX = ascii("tell:c:");
+
+    private RedisKeys() {
+    }
+
+    static byte[] recordKey(RecordKey key) {
+        return concat(domainPrefix(key.domain()), key.key());
+    }
+
+    static byte[] counterKey(RecordKey key) {
+        return concat(concat(COUNTER_PREFIX, ascii(key.domain() + ":")), key.key());
+    }
+
+    /** The prefix every record key of {@code domain} starts with. */
+    static byte[] domainPrefix(String domain) {
+        return concat(RECORD_PREFIX, ascii(domain + ":"));
+    }
+
+    /** The SCAN MATCH pattern for the records of {@code domain}. */
+    static byte[] scanPattern(String domain) {
+        return concat(escapeGlob(domainPrefix(domain)), new byte[] {'*'});
+    }
+
+    /** The version counter key for the cluster slot {@code slot}. */
+    static byte[] versionKey(int slot) {
+        return VersionKeys.KEYS[slot];
+    }
+
+    static int slot(byte[] redisKey) {
+        return SlotHash.getSlot(redisKey);
+    }
+
+    /** Escapes the characters Redis glob patterns treat specially, so they match literally. */
+    static byte[] escapeGlob(byte[] literal) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(literal.length + 8);
+        for (byte b : literal) {
+            if (b == '*' || b == '?' || b == '[' || b == ']' || b == '\\') {
+                out.write('\\');
+            }
+            out.write(b);
+        }
+        return out.toByteArray();
+    }
+
+    /** The 8 bytes a stored record starts with for {@code version}. */
+    static byte[] encodeVersion(long version) {
+        byte[] out = new byte[VERSION_BYTES];
+        for (int i = VERSION_BYTES - 1; i >= 0; i--) {
+            out[i] = (byte) version;
+            version >>>= 8;
+        }
+        return out;
+    }
+
+    static long decodeVersion(byte[] bytes, int offset) {
+        long v = 0;
+        for (int i = 0; i < VERSION_BYTES; i++) {
+            v = (v << 8) | (bytes[offset + i] & 0xff);
+        }
+        return v;
+    }
+
+    /** Decodes a stored record; {@code null} stays {@code null} (absent). */
+    static Versioned decodeRecord(byte[] stored) {
+        if (stored == null) {
+            return null;
+        }
+        if (stored.length < VERSION_BYTES) {
+            throw TellException.of(ErrorCode.CORRUPT_DATA,
+                    "redis record of " + stored.length + " bytes is shorter than its version header");
+        }
+        long version = decodeVersion(stored, 0);
+        if (version <= 0) {
+            throw TellException.of(ErrorCode.CORRUPT_DATA, "redis record carries version " + version);
+        }
+        return new Versioned(Arrays.copyOfRange(stored, VERSION_BYTES, stored.length), version);
+    }
+
+    static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** One version counter key per slot, computed once (about 160k CRC16s of short strings). */
+    private static final class VersionKeys {
+        static final byte[][] KEYS = build();
+
+        private static byte[][] build() {
+            byte[][] keys = new byte[SlotHash.SLOT_COUNT][];
+            int missing = SlotHash.SLOT_COUNT;
+            for (long n = 0; missing > 0; n++) {
+                String tag = Long.toString(n, 36);
+                int slot = SlotHash.getSlot(ascii(tag));
+                if (keys[slot] == null) {
+                    keys[slot] = ascii("tell:v:{" + tag + "}");
+                    missing--;
+                }
+            }
+            return keys;
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package io.tell.store.redis;
+
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.netty.util.concurrent.FastThreadLocalThread;
+import io.tell.error.TellException;
+import io.tell.store.Domains;
+import io.tell.store.KeyRange;
+import io.tell.store.RecordKey;
+import io.tell.store.RecordStore;
+import io.tell.store.StoredRecord;
+import io.tell.store.Versioned;
+import io.tell.store.WriteOp;
+import io.tell.store.WriteResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The record store on Redis 7, standalone or Redis Cluster ({@link RedisStoreProvider} opens it).
+ *
+ * <p>Layout and versions: see {@link RedisKeys}; conditional writes run in one server-side
+ * function ({@code tell_v1.lua}, see {@link RedisFunctions}), loaded on every primary at
+ * open and again on a node that turns out not to have it. Costs in network round trips:
+ * a read, a write or an increment is one; a batch is one per node involved, the nodes in
+ * parallel (all commands are sent before any answer is awaited). With {@code replicas=N} a
+ * write's WAIT travels in the same pipeline, so it adds the primary-to-replica acknowledgement
+ * but no client round trip. A scan is O(domain size), see {@link RedisScan}.
+ *
+ * <p>Futures complete on Lettuce's event-loop threads; the store never blocks in them, and
+ * its blocking helpers refuse to run on such a thread rather than deadlock it.
+ */
+public final class RedisRecordStore implements RecordStore {
+    private final RedisStoreConfig config;
+    private final RedisNodes nodes;
+    private final PrimaryWriter writer;
+    private final RedisScan scanner;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private RedisRecordStore(RedisStoreConfig config, RedisNodes nodes, InFlightWrites inFlight) {
+        this.config = config;
+        this.nodes = nodes;
+        this.writer = new PrimaryWriter(nodes, inFlight, config.replicas(), config.waitTimeout().toMillis());
+        this.scanner = new RedisScan(nodes);
+    }
+
+    /** Connects and loads the function library on every primary; fails with a translated TellException. */
+    static RedisRecordStore open(RedisStoreConfig config) {
+        checkNotOnEventLoop();
+        InFlightWrites inFlight = new InFlightWrites();
+        RedisNodes nodes;
+        try {
+            nodes = config.cluster() ? ClusterNodes.connect(config, inFlight) : StandaloneNodes.connect(config, inFlight);
+        } catch (RuntimeException e) {
+            throw RedisErrors.translate(e);
+        }
+        try {
+            CompletableFuture<Void> loaded = nodes.primaries().thenCompose(primaries -> {
+                List<CompletableFuture<String>> loads = new ArrayList<>();
+                for (StatefulRedisConnection<byte[], byte[]> primary : primaries) {
+                    loads.add(RedisFunctions.loadOn(primary));
+                }
+                return CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new));
+            });
+            TellException.join(RedisErrors.translated(loaded.orTimeout(config.timeout().toMillis() * 2, TimeUnit.MILLISECONDS)));
+            return new RedisRecordStore(config, nodes, inFlight);
+        } catch (RuntimeException e) {
+            nodes.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public CompletableFuture<Versioned> getAsync(RecordKey key) {
+        return RedisErrors.translated(read(key));
+    }
+
+    @Override
+    public CompletableFuture<List<Versioned>> getAllAsync(List<RecordKey> keys) {
+        List<CompletableFuture<Versioned>> reads = new ArrayList<>(keys.size());
+        for (RecordKey key : keys) {
+            reads.add(read(key));
+        }
+        return RedisErrors.translated(CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+                .thenApply(v -> reads.stream().map(CompletableFuture::join).toList()));
+    }
+
+    @Override
+    public CompletableFuture<WriteResult> writeAsync(WriteOp op) {
+        return RedisErrors.translated(writer.write(slotWrite(op)).thenApply(RedisFunctions::decodeReply));
+    }
+
+    @Override
+    public CompletableFuture<List<WriteResult>> writeAllAsync(List<WriteOp> ops) {
+        List<PrimaryWriter.SlotWrite<byte[]>> writes = new ArrayList<>(ops.size());
+        for (WriteOp op : ops) {
+            writes.add(slotWrite(op));
+        }
+        return RedisErrors.translated(writer.writeAll(writes)
+                .thenApply(replies -> replies.stream().map(RedisFunctions::decodeReply).toList()));
+    }
+
+    @Override
+    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta) {
+        byte[] key = RedisKeys.counterKey(counter);
+        return RedisErrors.translated(writer.write(new PrimaryWriter.SlotWrite<>(RedisKeys.slot(key), () -> {
+            CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(key).add(delta);
+            return new AsyncCommand<>(new Command<>(CommandType.INCRBY, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
+        })));
+    }
+
+    @Override
+    public CompletableFuture<List<StoredRecord>> scanAsync(String domain, KeyRange range, int limit) {
+        Domains.check(domain);
+        return RedisErrors.translated(scanner.scan(domain, range, limit));
+    }
+
+    @Override
+    public String describe() {
+        return config.describe();
+    }
+
+    /** Closes the connections; calls still in flight fail with STORE_UNAVAILABLE. Idempotent. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            nodes.close();
+        }
+    }
+
+    // The blocking helpers, guarded: blocking a Lettuce thread would stop the very answer awaited.
+
+    @Override
+    public Versioned get(String domain, byte[] key) {
+        checkNotOnEventLoop();
+        return RecordStore.super.get(domain, key);
+    }
+
+    @Override
+    public List<Versioned> getAll(List<RecordKey> keys) {
+        checkNotOnEventLoop();
+        return RecordStore.super.getAll(keys);
+    }
+
+    @Override
+    public WriteResult write(WriteOp op) {
+        checkNotOnEventLoop();
+        return RecordStore.super.write(op);
+    }
+
+    @Override
+    public List<WriteResult> writeAll(List<WriteOp> ops) {
+        checkNotOnEventLoop();
+        return RecordStore.super.writeAll(ops);
+    }
+
+    @Override
+    public long increment(String domain, byte[] key, long delta) {
+        checkNotOnEventLoop();
+        return RecordStore.super.increment(domain, key, delta);
+    }
+
+    @Override
+    public List<StoredRecord> scan(String domain, KeyRange range, int limit) {
+        checkNotOnEventLoop();
+        return RecordStore.super.scan(domain, range, limit);
+    }
+
+    private CompletableFuture<Versioned> read(RecordKey key) {
+        return nodes.routed().get(RedisKeys.recordKey(key)).toCompletableFuture().thenApply(RedisKeys::decodeRecord);
+    }
+
+    private static PrimaryWriter.SlotWrite<byte[]> slotWrite(WriteOp op) {
+        byte[] recordKey = RedisKeys.recordKey(op.key());
+        int slot = RedisKeys.slot(recordKey);
+        byte[] versionKey = RedisKeys.versionKey(slot);
+        return new PrimaryWriter.SlotWrite<>(slot, () -> RedisFunctions.writeCommand(op, recordKey, versionKey));
+    }
+
+    /** Netty's event-loop threads (Lettuce's included) are FastThreadLocalThreads; see Netty's DefaultPromise.checkDeadLock. */
+    private static void checkNotOnEventLoop() {
+        if (Thread.currentThread() instanceof FastThreadLocalThread) {
+            throw new IllegalStateException("blocking record store call on a Netty event-loop thread ("
+                    + Thread.currentThread().getName() + ") would deadlock; use the *Async methods there");
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.tell.store.redis;
+
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStoreProvider;
+import io.tell.store.StoreUrl;
+
+/**
+ * Opens {@code redis://host:port[,host:port...][?cluster=true|false&replicas=N&timeoutMs=T]}:
+ * one standalone server, or Redis Cluster (the default when several hosts are given; the
+ * hosts are seeds). {@code replicas=N}: a write is acknowledged only once N replicas have it
+ * (WAIT), else it fails with a retriable STORE_TIMEOUT. {@code timeoutMs} (default 2000)
+ * bounds every call. A malformed URL fails with BAD_CONFIGURATION, an unreachable server with
+ * STORE_UNAVAILABLE.
+ */
+public final class RedisStoreProvider implements RecordStoreProvider {
+    @Override
+    public String scheme() {
+        return "redis";
+    }
+
+    @Override
+    public RecordStore open(StoreUrl url) {
+        return RedisRecordStore.open(RedisStoreConfig.parse(url));
+    }
+}

@@ -1,0 +1,31 @@
+package io.tell.store.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.WriteResult;
+import org.junit.jupiter.api.Test;
+
+class RedisFunctionsTest {
+    @Test
+    void theLibraryIsOnTheClasspathUnderItsVersionedName() {
+        assertTrue(RedisFunctions.LIBRARY.startsWith("#!lua name=tell_v1\n"));
+        assertTrue(RedisFunctions.LIBRARY.contains("register_function('" + RedisFunctions.WRITE + "'"));
+    }
+
+    @Test
+    void repliesDecode() {
+        assertEquals(new WriteResult.Written(300), RedisFunctions.decodeReply(reply('W', 300)));
+        assertEquals(new WriteResult.Conflict(7), RedisFunctions.decodeReply(reply('C', 7)));
+        assertEquals(new WriteResult.Conflict(0), RedisFunctions.decodeReply(new byte[] {'C'}));
+        TellException e = assertThrows(TellException.class, () -> RedisFunctions.decodeReply(new byte[] {'X'}));
+        assertEquals(ErrorCode.STORE_FAILURE, e.code());
+    }
+
+    private static byte[] reply(char status, long version) {
+        return RedisKeys.concat(new byte[] {(byte) status}, RedisKeys.encodeVersion(version));
+    }
+}

@@ -1,0 +1,112 @@
+package io.tell.store.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.netty.util.concurrent.FastThreadLocalThread;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.CountingRecordStore;
+import io.tell.store.RecordKey;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStoreContractTest;
+import io.tell.store.RecordStores;
+import io.tell.store.WriteOp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The record store contract against one standalone redis-server, plus what only a server can show. */
+class RedisStandaloneContractIT extends RecordStoreContractTest {
+    private static RedisProcess redis;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisProcess.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    @Override
+    protected RecordStore openStore() {
+        return RecordStores.open(redis.url());
+    }
+
+    @Test
+    void describesItselfByUrl() {
+        assertEquals(redis.url(), store.describe());
+    }
+
+    @Test
+    void blockingOnAnEventLoopThreadIsRefusedNotDeadlocked() {
+        store.write(WriteOp.insert(domain("d"), b("k"), b("v")));
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            AtomicReference<Throwable> refused = new AtomicReference<>();
+            AtomicBoolean onEventLoop = new AtomicBoolean();
+            store.getAsync(new RecordKey(domain("d"), b("k"))).thenAccept(v -> {
+                // A callback runs on the event loop unless the future was complete before it was attached.
+                if (Thread.currentThread() instanceof FastThreadLocalThread) {
+                    onEventLoop.set(true);
+                    try {
+                        store.get(domain("d"), b("k"));
+                    } catch (RuntimeException e) {
+                        refused.set(e);
+                    }
+                }
+            }).join();
+            if (onEventLoop.get()) {
+                assertInstanceOf(IllegalStateException.class, refused.get());
+                return;
+            }
+        }
+        fail("no callback ran on an event-loop thread");
+    }
+
+    @Test
+    void aFunctionFlushedFromTheServerIsReloadedOnDemand() {
+        redis.call("FUNCTION", "FLUSH");
+        assertTrue(store.write(WriteOp.insert(domain("d"), b("k"), b("v"))).written());
+    }
+
+    @Test
+    void foreignDataUnderARecordKeyIsAStoreFailureNotAHang() {
+        redis.call("HSET", "tell:r:" + domain("d") + ":k", "f", "v");
+        TellException e = assertThrows(TellException.class, () -> store.write(WriteOp.insert(domain("d"), b("k"), b("v"))));
+        assertEquals(ErrorCode.STORE_FAILURE, e.code());
+    }
+
+    @Test
+    void aBatchIsOneCallHoweverManyKeys() {
+        CountingRecordStore counting = new CountingRecordStore(store);
+        List<WriteOp> ops = new ArrayList<>();
+        List<RecordKey> keys = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            ops.add(WriteOp.insert(domain("b"), b("k" + i), b("v" + i)));
+            keys.add(new RecordKey(domain("b"), b("k" + i)));
+        }
+        assertTrue(counting.writeAll(ops).stream().allMatch(r -> r.written()));
+        assertEquals(500, counting.getAll(keys).stream().filter(v -> v != null).count());
+        assertEquals(2, counting.counts().total());
+    }
+
+    @Test
+    void badUrlsAreConfigurationErrors() {
+        for (String url : List.of("redis://", "redis://h:notaport", "redis://h:1?replicas=-1", "redis://h:1?timeoutMs=x",
+                "redis://h:1?colour=red", "redis://a:1,b:2?cluster=false", "redis://h:1?cluster=maybe")) {
+            TellException e = assertThrows(TellException.class, () -> RecordStores.open(url), url);
+            assertEquals(ErrorCode.BAD_CONFIGURATION, e.code(), url);
+        }
+    }
+}
