@@ -347,41 +347,4 @@ class SnapshotIsolationTest {
             delegate.close();
         }
     }
-
-    /** Counts calls to a commit manager (each is one round trip when it is remote). */
-    static final class CountingCommitManager implements CommitManager {
-        private final CommitManager delegate;
-        private final java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
-
-        CountingCommitManager(CommitManager delegate) {
-            this.delegate = delegate;
-        }
-
-        long calls() {
-            return calls.get();
-        }
-
-        @Override
-        public CompletableFuture<TxStart> startAsync(boolean readOnly) {
-            calls.incrementAndGet();
-            return delegate.startAsync(readOnly);
-        }
-
-        @Override
-        public CompletableFuture<Void> committedAsync(long tid) {
-            calls.incrementAndGet();
-            return delegate.committedAsync(tid);
-        }
-
-        @Override
-        public CompletableFuture<Void> abortedAsync(long tid) {
-            calls.incrementAndGet();
-            return delegate.abortedAsync(tid);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
-        }
-    }
 }

@@ -3,10 +3,12 @@ package io.tell.bench.jmh;
 import io.tell.cm.LocalCommitManager;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
-import io.tell.txn.CommitManager;
+import io.tell.store.CountingRecordStore;
+import io.tell.txn.CountingCommitManager;
 import io.tell.txn.TransactionManager;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -29,16 +31,22 @@ public class OneRowUpdateBench extends BenchmarkDefaults {
     public int rows;
 
     private RecordStore recordStore;
-    private CommitManager cm;
+    private CountingRecordStore counted;
+    private CountingCommitManager cm;
+    private final LongAdder operations = new LongAdder();
+    private CountingRecordStore.Counts loaded;
+    private long cmCallsLoaded;
     private TransactionManager tm;
     private final byte[] row = new byte[100];
 
     @Setup
     public void setUp() {
         recordStore = RecordStores.open(store);
+        counted = new CountingRecordStore(recordStore);
         boolean mem = store.startsWith("mem:");
-        cm = LocalCommitManager.open(recordStore, mem ? LocalCommitManager.Options.embedded() : LocalCommitManager.Options.durableService());
-        tm = new TransactionManager(recordStore, cm, "bench");
+        cm = new CountingCommitManager(LocalCommitManager.open(recordStore,
+                mem ? LocalCommitManager.Options.embedded() : LocalCommitManager.Options.durableService()));
+        tm = new TransactionManager(counted, cm, "bench");
         for (int from = 0; from < rows; from += 1000) {
             int start = from;
             tm.run(5, tx -> {
@@ -48,10 +56,17 @@ public class OneRowUpdateBench extends BenchmarkDefaults {
                 return null;
             });
         }
+        loaded = counted.counts();
+        cmCallsLoaded = cm.calls();
     }
 
+    /** Round trips per operation of the whole run (the commit manager's own journal writes not included). */
     @TearDown
     public void tearDown() {
+        long ops = Math.max(1, operations.sum());
+        CountingRecordStore.Counts c = counted.counts().minus(loaded);
+        System.out.printf("%n[%s] per one-row update: %.2f store round trips (%.2f reads, %.2f writes), %.2f commit-manager calls%n",
+                store, (double) c.total() / ops, (double) c.reads() / ops, (double) c.writes() / ops, (double) (cm.calls() - cmCallsLoaded) / ops);
         tm.close();
         cm.close();
         recordStore.close();
@@ -60,6 +75,7 @@ public class OneRowUpdateBench extends BenchmarkDefaults {
     @Benchmark
     public byte[] updateOneRow() {
         byte[] key = key(ThreadLocalRandom.current().nextInt(rows));
+        operations.increment();
         return tm.run(100, tx -> {
             byte[] current = tx.get("bench.rows", key);
             current[0]++;
