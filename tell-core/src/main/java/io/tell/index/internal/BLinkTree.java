@@ -58,7 +58,8 @@ public final class BLinkTree implements BTree {
             throw TellException.of(ErrorCode.BAD_CONFIGURATION, "index " + config.name() + " exists and is "
                     + (root.unique() ? "unique" : "not unique"));
         }
-        return new BLinkTree(config, new Navigator(ns, new NodeCache(config.cacheEntries()), root.rootId()), hook);
+        Navigator nav = new Navigator(ns, new NodeCache(config.cacheEntries()), new TreeStats(), root.rootId());
+        return new BLinkTree(config, nav, hook);
     }
 
     @Override
@@ -83,6 +84,9 @@ public final class BLinkTree implements BTree {
             boolean done;
             if (next.size() <= config.nodeCapacity()) {
                 done = nav.store().replace(path.node(), next) != null;
+                if (!done) {
+                    nav.stats().conflicts.increment();
+                }
             } else {
                 done = splitter.split(path.node(), next, pos == leaf.size(), path.ancestors());
             }
@@ -110,6 +114,7 @@ public final class BLinkTree implements BTree {
                 splitter.help(path.missing());
                 return true;
             }
+            nav.stats().conflicts.increment();
         }
         throw contended("delete");
     }
@@ -206,6 +211,10 @@ public final class BLinkTree implements BTree {
     @Override
     public void flush() {
         nav.store().flushGarbage();
+    }
+
+    public TreeStats.Snapshot stats() {
+        return nav.stats().snapshot();
     }
 
     /** Inner nodes cached now (for tests and metrics). */

@@ -29,12 +29,18 @@ final class Navigator {
 
     private final NodeStore store;
     private final NodeCache cache;
+    private final TreeStats stats;
     private volatile long rootId;
 
-    Navigator(NodeStore store, NodeCache cache, long rootId) {
+    Navigator(NodeStore store, NodeCache cache, TreeStats stats, long rootId) {
         this.store = store;
         this.cache = cache;
+        this.stats = stats;
         this.rootId = rootId;
+    }
+
+    TreeStats stats() {
+        return stats;
     }
 
     NodeStore store() {
@@ -72,6 +78,7 @@ final class Navigator {
                 if (++restarts > MAX_RESTARTS) {
                     throw TellException.of(ErrorCode.INTERNAL, "b-tree search does not converge for " + target);
                 }
+                stats.restarts.increment();
                 cache.clear();
                 stack.clear();
                 missing.clear();
@@ -92,6 +99,7 @@ final class Navigator {
             if (!n.covers(target, before)) {
                 Path.Frame parent = stack.peek();
                 if (parent != null && !parent.fresh()) { // back phase: the cached parent is stale
+                    stats.backUps.increment();
                     stack.pop();
                     cur = refetch(parent.ref());
                     continue;
@@ -108,6 +116,7 @@ final class Navigator {
                     }
                 }
                 if (n.beyondHigh(target, before) && n.rightSibling() != 0) {
+                    stats.movesRight.increment();
                     missing.add(new Path.Missing(n.level() + 1, n.high(), n.rightSibling(), parent));
                     cur = new Path.Frame(fetch(n.rightSibling()), true);
                     continue;

@@ -195,6 +195,9 @@ public final class NodeStore {
         if (!mapped.written() || own == 2 && !results.get(0).written()) {
             throw TellException.of(ErrorCode.INTERNAL, "fresh node id " + node.id() + " already in use");
         }
+        if (physicalId != 0) {
+            hints.put(node.id(), physicalId);
+        }
         return new NodeRef(node.id(), mapped.version(), physicalId, node);
     }
 

@@ -50,9 +50,11 @@ final class Splitter {
         hook.after(SplitStep.RIGHT_WRITTEN, level);
         NodeRef left = store.replace(ref, s.left());
         if (left == null) {
+            nav.stats().conflicts.increment();
             store.discard(right);
             return false;
         }
+        nav.stats().splits.increment();
         nav.cache().put(left);
         nav.cache().put(right);
         hook.after(SplitStep.LEFT_SWUNG, level);
@@ -63,6 +65,7 @@ final class Splitter {
     /** Posts the separators a search found missing; idempotent, so racing helpers do no harm. */
     void help(List<Path.Missing> missing) {
         for (Path.Missing m : missing) {
+            nav.stats().separatorsHelped.increment();
             ArrayDeque<Path.Frame> ancestors = new ArrayDeque<>();
             if (m.parent() != null) {
                 ancestors.push(m.parent());
@@ -122,6 +125,7 @@ final class Splitter {
                     hook.after(SplitStep.SEPARATOR_POSTED, level);
                     return;
                 }
+                nav.stats().conflicts.increment();
             } else if (split(parent, next, next.childIndexOf(childId) == next.size() - 1, ancestors)) {
                 return;
             }
@@ -162,6 +166,7 @@ final class Splitter {
         NodeRef created = store.create(newRoot);
         hook.after(SplitStep.ROOT_WRITTEN, topLevel + 1);
         if (store.swingRoot(root, newRoot.id())) {
+            nav.stats().rootsWritten.increment();
             nav.setRoot(newRoot.id());
             nav.cache().put(created);
             hook.after(SplitStep.ROOT_SWUNG, topLevel + 1);

@@ -7,15 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tell.index.BTreeConfig;
 import io.tell.index.IndexEntry;
-import io.tell.index.InsertResult;
-import io.tell.index.ScanRange;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -48,34 +44,7 @@ class BTreeModelTest {
         for (int op = 0; op < OPS; op++) {
             BLinkTree tree = clients.get(rnd.nextInt(clients.size()));
             int opNo = op;
-            Supplier<String> at = () -> " at op " + opNo + where;
-            int kind = rnd.nextInt(100);
-            if (kind < 45) {
-                IndexEntry e = new IndexEntry(TreeTesting.key(rnd, space), unique ? rnd.nextInt(1000) : rnd.nextInt(4));
-                InsertResult expected = expectedInsert(model, e, unique);
-                assertEquals(expected, tree.insert(e.key(), e.rid()), () -> "insert " + e + at.get());
-                if (expected.inserted()) {
-                    model.add(e);
-                }
-            } else if (kind < 70) {
-                IndexEntry e = !model.isEmpty() && rnd.nextInt(10) < 7
-                        ? randomMember(model, rnd)
-                        : new IndexEntry(TreeTesting.key(rnd, space), rnd.nextInt(4));
-                assertEquals(model.remove(e), tree.delete(e.key(), e.rid()), () -> "delete " + e + at.get());
-            } else if (kind < 85) {
-                byte[] key = TreeTesting.key(rnd, space);
-                List<Long> expected = new ArrayList<>();
-                for (IndexEntry e : TreeTesting.expectedScan(model, ScanRange.key(key), false, Integer.MAX_VALUE)) {
-                    expected.add(e.rid());
-                }
-                assertEquals(expected, tree.lookup(key), () -> "lookup" + at.get());
-            } else {
-                ScanRange range = TreeTesting.randomRange(rnd, space);
-                boolean descending = rnd.nextBoolean();
-                int limit = rnd.nextBoolean() ? Integer.MAX_VALUE : rnd.nextInt(30);
-                assertEquals(TreeTesting.expectedScan(model, range, descending, limit), tree.scan(range, descending, limit),
-                        () -> "scan " + range + " descending " + descending + " limit " + limit + at.get());
-            }
+            TreeTesting.randomOp(tree, model, rnd, space, unique, () -> " at op " + opNo + where);
             if (op % 20_000 == 19_999) {
                 TreeTesting.validateAgainst(store, name, model);
             }
@@ -92,24 +61,5 @@ class BTreeModelTest {
         assertTrue(report.height() >= 2, "tree too flat to mean much: " + report.nodesPerLevel() + where);
         System.out.printf("b-tree model test %s: %d ops in %d ms, %d entries, nodes per level %s%n", where, OPS,
                 (System.nanoTime() - started) / 1_000_000, report.entries().size(), report.nodesPerLevel());
-    }
-
-    static InsertResult expectedInsert(TreeSet<IndexEntry> model, IndexEntry e, boolean unique) {
-        if (model.contains(e)) {
-            return InsertResult.ALREADY_PRESENT;
-        }
-        if (unique) {
-            IndexEntry same = model.ceiling(new IndexEntry(e.key(), Long.MIN_VALUE));
-            if (same != null && same.sameKey(e)) {
-                return new InsertResult.DuplicateKey(same.rid());
-            }
-        }
-        return InsertResult.INSERTED;
-    }
-
-    private static IndexEntry randomMember(TreeSet<IndexEntry> model, Random rnd) {
-        IndexEntry probe = new IndexEntry(TreeTesting.key(rnd, 1500), rnd.nextLong());
-        IndexEntry e = model.ceiling(probe);
-        return e != null ? e : model.first();
     }
 }

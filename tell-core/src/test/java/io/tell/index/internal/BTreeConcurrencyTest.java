@@ -1,0 +1,207 @@
+package io.tell.index.internal;
+
+import static io.tell.index.internal.TreeTesting.SEED;
+import static io.tell.index.internal.TreeTesting.seedNote;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.index.BTreeConfig;
+import io.tell.index.IndexEntry;
+import io.tell.index.InsertResult;
+import io.tell.index.ScanRange;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Several tree clients (processing nodes, each with its own cache) and several threads per
+ * client working on overlapping keys at once. Each thread owns some entries (a rid of its own,
+ * or keys of its own in a unique tree), so the outcome of its operations on them is known
+ * exactly while the leaves and splits are fought over by all. {@code -Dtell.btree.threadOps=N}
+ * sets the operations per thread.
+ */
+class BTreeConcurrencyTest {
+    private static final int CLIENTS = 4;
+    private static final int THREADS_PER_CLIENT = 2;
+    private static final int THREAD_OPS = Integer.getInteger("tell.btree.threadOps", 4000);
+
+    @ParameterizedTest(name = "unique={0} inlineLeaves={1}")
+    @CsvSource({"false,true", "true,false"})
+    void concurrentClientsKeepTheTreeValidAndAgreeWithTheirModels(boolean unique, boolean inline) throws Exception {
+        RecordStore store = new JitterRecordStore(RecordStores.open("mem:"));
+        int capacity = 5;
+        int space = unique ? 1200 : 300; // about 1,200 possible entries either way
+        BTreeConfig config = new BTreeConfig("conc", unique, capacity, 500, 20, inline);
+        List<BLinkTree> clients = new ArrayList<>();
+        for (int c = 0; c < CLIENTS; c++) {
+            clients.add(BLinkTree.open(store, config));
+        }
+        int threads = CLIENTS * THREADS_PER_CLIENT;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<TreeSet<IndexEntry>>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            BLinkTree tree = clients.get(t % CLIENTS);
+            int thread = t;
+            results.add(pool.submit(() -> work(tree, thread, threads, unique, space, new Random(SEED * 1000 + thread))));
+        }
+        TreeSet<IndexEntry> model = new TreeSet<>();
+        try {
+            for (Future<TreeSet<IndexEntry>> f : results) {
+                model.addAll(f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (BLinkTree c : clients) {
+            c.flush();
+        }
+        TreeValidator.Report report = TreeTesting.validateAgainst(store, "conc", model);
+        assertEquals(0, report.missingSeparators(), "every split finished" + seedNote());
+        assertEquals(1, report.topLevelNodes(), seedNote());
+        assertEquals(0, report.unreachableMappings(), "garbage left" + seedNote());
+        assertEquals(0, report.unreferencedPhysical(), "garbage left" + seedNote());
+        assertTrue(report.height() >= 2, "tree too flat to mean much: " + report.nodesPerLevel());
+        TreeStats.Snapshot stats = clients.get(0).stats();
+        for (int c = 1; c < CLIENTS; c++) {
+            stats = stats.plus(clients.get(c).stats());
+        }
+        System.out.printf("b-tree concurrency test (unique %s, inline %s): %d entries, nodes per level %s, %s%n",
+                unique, inline, model.size(), report.nodesPerLevel(), stats);
+    }
+
+    /** One thread's random operations on the entries it owns; returns what it left in the tree. */
+    private static TreeSet<IndexEntry> work(BLinkTree tree, int thread, int threads, boolean unique, int space, Random rnd) {
+        TreeSet<IndexEntry> mine = new TreeSet<>();
+        String who = " (thread " + thread + ")" + seedNote();
+        for (int op = 0; op < THREAD_OPS; op++) {
+            int kind = rnd.nextInt(100);
+            if (kind < 50) {
+                IndexEntry e = ownEntry(rnd, thread, threads, unique, space);
+                InsertResult r = tree.insert(e.key(), e.rid());
+                InsertResult expected = TreeTesting.expectedInsert(mine, e, unique);
+                assertEquals(expected, r, () -> "insert " + e + who);
+                if (r.inserted()) {
+                    mine.add(e);
+                }
+            } else if (kind < 75) {
+                IndexEntry e = mine.isEmpty() || rnd.nextInt(4) == 0 ? ownEntry(rnd, thread, threads, unique, space)
+                        : mine.ceiling(ownEntry(rnd, thread, threads, unique, space));
+                if (e == null) {
+                    e = mine.first();
+                }
+                IndexEntry d = e;
+                assertEquals(mine.remove(d), tree.delete(d.key(), d.rid()), () -> "delete " + d + who);
+            } else if (kind < 85) {
+                IndexEntry e = ownEntry(rnd, thread, threads, unique, space);
+                List<Long> rids = tree.lookup(e.key());
+                boolean expected = unique ? hasKey(mine, e.key()) : mine.contains(e);
+                boolean found = unique ? !rids.isEmpty() : rids.contains(e.rid());
+                assertEquals(expected, found, () -> "lookup " + e + " gave " + rids + who);
+            } else {
+                ScanRange range = TreeTesting.randomRange(rnd, space);
+                boolean descending = rnd.nextBoolean();
+                List<IndexEntry> got = tree.scan(range, descending, Integer.MAX_VALUE);
+                for (int i = 0; i < got.size(); i++) {
+                    IndexEntry e = got.get(i);
+                    assertTrue(range.contains(e.key()), () -> "scan result outside " + range + who);
+                    if (i > 0) {
+                        int c = got.get(i - 1).compareTo(e);
+                        assertTrue(descending ? c > 0 : c < 0, () -> "scan out of order" + who);
+                    }
+                    if (owned(e, thread, threads, unique)) {
+                        assertTrue(mine.contains(e), () -> "scan shows own entry " + e + " that is not there" + who);
+                    }
+                }
+                List<IndexEntry> expectedMine = TreeTesting.expectedScan(mine, range, descending, Integer.MAX_VALUE);
+                List<IndexEntry> gotMine = got.stream().filter(e -> owned(e, thread, threads, unique)).toList();
+                assertEquals(expectedMine, gotMine, () -> "scan " + range + " misses own entries" + who);
+            }
+        }
+        return mine;
+    }
+
+    private static IndexEntry ownEntry(Random rnd, int thread, int threads, boolean unique, int space) {
+        if (unique) {
+            int k = rnd.nextInt(space / threads) * threads + thread;
+            return new IndexEntry(TreeTesting.key(k), rnd.nextInt(1000));
+        }
+        return new IndexEntry(TreeTesting.key(rnd, space), thread);
+    }
+
+    private static boolean owned(IndexEntry e, int thread, int threads, boolean unique) {
+        if (!unique) {
+            return e.rid() == thread;
+        }
+        int k = TreeTesting.firstInt(e.key());
+        return k % threads == thread;
+    }
+
+    private static boolean hasKey(TreeSet<IndexEntry> set, byte[] key) {
+        IndexEntry e = set.ceiling(new IndexEntry(key, Long.MIN_VALUE));
+        return e != null && e.sameKey(new IndexEntry(key, 0));
+    }
+
+    @Test
+    void racingUniqueInsertsOfOneKeyLetExactlyOneWin() throws Exception {
+        RecordStore store = new JitterRecordStore(RecordStores.open("mem:"));
+        BTreeConfig config = new BTreeConfig("race", true, 4, 100, 10, true);
+        int racers = 6;
+        int rounds = 300;
+        List<BLinkTree> clients = new ArrayList<>();
+        for (int c = 0; c < racers; c++) {
+            clients.add(BLinkTree.open(store, config));
+        }
+        CyclicBarrier barrier = new CyclicBarrier(racers);
+        ExecutorService pool = Executors.newFixedThreadPool(racers);
+        List<Future<List<InsertResult>>> futures = new ArrayList<>();
+        for (int r = 0; r < racers; r++) {
+            int racer = r;
+            futures.add(pool.submit(() -> {
+                Random rnd = new Random(SEED + racer);
+                List<InsertResult> out = new ArrayList<>();
+                for (int round = 0; round < rounds; round++) {
+                    // Some traffic of its own between races, so that the leaves split under the racers.
+                    clients.get(racer).insert(TreeTesting.key(rnd.nextInt(5000), "t"), racer);
+                    barrier.await();
+                    out.add(clients.get(racer).insert(TreeTesting.key(round * 7919 % 4000), round * 100L + racer));
+                }
+                return out;
+            }));
+        }
+        List<List<InsertResult>> all = new ArrayList<>();
+        try {
+            for (Future<List<InsertResult>> f : futures) {
+                all.add(f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int round = 0; round < rounds; round++) {
+            List<Long> winners = new ArrayList<>();
+            for (int r = 0; r < racers; r++) {
+                if (all.get(r).get(round).inserted()) {
+                    winners.add(round * 100L + r);
+                }
+            }
+            assertEquals(1, winners.size(), "round " + round + ": winners " + winners + seedNote());
+            long winner = winners.get(0);
+            for (int r = 0; r < racers; r++) {
+                InsertResult res = all.get(r).get(round);
+                assertTrue(res.inserted() || res.equals(new InsertResult.DuplicateKey(winner)),
+                        "round " + round + " racer " + r + ": " + res + seedNote());
+            }
+            assertEquals(List.of(winner), clients.get(round % racers).lookup(TreeTesting.key(round * 7919 % 4000)));
+        }
+        TreeValidator.validate(store, "race");
+    }
+}
