@@ -71,6 +71,7 @@ final class Navigator {
         List<Path.Missing> missing = new ArrayList<>();
         boolean rootChecked = false;
         Path.Frame cur = start(false);
+        long startId = cur.ref().id();
         int steps = 0;
         int restarts = 0;
         while (true) {
@@ -84,6 +85,7 @@ final class Navigator {
                 missing.clear();
                 steps = 0;
                 cur = start(true);
+                startId = cur.ref().id();
                 rootChecked = true;
                 continue;
             }
@@ -92,6 +94,7 @@ final class Navigator {
                 if (!rootChecked) {
                     rootChecked = true;
                     cur = start(true);
+                    startId = cur.ref().id();
                     continue;
                 }
                 return null;
@@ -108,10 +111,12 @@ final class Navigator {
                     cur = refetch(cur.ref());
                     continue;
                 }
-                if (parent == null && !rootChecked) { // a node that stopped being the root?
+                if (parent == null && !rootChecked) { // did the tree grow a root above where we started?
                     rootChecked = true;
-                    if (readRoot().rootId() != cur.ref().id()) {
+                    if (readRoot().rootId() != startId) {
+                        stack.clear();
                         cur = start(false);
+                        startId = cur.ref().id();
                         continue;
                     }
                 }
