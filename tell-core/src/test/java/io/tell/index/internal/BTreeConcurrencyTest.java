@@ -19,7 +19,9 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -30,6 +32,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * exactly while the leaves and splits are fought over by all. {@code -Dtell.btree.threadOps=N}
  * sets the operations per thread.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class BTreeConcurrencyTest {
     private static final int CLIENTS = 4;
     private static final int THREADS_PER_CLIENT = 2;
@@ -172,7 +175,7 @@ class BTreeConcurrencyTest {
                 for (int round = 0; round < rounds; round++) {
                     // Some traffic of its own between races, so that the leaves split under the racers.
                     clients.get(racer).insert(TreeTesting.key(rnd.nextInt(5000), "t"), racer);
-                    barrier.await();
+                    barrier.await(60, TimeUnit.SECONDS); // a racer that failed must not hang the rest
                     out.add(clients.get(racer).insert(TreeTesting.key(round * 7919 % 4000), round * 100L + racer));
                 }
                 return out;

@@ -94,6 +94,7 @@ class BTreeRoundTripTest {
         assertEquals(new Counts(2L * height + (inline ? 1 : 2), 0, 0, 0), coldLookup, "cold lookup" + where);
         Counts again = measure(store, () -> cold.lookup(TreeTesting.key(k)));
         assertEquals(new Counts(1, 0, 0, 0), again, "the same lookup again" + where);
+        TreeValidator.validate(store, "rt");
 
         System.out.printf("b-tree round trips (inline leaves %s, height %d, %d leaves): warm lookup 1, insert %d,"
                         + " insert with leaf split %d, delete %d, cold lookup %d, scan 1 per leaf%n",
