@@ -1,0 +1,52 @@
+package io.tell.index;
+
+import io.tell.index.internal.BLinkTree;
+import io.tell.store.RecordStore;
+import java.util.List;
+
+/**
+ * A client of one distributed B+tree index living entirely in a {@link RecordStore}: a
+ * latch-free B-link tree over a mapping from logical node ids to node records, changed only by
+ * conditional writes (see {@code docs/btree.md}). Any number of clients, on any number of
+ * processing nodes, may work on one tree at once; none ever waits for another, and a client
+ * that stops at any point leaves a valid tree.
+ *
+ * <p>One client object is meant per processing node and index: it is thread-safe, and it
+ * caches inner nodes, so that a lookup usually costs one store round trip.
+ *
+ * <p>Entries are version-unaware (key, rid) pairs; the tree neither knows nor checks rows.
+ * Operations are atomic one by one and linearizable per leaf; a scan is not a snapshot.
+ * Failures of the store come out as {@link io.tell.error.TellException}; after one, the
+ * operation may or may not have taken effect.
+ */
+public interface BTree {
+
+    /** Opens the tree {@code config.name()} in {@code store}, creating it if it does not exist. */
+    static BTree open(RecordStore store, BTreeConfig config) {
+        return BLinkTree.open(store, config);
+    }
+
+    BTreeConfig config();
+
+    /**
+     * Adds the entry {@code (key, rid)}. A unique index refuses a second rid for a key with
+     * {@link InsertResult.DuplicateKey}; either kind reports an existing identical entry as
+     * {@link InsertResult.AlreadyPresent}.
+     */
+    InsertResult insert(byte[] key, long rid);
+
+    /** Removes the entry {@code (key, rid)}; false when it was not there. */
+    boolean delete(byte[] key, long rid);
+
+    /** The rids stored under {@code key}, ascending (at most one for a unique index). */
+    List<Long> lookup(byte[] key);
+
+    /**
+     * Up to {@code limit} entries with keys in {@code range}, in ascending (key, rid) order, or
+     * descending when {@code descending}.
+     */
+    List<IndexEntry> scan(ScanRange range, boolean descending, int limit);
+
+    /** Deletes now the superseded node records this client queued (they otherwise ride along with its next write). */
+    void flush();
+}

@@ -1,0 +1,30 @@
+package io.tell.index;
+
+/**
+ * The SQL types an index key column may have, with the Java values {@link KeyEncoder} takes
+ * and returns for them. Numbers of another Java class are converted when the value fits.
+ */
+public enum KeyType {
+    /** {@link Boolean}; false sorts before true. */
+    BOOLEAN,
+    /** {@link Short}. */
+    SMALLINT,
+    /** {@link Integer}. */
+    INTEGER,
+    /** {@link Long}. */
+    BIGINT,
+    /** {@link java.math.BigDecimal} of any precision and scale; 1.0 and 1.00 are the same key. */
+    DECIMAL,
+    /** {@link Float}; -0.0 equals 0.0, every NaN is one value that sorts after +Infinity. */
+    REAL,
+    /** {@link Double}; -0.0 equals 0.0, every NaN is one value that sorts after +Infinity. */
+    DOUBLE,
+    /** {@link String}, ordered by Unicode code point (binary collation). */
+    VARCHAR,
+    /** {@link String} with trailing spaces ignored (PAD SPACE): 'a' and 'a  ' are the same key. */
+    CHAR,
+    /** {@link java.time.LocalDate}. */
+    DATE,
+    /** {@link java.time.LocalDateTime} (TIMESTAMP WITHOUT TIME ZONE), to the nanosecond. */
+    TIMESTAMP
+}

@@ -1,0 +1,251 @@
+package io.tell.index.internal;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.index.BTree;
+import io.tell.index.BTreeConfig;
+import io.tell.index.IndexEntry;
+import io.tell.index.InsertResult;
+import io.tell.index.ScanRange;
+import io.tell.store.RecordStore;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The tree operations over {@link Navigator} (searching) and {@link Splitter} (growing). An
+ * entry operation searches the leaf for its target, then changes it with one conditional write
+ * on the version it read; when that write conflicts it searches again, which the cache makes
+ * cheap. Writers also post separators their search found missing.
+ *
+ * <p>Unique trees route every rid of a key to the leaf holding {@code (key, Long.MIN_VALUE)}:
+ * their separators always carry {@code Long.MIN_VALUE} (see {@link BTreeNode#split}), so the
+ * uniqueness check and the insert happen in the same leaf, under the same conditional write.
+ *
+ * <p>Deletion removes the entry from its leaf and nothing else: nodes never merge, empty leaves
+ * stay in place (searches and scans pass through them), so low fences never change.
+ */
+public final class BLinkTree implements BTree {
+    private static final int MAX_ATTEMPTS = 10_000;
+    private static final IndexEntry FIRST = new IndexEntry(new byte[0], Long.MIN_VALUE);
+
+    private final BTreeConfig config;
+    private final Navigator nav;
+    private final Splitter splitter;
+
+    private BLinkTree(BTreeConfig config, Navigator nav, SplitHook hook) {
+        this.config = config;
+        this.nav = nav;
+        this.splitter = new Splitter(nav, config.nodeCapacity(), hook);
+    }
+
+    public static BLinkTree open(RecordStore store, BTreeConfig config) {
+        return open(store, config, SplitHook.NONE);
+    }
+
+    /** Opens (or creates) the tree; {@code hook} sees every conditional write of a split. */
+    public static BLinkTree open(RecordStore store, BTreeConfig config, SplitHook hook) {
+        NodeStore ns = new NodeStore(store, config.name(), config.inlineLeaves(), config.idBatch(),
+                config.inlineLeaves() ? 0 : config.cacheEntries() * 16);
+        RootRecord root = ns.readRoot();
+        if (root == null) {
+            NodeRef leaf = ns.create(BTreeNode.leaf(ns.newId(), null, null, 0, new IndexEntry[0]));
+            if (!ns.createRoot(leaf.id(), config.unique())) {
+                ns.discard(leaf); // another client created the tree first
+            }
+            root = ns.readRoot();
+        }
+        if (root.unique() != config.unique()) {
+            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "index " + config.name() + " exists and is "
+                    + (root.unique() ? "unique" : "not unique"));
+        }
+        Navigator nav = new Navigator(ns, new NodeCache(config.cacheEntries()), new TreeStats(), root.rootId());
+        return new BLinkTree(config, nav, hook);
+    }
+
+    @Override
+    public BTreeConfig config() {
+        return config;
+    }
+
+    @Override
+    public InsertResult insert(byte[] key, long rid) {
+        IndexEntry entry = new IndexEntry(checkKey(key).clone(), rid);
+        IndexEntry target = routing(entry);
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            Path path = nav.descend(target, false, 0);
+            BTreeNode leaf = path.node().node();
+            int pos = leaf.lowerBound(target);
+            if (pos < leaf.size() && leaf.entry(pos).sameKey(entry) && (config.unique() || leaf.entry(pos).equals(entry))) {
+                splitter.help(path.missing());
+                long existing = leaf.entry(pos).rid();
+                return existing == rid ? InsertResult.ALREADY_PRESENT : new InsertResult.DuplicateKey(existing);
+            }
+            BTreeNode next = leaf.withEntry(pos, entry);
+            boolean done;
+            if (next.size() <= config.nodeCapacity()) {
+                done = nav.store().replace(path.node(), next) != null;
+                if (!done) {
+                    nav.stats().conflicts.increment();
+                }
+            } else {
+                done = splitter.split(path.node(), next, pos == leaf.size(), path.ancestors());
+            }
+            if (done) {
+                splitter.help(path.missing());
+                return InsertResult.INSERTED;
+            }
+        }
+        throw contended("insert");
+    }
+
+    @Override
+    public boolean delete(byte[] key, long rid) {
+        IndexEntry entry = new IndexEntry(checkKey(key).clone(), rid);
+        IndexEntry target = routing(entry);
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            Path path = nav.descend(target, false, 0);
+            BTreeNode leaf = path.node().node();
+            int pos = leaf.lowerBound(entry);
+            if (pos == leaf.size() || !leaf.entry(pos).equals(entry)) {
+                splitter.help(path.missing());
+                return false;
+            }
+            if (nav.store().replace(path.node(), leaf.withoutEntry(pos)) != null) {
+                splitter.help(path.missing());
+                return true;
+            }
+            nav.stats().conflicts.increment();
+        }
+        throw contended("delete");
+    }
+
+    @Override
+    public List<Long> lookup(byte[] key) {
+        List<IndexEntry> entries = scan(ScanRange.key(key), false, Integer.MAX_VALUE);
+        List<Long> rids = new ArrayList<>(entries.size());
+        for (IndexEntry e : entries) {
+            rids.add(e.rid());
+        }
+        return rids;
+    }
+
+    @Override
+    public List<IndexEntry> scan(ScanRange range, boolean descending, int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("negative limit " + limit);
+        }
+        List<IndexEntry> out = new ArrayList<>();
+        if (limit > 0) {
+            if (descending) {
+                scanBackward(range, limit, out);
+            } else {
+                scanForward(range, limit, out);
+            }
+        }
+        return out;
+    }
+
+    /** From the leaf holding the lower end along the right links: one round trip per leaf. */
+    private void scanForward(ScanRange range, int limit, List<IndexEntry> out) {
+        ScanRange.Bound lower = range.lower();
+        IndexEntry start = lower == null ? FIRST
+                : new IndexEntry(lower.key(), lower.inclusive() ? Long.MIN_VALUE : Long.MAX_VALUE);
+        BTreeNode leaf = nav.descend(start, false, 0).node().node();
+        int i = leaf.lowerBound(start);
+        while (true) {
+            for (; i < leaf.size(); i++) {
+                IndexEntry e = leaf.entry(i);
+                if (!range.aboveLower(e.key())) {
+                    continue;
+                }
+                if (!range.belowUpper(e.key())) {
+                    return;
+                }
+                out.add(e);
+                if (out.size() == limit) {
+                    return;
+                }
+            }
+            if (leaf.high() == null || !range.belowUpper(leaf.high().key())) {
+                return;
+            }
+            leaf = nav.fetch(leaf.rightSibling()).node();
+            i = 0;
+        }
+    }
+
+    /**
+     * From the leaf holding the upper end leftwards: there are no left links, so each step
+     * searches for the leaf just below the current one's low fence, through the cache (one
+     * round trip per leaf when the cache is warm).
+     */
+    private void scanBackward(ScanRange range, int limit, List<IndexEntry> out) {
+        ScanRange.Bound upper = range.upper();
+        IndexEntry start = upper == null ? null
+                : new IndexEntry(upper.key(), upper.inclusive() ? Long.MAX_VALUE : Long.MIN_VALUE);
+        boolean before = upper == null || !upper.inclusive();
+        BTreeNode leaf = nav.descend(start, before, 0).node().node();
+        IndexEntry ceiling = null; // entries at or above it were returned from the leaf to the right
+        while (true) {
+            for (int i = leaf.size() - 1; i >= 0; i--) {
+                IndexEntry e = leaf.entry(i);
+                if (ceiling != null && e.compareTo(ceiling) >= 0 || !range.belowUpper(e.key())) {
+                    continue;
+                }
+                if (!range.aboveLower(e.key())) {
+                    return;
+                }
+                out.add(e);
+                if (out.size() == limit) {
+                    return;
+                }
+            }
+            if (leaf.low() == null || !range.aboveLower(leaf.low().key())) {
+                return;
+            }
+            ceiling = leaf.low();
+            leaf = nav.descend(ceiling, true, 0).node().node();
+        }
+    }
+
+    @Override
+    public void flush() {
+        nav.store().flushGarbage();
+    }
+
+    public TreeStats.Snapshot stats() {
+        return nav.stats().snapshot();
+    }
+
+    /** Inner nodes cached now (for tests and metrics). */
+    public int cachedNodes() {
+        return nav.cache().size();
+    }
+
+    /** Forgets every cached inner node and the root, as a freshly started processing node would. */
+    public void clearCache() {
+        nav.cache().clear();
+        nav.setRoot(0);
+    }
+
+    NodeStore nodeStore() {
+        return nav.store();
+    }
+
+    private IndexEntry routing(IndexEntry entry) {
+        return config.unique() ? new IndexEntry(entry.key(), Long.MIN_VALUE) : entry;
+    }
+
+    private static byte[] checkKey(byte[] key) {
+        if (key == null || key.length > BTreeConfig.MAX_KEY_BYTES) {
+            throw new IllegalArgumentException("index key must be non-null and at most " + BTreeConfig.MAX_KEY_BYTES
+                    + " bytes" + (key == null ? "" : ", not " + key.length));
+        }
+        return key;
+    }
+
+    private TellException contended(String what) {
+        return TellException.of(ErrorCode.TX_CONFLICT, "b-tree " + what + " in " + config.name()
+                + " kept conflicting for " + MAX_ATTEMPTS + " attempts");
+    }
+}

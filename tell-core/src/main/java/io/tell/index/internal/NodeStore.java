@@ -1,0 +1,316 @@
+package io.tell.index.internal;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.Expect;
+import io.tell.store.RecordKey;
+import io.tell.store.RecordStore;
+import io.tell.store.Versioned;
+import io.tell.store.WriteOp;
+import io.tell.store.WriteResult;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * All store access of one tree client, so that round trips can be counted and reasoned about in
+ * one place. Each public method costs the round trips its javadoc states.
+ *
+ * <p>Records of an index {@code name}:
+ * <ul>
+ *   <li>{@code name.map}: key = logical node id (8 bytes). Value {@code 'P'} + physical id
+ *       (8 bytes), or {@code 'I'} + the encoded node for a node kept inline. A change of a node
+ *       is one conditional write of this record on the version read.</li>
+ *   <li>{@code name.node}: key = physical id (8 bytes), value = the encoded node. Written once
+ *       with insert-if-absent, never changed; deleted once no mapping points to it.</li>
+ *   <li>{@code name.meta}: record {@code root} = format, flags (bit 0 unique), root id; counter
+ *       {@code ids} hands out logical and physical ids in ranges.</li>
+ * </ul>
+ * Superseded and orphaned records are queued as garbage and their deletes ride along with this
+ * client's next write batch, so collecting them costs no round trip of its own.
+ */
+public final class NodeStore {
+    private static final byte POINTER = 'P';
+    private static final byte INLINE = 'I';
+    private static final byte[] ROOT_KEY = "root".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] IDS_KEY = "ids".getBytes(StandardCharsets.US_ASCII);
+    private static final int META_FORMAT = 1;
+    private static final int MAX_MISSING_PHYSICAL = 100;
+
+    private final RecordStore store;
+    private final String mapDomain;
+    private final String nodeDomain;
+    private final String metaDomain;
+    private final boolean inlineLeaves;
+    private final int idBatch;
+    private final AtomicReference<IdRange> ids = new AtomicReference<>(new IdRange(0, 0));
+    private final ConcurrentLinkedQueue<RecordKey> garbage = new ConcurrentLinkedQueue<>();
+    private final LeafHints hints;
+
+    private record IdRange(long next, long end) {
+    }
+
+    public NodeStore(RecordStore store, String name, boolean inlineLeaves, int idBatch, int hintEntries) {
+        this.store = store;
+        this.mapDomain = name + ".map";
+        this.nodeDomain = name + ".node";
+        this.metaDomain = name + ".meta";
+        this.inlineLeaves = inlineLeaves;
+        this.idBatch = idBatch;
+        this.hints = new LeafHints(hintEntries);
+    }
+
+    public String mapDomain() {
+        return mapDomain;
+    }
+
+    public String nodeDomain() {
+        return nodeDomain;
+    }
+
+    public RecordStore store() {
+        return store;
+    }
+
+    /** A fresh id, never handed out before; one counter round trip per {@code idBatch} ids. */
+    public long newId() {
+        while (true) {
+            IdRange r = ids.get();
+            if (r.next < r.end) {
+                if (ids.compareAndSet(r, new IdRange(r.next + 1, r.end))) {
+                    return r.next;
+                }
+                continue;
+            }
+            long last = store.increment(metaDomain, IDS_KEY, idBatch);
+            long first = last - idBatch + 1;
+            // If another thread refilled meanwhile, our range is simply dropped: ids are plentiful.
+            ids.compareAndSet(r, new IdRange(first + 1, last + 1));
+            return first;
+        }
+    }
+
+    /** The meta record, or null when the tree does not exist. One round trip. */
+    public RootRecord readRoot() {
+        Versioned v = store.get(metaDomain, ROOT_KEY);
+        if (v == null) {
+            return null;
+        }
+        byte[] b = v.value();
+        if (b.length != 10 || b[0] != META_FORMAT) {
+            throw TellException.of(ErrorCode.CORRUPT_DATA, "bad b-tree meta record in " + metaDomain);
+        }
+        return new RootRecord(Bytes.getLong(b, 2), v.version(), (b[1] & 1) != 0);
+    }
+
+    /** Creates the meta record pointing at {@code rootId} unless one exists. One round trip. */
+    public boolean createRoot(long rootId, boolean unique) {
+        return store.write(WriteOp.insert(metaDomain, ROOT_KEY, rootValue(rootId, unique))).written();
+    }
+
+    /** Swings the root pointer, conditional on the version read. One round trip. */
+    public boolean swingRoot(RootRecord current, long newRootId) {
+        WriteOp op = WriteOp.put(metaDomain, ROOT_KEY, rootValue(newRootId, current.unique()),
+                Expect.version(current.version()));
+        return store.write(op).written();
+    }
+
+    private static byte[] rootValue(long rootId, boolean unique) {
+        byte[] b = new byte[10];
+        b[0] = META_FORMAT;
+        b[1] = (byte) (unique ? 1 : 0);
+        Bytes.putLong(b, 2, rootId);
+        return b;
+    }
+
+    /**
+     * The current state of node {@code id}, or null if it has no mapping record. One round trip
+     * for an inline node or when the physical record this client saw last for it is still
+     * current (read in the same batch); two otherwise.
+     */
+    public NodeRef read(long id) {
+        for (int attempt = 0; attempt < MAX_MISSING_PHYSICAL; attempt++) {
+            long hint = hints.get(id);
+            List<RecordKey> keys = new ArrayList<>(2);
+            keys.add(mapKey(id));
+            if (hint != 0) {
+                keys.add(nodeKey(hint));
+            }
+            List<Versioned> got = store.getAll(keys);
+            Versioned mapping = got.get(0);
+            if (mapping == null) {
+                return null;
+            }
+            byte[] m = mapping.value();
+            if (m[0] == INLINE) {
+                return new NodeRef(id, mapping.version(), 0, decode(id, m, 1));
+            }
+            long physicalId = pointer(id, m);
+            Versioned physical = physicalId == hint ? got.get(1) : store.get(nodeDomain, Bytes.ofLong(physicalId));
+            if (physical != null) {
+                hints.put(id, physicalId);
+                return new NodeRef(id, mapping.version(), physicalId, decode(id, physical.value(), 0));
+            }
+            // The mapping moved on and its old physical record was collected between our reads.
+        }
+        throw TellException.of(ErrorCode.CORRUPT_DATA, "node " + id + " maps to a missing physical record");
+    }
+
+    /**
+     * The current state of a node this client holds an older copy of: one round trip when its
+     * mapping still points to the same physical record, two when it changed.
+     */
+    public NodeRef refresh(NodeRef known) {
+        if (known.physicalId() == 0) {
+            return read(known.id());
+        }
+        Versioned mapping = store.get(mapDomain, Bytes.ofLong(known.id()));
+        if (mapping != null && mapping.value()[0] == POINTER && pointer(known.id(), mapping.value()) == known.physicalId()) {
+            return new NodeRef(known.id(), mapping.version(), known.physicalId(), known.node());
+        }
+        return read(known.id());
+    }
+
+    /**
+     * Stores a node no one can reach yet (a new right sibling or root): its mapping record,
+     * inserted if absent, and its physical record if it has one, in one batch. One round trip.
+     */
+    public NodeRef create(BTreeNode node) {
+        List<WriteOp> ops = new ArrayList<>();
+        long physicalId = 0;
+        byte[] encoded = NodeCodec.encode(node);
+        if (isInline(node)) {
+            ops.add(WriteOp.insert(mapDomain, Bytes.ofLong(node.id()), inlineValue(encoded)));
+        } else {
+            physicalId = newId();
+            ops.add(WriteOp.insert(nodeDomain, Bytes.ofLong(physicalId), encoded));
+            ops.add(WriteOp.insert(mapDomain, Bytes.ofLong(node.id()), pointerValue(physicalId)));
+        }
+        int own = ops.size();
+        drainGarbage(ops);
+        List<WriteResult> results = store.writeAll(ops);
+        WriteResult mapped = results.get(own - 1);
+        if (!mapped.written() || own == 2 && !results.get(0).written()) {
+            throw TellException.of(ErrorCode.INTERNAL, "fresh node id " + node.id() + " already in use");
+        }
+        if (physicalId != 0) {
+            hints.put(node.id(), physicalId);
+        }
+        return new NodeRef(node.id(), mapped.version(), physicalId, node);
+    }
+
+    /**
+     * Publishes {@code next} as the new state of {@code current.id()}: one conditional write of
+     * the mapping record on {@code current.version()}, preceded for a non-inline node by the
+     * insert of its new physical record. One round trip inline, two otherwise. Returns the new
+     * reference, or null when the node changed since {@code current} was read.
+     */
+    public NodeRef replace(NodeRef current, BTreeNode next) {
+        byte[] encoded = NodeCodec.encode(next);
+        List<WriteOp> ops = new ArrayList<>();
+        long physicalId = 0;
+        byte[] mappingValue;
+        if (isInline(next)) {
+            mappingValue = inlineValue(encoded);
+        } else {
+            physicalId = newId();
+            List<WriteOp> physicalOps = new ArrayList<>();
+            physicalOps.add(WriteOp.insert(nodeDomain, Bytes.ofLong(physicalId), encoded));
+            drainGarbage(physicalOps);
+            store.writeAll(physicalOps);
+            mappingValue = pointerValue(physicalId);
+        }
+        ops.add(WriteOp.put(mapDomain, Bytes.ofLong(current.id()), mappingValue, Expect.version(current.version())));
+        if (physicalId == 0) {
+            drainGarbage(ops);
+        }
+        WriteResult result = store.writeAll(ops).get(0);
+        if (!result.written()) {
+            if (physicalId != 0) {
+                garbage.add(nodeKey(physicalId));
+            }
+            return null;
+        }
+        if (current.physicalId() != 0) {
+            garbage.add(nodeKey(current.physicalId()));
+        }
+        if (physicalId != 0) {
+            hints.put(current.id(), physicalId);
+        }
+        return new NodeRef(current.id(), result.version(), physicalId, next);
+    }
+
+    /** Queues the records of a node that was created but never became reachable. */
+    public void discard(NodeRef orphan) {
+        garbage.add(mapKey(orphan.id()));
+        if (orphan.physicalId() != 0) {
+            garbage.add(nodeKey(orphan.physicalId()));
+        }
+    }
+
+    /** Deletes every queued garbage record now. One round trip if there is any. */
+    public void flushGarbage() {
+        List<WriteOp> ops = new ArrayList<>();
+        drainGarbage(ops);
+        if (!ops.isEmpty()) {
+            store.writeAll(ops);
+        }
+    }
+
+    public int pendingGarbage() {
+        return garbage.size();
+    }
+
+    private boolean isInline(BTreeNode node) {
+        return inlineLeaves && node.isLeaf();
+    }
+
+    private void drainGarbage(List<WriteOp> ops) {
+        for (int i = 0; i < 64; i++) {
+            RecordKey k = garbage.poll();
+            if (k == null) {
+                return;
+            }
+            ops.add(new WriteOp(k, null, Expect.ANY));
+        }
+    }
+
+    private RecordKey mapKey(long id) {
+        return new RecordKey(mapDomain, Bytes.ofLong(id));
+    }
+
+    private RecordKey nodeKey(long physicalId) {
+        return new RecordKey(nodeDomain, Bytes.ofLong(physicalId));
+    }
+
+    private static byte[] inlineValue(byte[] encoded) {
+        byte[] v = new byte[encoded.length + 1];
+        v[0] = INLINE;
+        System.arraycopy(encoded, 0, v, 1, encoded.length);
+        return v;
+    }
+
+    private static byte[] pointerValue(long physicalId) {
+        byte[] v = new byte[9];
+        v[0] = POINTER;
+        Bytes.putLong(v, 1, physicalId);
+        return v;
+    }
+
+    private static long pointer(long id, byte[] mapping) {
+        if (mapping.length != 9 || mapping[0] != POINTER) {
+            throw TellException.of(ErrorCode.CORRUPT_DATA, "bad mapping record for node " + id);
+        }
+        return Bytes.getLong(mapping, 1);
+    }
+
+    private static BTreeNode decode(long id, byte[] bytes, int offset) {
+        BTreeNode node = NodeCodec.decode(bytes, offset);
+        if (node.id() != id) {
+            throw TellException.of(ErrorCode.CORRUPT_DATA, "mapping of node " + id + " leads to node " + node.id());
+        }
+        return node;
+    }
+}

@@ -1,0 +1,177 @@
+package io.tell.index.internal;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.index.IndexEntry;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The B-link split protocol. Every step is one conditional write, and the tree is valid after
+ * each of them, so a client that stops between two steps leaves nothing others cannot use:
+ * <ol>
+ *   <li>write the new right sibling (insert-if-absent; unreachable until step 2);</li>
+ *   <li>swing the splitting node's mapping record to its left part (high fence = separator,
+ *       right link = new sibling), conditional on the version the split started from; from now
+ *       on the sibling is reachable along the right link;</li>
+ *   <li>insert the separator into the parent (conditional write on the parent), which may split
+ *       the parent the same way; when the splitting node was on the top level, instead write a
+ *       new root over the top level's nodes and swing the root pointer to it (two more
+ *       conditional writes).</li>
+ * </ol>
+ * A missing step 3 is repaired by any writer whose search has to move right from a freshly read
+ * parent ({@link #help}); until then searches move right along the link.
+ */
+final class Splitter {
+    private static final int MAX_ATTEMPTS = 10_000;
+
+    private final Navigator nav;
+    private final NodeStore store;
+    private final int capacity;
+    private final SplitHook hook;
+
+    Splitter(Navigator nav, int capacity, SplitHook hook) {
+        this.nav = nav;
+        this.store = nav.store();
+        this.capacity = capacity;
+        this.hook = hook;
+    }
+
+    /**
+     * Replaces {@code ref} by the over-full {@code next} through a split. Returns false, having
+     * changed nothing reachable, when {@code ref} is no longer the node's current state.
+     */
+    boolean split(NodeRef ref, BTreeNode next, boolean appended, ArrayDeque<Path.Frame> ancestors) {
+        int level = next.level();
+        long rightId = store.newId();
+        BTreeNode.Split s = next.split(rightId, appended);
+        NodeRef right = store.create(s.right());
+        hook.after(SplitStep.RIGHT_WRITTEN, level);
+        NodeRef left = store.replace(ref, s.left());
+        if (left == null) {
+            nav.stats().conflicts.increment();
+            store.discard(right);
+            return false;
+        }
+        nav.stats().splits.increment();
+        nav.cache().put(left);
+        nav.cache().put(right);
+        hook.after(SplitStep.LEFT_SWUNG, level);
+        post(ancestors, level + 1, s.separator(), rightId);
+        return true;
+    }
+
+    /** Posts the separators a search found missing; idempotent, so racing helpers do no harm. */
+    void help(List<Path.Missing> missing) {
+        for (Path.Missing m : missing) {
+            nav.stats().separatorsHelped.increment();
+            ArrayDeque<Path.Frame> ancestors = new ArrayDeque<>();
+            if (m.parent() != null) {
+                ancestors.push(m.parent());
+            }
+            post(ancestors, m.level(), m.low(), m.child());
+        }
+    }
+
+    /**
+     * Makes node {@code childId}, whose low fence is {@code separator}, a child of the node at
+     * {@code level} that covers it; done when it already is one. {@code ancestors} are nodes
+     * from the search that led here (innermost first), used as optimistic guesses: a change is
+     * conditional on the version they were read at, so a stale guess costs a retry, no error.
+     */
+    private void post(ArrayDeque<Path.Frame> ancestors, int level, IndexEntry separator, long childId) {
+        while (!ancestors.isEmpty() && ancestors.peek().ref().node().level() < level) {
+            ancestors.pop();
+        }
+        NodeRef parent = null;
+        boolean fresh = false;
+        if (!ancestors.isEmpty() && ancestors.peek().ref().node().level() == level) {
+            Path.Frame f = ancestors.pop();
+            parent = f.ref();
+            fresh = f.fresh();
+        }
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            if (parent == null) {
+                Path p = nav.descend(separator, false, level);
+                if (p == null) {
+                    completeRoot(level - 1);
+                    continue;
+                }
+                parent = p.node();
+                fresh = p.fresh();
+                ancestors = p.ancestors();
+            }
+            BTreeNode n = parent.node();
+            if (n.childIndexOf(childId) >= 0) {
+                return;
+            }
+            if (!n.covers(separator, false)) {
+                if (!fresh) {
+                    parent = nav.refresh(parent);
+                    fresh = true;
+                } else if (n.beyondHigh(separator, false) && n.rightSibling() != 0) {
+                    parent = nav.fetch(n.rightSibling());
+                } else {
+                    parent = null;
+                }
+                continue;
+            }
+            BTreeNode next = n.withChild(separator, childId);
+            if (next.size() <= capacity) {
+                NodeRef done = store.replace(parent, next);
+                if (done != null) {
+                    nav.cache().put(done);
+                    hook.after(SplitStep.SEPARATOR_POSTED, level);
+                    return;
+                }
+                nav.stats().conflicts.increment();
+            } else if (split(parent, next, next.childIndexOf(childId) == next.size() - 1, ancestors)) {
+                return;
+            }
+            parent = nav.refresh(parent);
+            fresh = true;
+        }
+        throw TellException.of(ErrorCode.TX_CONFLICT, "could not post a b-tree separator after " + MAX_ATTEMPTS + " attempts");
+    }
+
+    /**
+     * Puts a new root above the top level when that level has more than one node: writes the
+     * root over (up to capacity of) the top level's nodes, then swings the root pointer to it.
+     * Does nothing when someone else did it first.
+     */
+    private void completeRoot(int topLevel) {
+        RootRecord root = nav.readRoot();
+        NodeRef top = nav.fetch(root.rootId());
+        if (top.node().level() != topLevel) {
+            return;
+        }
+        List<NodeRef> chain = new ArrayList<>();
+        chain.add(top);
+        while (chain.size() < capacity && chain.get(chain.size() - 1).node().rightSibling() != 0) {
+            chain.add(nav.fetch(chain.get(chain.size() - 1).node().rightSibling()));
+        }
+        if (chain.size() < 2) {
+            return;
+        }
+        IndexEntry[] separators = new IndexEntry[chain.size() - 1];
+        long[] children = new long[chain.size()];
+        for (int i = 0; i < chain.size(); i++) {
+            children[i] = chain.get(i).id();
+            if (i > 0) {
+                separators[i - 1] = chain.get(i).node().low();
+            }
+        }
+        BTreeNode newRoot = BTreeNode.inner(store.newId(), topLevel + 1, null, null, 0, separators, children);
+        NodeRef created = store.create(newRoot);
+        hook.after(SplitStep.ROOT_WRITTEN, topLevel + 1);
+        if (store.swingRoot(root, newRoot.id())) {
+            nav.stats().rootsWritten.increment();
+            nav.setRoot(newRoot.id());
+            nav.cache().put(created);
+            hook.after(SplitStep.ROOT_SWUNG, topLevel + 1);
+        } else {
+            store.discard(created);
+        }
+    }
+}

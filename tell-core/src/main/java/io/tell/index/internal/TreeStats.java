@@ -1,0 +1,33 @@
+package io.tell.index.internal;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counters of one tree client's unusual paths, for tests and metrics: how often the cache was
+ * wrong (back-ups), splits were in flight (moves right, separators posted for others), and
+ * conditional writes lost a race (conflicts).
+ */
+public final class TreeStats {
+    final LongAdder conflicts = new LongAdder();
+    final LongAdder backUps = new LongAdder();
+    final LongAdder movesRight = new LongAdder();
+    final LongAdder restarts = new LongAdder();
+    final LongAdder splits = new LongAdder();
+    final LongAdder separatorsHelped = new LongAdder();
+    final LongAdder rootsWritten = new LongAdder();
+
+    /** A copy of the counters. */
+    public record Snapshot(long conflicts, long backUps, long movesRight, long restarts, long splits,
+                           long separatorsHelped, long rootsWritten) {
+        public Snapshot plus(Snapshot o) {
+            return new Snapshot(conflicts + o.conflicts, backUps + o.backUps, movesRight + o.movesRight,
+                    restarts + o.restarts, splits + o.splits, separatorsHelped + o.separatorsHelped,
+                    rootsWritten + o.rootsWritten);
+        }
+    }
+
+    public Snapshot snapshot() {
+        return new Snapshot(conflicts.sum(), backUps.sum(), movesRight.sum(), restarts.sum(), splits.sum(),
+                separatorsHelped.sum(), rootsWritten.sum());
+    }
+}

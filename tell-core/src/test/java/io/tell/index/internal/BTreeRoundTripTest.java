@@ -1,0 +1,115 @@
+package io.tell.index.internal;
+
+import static io.tell.index.internal.TreeTesting.SEED;
+import static io.tell.index.internal.TreeTesting.seedNote;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.index.BTreeConfig;
+import io.tell.index.ScanRange;
+import io.tell.store.CountingRecordStore;
+import io.tell.store.CountingRecordStore.Counts;
+import io.tell.store.RecordStores;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Store round trips per operation, counted with {@link CountingRecordStore} (a batch counts as
+ * one). Claims, with a warm cache and leaves inline (out of line in brackets):
+ * lookup 1 [1]; insert without split 2 [3]; insert with a leaf split whose parent has room 5 [6];
+ * delete 2 [3]; a scan 1 per leaf either way. From a cold cache a lookup costs 2 per inner
+ * level and 1 [2] for the leaf.
+ */
+class BTreeRoundTripTest {
+
+    @ParameterizedTest(name = "inlineLeaves={0}")
+    @ValueSource(booleans = {true, false})
+    void roundTripsPerOperation(boolean inline) {
+        Random rnd = new Random(SEED);
+        CountingRecordStore store = new CountingRecordStore(RecordStores.open("mem:"));
+        BTreeConfig config = new BTreeConfig("rt", false, 16, 10_000, 100_000, inline);
+        List<SplitStep> steps = new ArrayList<>();
+        BLinkTree tree = BLinkTree.open(store, config, (step, level) -> steps.add(step));
+        TreeSet<Integer> keys = new TreeSet<>();
+        while (keys.size() < 3000) {
+            int k = rnd.nextInt(1_000_000);
+            if (keys.add(k)) {
+                tree.insert(TreeTesting.key(k), k);
+            }
+        }
+        for (int k : keys) { // warm the cache (and, out of line, the leaf hints)
+            tree.lookup(TreeTesting.key(k));
+        }
+        int height = TreeValidator.validate(store, "rt").height();
+        assertTrue(height >= 2, "tree too flat: " + height);
+        String where = " (inline " + inline + ", height " + height + ")" + seedNote();
+
+        for (int i = 0; i < 200; i++) {
+            int k = randomMember(keys, rnd);
+            Counts c = measure(store, () -> tree.lookup(TreeTesting.key(k)));
+            assertEquals(new Counts(1, 0, 0, 0), c, "warm lookup" + where);
+        }
+
+        int plain = 0;
+        int leafSplits = 0;
+        for (int i = 0; i < 400; i++) {
+            int k = rnd.nextInt(1_000_000);
+            if (!keys.add(k)) {
+                continue;
+            }
+            steps.clear();
+            Counts c = measure(store, () -> tree.insert(TreeTesting.key(k), k));
+            if (steps.isEmpty()) {
+                plain++;
+                assertEquals(new Counts(1, inline ? 1 : 2, 0, 0), c, "insert without split" + where);
+            } else if (steps.equals(List.of(SplitStep.RIGHT_WRITTEN, SplitStep.LEFT_SWUNG, SplitStep.SEPARATOR_POSTED))) {
+                leafSplits++;
+                assertEquals(new Counts(1, inline ? 4 : 5, 0, 0), c, "insert with a leaf split" + where);
+            }
+        }
+        assertTrue(plain > 100 && leafSplits > 10, plain + " plain inserts, " + leafSplits + " leaf splits" + where);
+
+        for (int i = 0; i < 100; i++) {
+            int k = randomMember(keys, rnd);
+            keys.remove(k);
+            Counts c = measure(store, () -> assertTrue(tree.delete(TreeTesting.key(k), k)));
+            assertEquals(new Counts(1, inline ? 1 : 2, 0, 0), c, "delete" + where);
+        }
+
+        int leaves = TreeValidator.validate(store, "rt").nodesPerLevel().get(height);
+        Counts forward = measure(store, () -> assertEquals(keys.size(), tree.scan(ScanRange.ALL, false, Integer.MAX_VALUE).size()));
+        assertEquals(new Counts(leaves, 0, 0, 0), forward, "full forward scan over " + leaves + " leaves" + where);
+        Counts backward = measure(store, () -> assertEquals(keys.size(), tree.scan(ScanRange.ALL, true, Integer.MAX_VALUE).size()));
+        assertEquals(new Counts(leaves, 0, 0, 0), backward, "full backward scan over " + leaves + " leaves" + where);
+
+        Counts open = measure(store, () -> BLinkTree.open(store, config));
+        BLinkTree cold = BLinkTree.open(store, config);
+        int k = randomMember(keys, rnd);
+        Counts coldLookup = measure(store, () -> assertEquals(List.of((long) k), cold.lookup(TreeTesting.key(k))));
+        assertEquals(new Counts(1, 0, 0, 0), open, "opening a tree reads its meta record" + where);
+        assertEquals(new Counts(2L * height + (inline ? 1 : 2), 0, 0, 0), coldLookup, "cold lookup" + where);
+        Counts again = measure(store, () -> cold.lookup(TreeTesting.key(k)));
+        assertEquals(new Counts(1, 0, 0, 0), again, "the same lookup again" + where);
+        TreeValidator.validate(store, "rt");
+
+        System.out.printf("b-tree round trips (inline leaves %s, height %d, %d leaves): warm lookup 1, insert %d,"
+                        + " insert with leaf split %d, delete %d, cold lookup %d, scan 1 per leaf%n",
+                inline, height, leaves, inline ? 2 : 3, inline ? 5 : 6, inline ? 2 : 3, coldLookup.total());
+    }
+
+    private static Counts measure(CountingRecordStore store, Runnable op) {
+        Counts before = store.counts();
+        op.run();
+        return store.counts().minus(before);
+    }
+
+    private static int randomMember(TreeSet<Integer> keys, Random rnd) {
+        Integer k = keys.ceiling(rnd.nextInt(1_000_000));
+        return k != null ? k : keys.first();
+    }
+
+}
