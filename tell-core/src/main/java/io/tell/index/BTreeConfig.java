@@ -37,9 +37,13 @@ public record BTreeConfig(String name, boolean unique, int nodeCapacity, int cac
         }
     }
 
-    /** Defaults: capacity 64, 10,000 cached inner nodes, ids 100 at a time, inline leaves. */
+    /**
+     * Defaults: capacity 64, 10,000 cached inner nodes, ids 100 at a time, and leaves in
+     * write-once records behind the mapping, as the design (architecture §7) has it. Inline
+     * leaves ({@link #withInlineLeaves}) save a round trip per change; see docs/btree.md.
+     */
     public static BTreeConfig of(String name, boolean unique) {
-        return new BTreeConfig(name, unique, DEFAULT_NODE_CAPACITY, DEFAULT_CACHE_ENTRIES, DEFAULT_ID_BATCH, true);
+        return new BTreeConfig(name, unique, DEFAULT_NODE_CAPACITY, DEFAULT_CACHE_ENTRIES, DEFAULT_ID_BATCH, false);
     }
 
     public BTreeConfig withNodeCapacity(int n) {
