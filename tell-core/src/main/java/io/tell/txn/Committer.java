@@ -13,8 +13,8 @@ import java.util.List;
 
 /**
  * Try-commit of one transaction (paper §4.2): log the write set, apply every record with a
- * conditional write on the version that was read (one batch), then report to the commit
- * manager. A read-write commit costs 3 store round trips on its critical path (the read
+ * conditional write on the version that was read (one batch), apply index changes
+ * ({@link IndexWriter}), then report to the commit manager. A read-write commit costs 3 store round trips on its critical path (the read
  * already done by the transaction, the log write, the batch) plus the log cleanup, which
  * is not waited for.
  */
@@ -57,6 +57,14 @@ final class Committer {
                 // No answer from the store: any record may or may not carry a version of ours.
                 manager.revertAndReportAborted(tid, keys, true);
             }
+            throw e;
+        }
+        IndexWriter indexes = new IndexWriter(manager, start);
+        try {
+            indexes.apply(writes);
+        } catch (TellException e) {
+            indexes.undo();
+            manager.revertAndReportAborted(tid, keys, false);
             throw e;
         }
         manager.awaitCommitReport(tid);

@@ -91,6 +91,17 @@ public final class Transaction implements AutoCloseable {
         return out;
     }
 
+    /** The rows whose key in {@code index} is {@code key}, as this transaction sees them. */
+    public List<IndexedRow> lookup(TableIndex index, byte[] key) {
+        return scanIndex(index, io.tell.index.ScanRange.key(key), Integer.MAX_VALUE);
+    }
+
+    /** Up to {@code limit} rows with keys in {@code range} of {@code index}, in (key, rid) order. */
+    public List<IndexedRow> scanIndex(TableIndex index, io.tell.index.ScanRange range, int limit) {
+        checkActive();
+        return guard(() -> new IndexReader(manager, start).scan(this, buffer, index, range, limit));
+    }
+
     /** Inserts a row; {@link ErrorCode#DUPLICATE_KEY} if a live row with this key is visible. */
     public void insert(String domain, byte[] key, byte[] row) {
         Entry e = entryForWrite(new RecordKey(domain, key));

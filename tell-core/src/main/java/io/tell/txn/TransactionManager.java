@@ -35,6 +35,7 @@ public final class TransactionManager implements AutoCloseable {
     private final String nodeId;
     private final Duration commitReportWait;
     private final ScheduledExecutorService background;
+    private final java.util.concurrent.ConcurrentHashMap<String, List<TableIndex>> indexes = new java.util.concurrent.ConcurrentHashMap<>();
     private final LongAdder commits = new LongAdder();
     private final LongAdder aborts = new LongAdder();
 
@@ -89,6 +90,19 @@ public final class TransactionManager implements AutoCloseable {
 
     public RecordStore store() {
         return store;
+    }
+
+    /** From now on, transactions of this node keep {@code index} up to date for its table. */
+    public void addIndex(TableIndex index) {
+        indexes.compute(index.table(), (t, list) -> {
+            List<TableIndex> next = list == null ? new ArrayList<>() : new ArrayList<>(list);
+            next.add(index);
+            return List.copyOf(next);
+        });
+    }
+
+    public List<TableIndex> indexesOf(String table) {
+        return indexes.getOrDefault(table, List.of());
     }
 
     public String nodeId() {

@@ -1,0 +1,221 @@
+package io.tell.txn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.cm.LocalCommitManager;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.index.BTree;
+import io.tell.index.BTreeConfig;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Indexes kept by transactions: rows are "email|city"; {@code byCity} is non-unique and
+ * {@code byEmail} unique. Several processing nodes each have their own tree clients (caches).
+ */
+class IndexedTransactionTest {
+    private static final String T = "people";
+    private RecordStore store;
+    private LocalCommitManager cm;
+    private final List<TransactionManager> nodes = new ArrayList<>();
+    private final List<TableIndex[]> nodeIndexes = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        store = RecordStores.open("mem:");
+        cm = LocalCommitManager.open(store, LocalCommitManager.Options.embedded());
+        for (int n = 0; n < 4; n++) {
+            TransactionManager tm = new TransactionManager(store, cm, "pn-" + n);
+            TableIndex byCity = new TableIndex(T, BTree.open(store, BTreeConfig.of("people.city", false).withNodeCapacity(8)), false,
+                    row -> field(row, 1));
+            TableIndex byEmail = new TableIndex(T, BTree.open(store, BTreeConfig.of("people.email", false).withNodeCapacity(8)), true,
+                    row -> field(row, 0));
+            tm.addIndex(byCity);
+            tm.addIndex(byEmail);
+            nodes.add(tm);
+            nodeIndexes.add(new TableIndex[] {byCity, byEmail});
+        }
+    }
+
+    @AfterEach
+    void tearDown() {
+        nodes.forEach(TransactionManager::close);
+        cm.close();
+    }
+
+    private static byte[] field(byte[] row, int i) {
+        String[] parts = new String(row, StandardCharsets.UTF_8).split("\\|", -1);
+        return parts[i].isEmpty() ? null : parts[i].getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] row(String email, String city) {
+        return (email + "|" + city).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private TableIndex byCity(int node) {
+        return nodeIndexes.get(node)[0];
+    }
+
+    private TableIndex byEmail(int node) {
+        return nodeIndexes.get(node)[1];
+    }
+
+    private void put(int node, long rid, String email, String city) {
+        nodes.get(node).run(5, tx -> {
+            tx.put(T, TableIndex.ridKey(rid), row(email, city));
+            return null;
+        });
+    }
+
+    private List<String> cities(Transaction tx, int node, String city) {
+        return tx.lookup(byCity(node), b(city)).stream().map(r -> new String(r.row(), StandardCharsets.UTF_8)).toList();
+    }
+
+    @Test
+    void lookupSeesCommittedRowsAndOwnWrites() {
+        put(0, 1, "a@x", "Bern");
+        put(1, 2, "b@x", "Bern");
+        put(2, 3, "c@x", "Basel");
+        try (Transaction tx = nodes.get(3).begin()) {
+            assertEquals(List.of("a@x|Bern", "b@x|Bern"), cities(tx, 3, "Bern"));
+            tx.put(T, TableIndex.ridKey(4), row("d@x", "Bern"));
+            tx.update(T, TableIndex.ridKey(1), row("a@x", "Basel"));
+            assertEquals(List.of("b@x|Bern", "d@x|Bern"), cities(tx, 3, "Bern"));
+            assertEquals(List.of("a@x|Basel", "c@x|Basel"), cities(tx, 3, "Basel"));
+            tx.commit();
+        }
+        try (Transaction tx = nodes.get(0).beginReadOnly()) {
+            assertEquals(List.of("b@x|Bern", "d@x|Bern"), cities(tx, 0, "Bern"));
+        }
+    }
+
+    @Test
+    void oldSnapshotStillFindsRowByItsOldKey() {
+        put(0, 1, "a@x", "Bern");
+        Transaction old = nodes.get(1).beginReadOnly();
+        put(2, 1, "a@x", "Zug");
+        assertEquals(List.of("a@x|Bern"), cities(old, 1, "Bern"));
+        assertEquals(List.of(), cities(old, 1, "Zug"));
+        old.commit();
+        try (Transaction now = nodes.get(3).beginReadOnly()) {
+            assertEquals(List.of(), cities(now, 3, "Bern"));
+            assertEquals(List.of("a@x|Zug"), cities(now, 3, "Zug"));
+        }
+    }
+
+    @Test
+    void staleEntriesAreRemovedByReadersOnceNobodyNeedsThem() {
+        put(0, 1, "a@x", "Bern");
+        put(0, 1, "a@x", "Zug");
+        assertEquals(List.of(1L), byCity(0).tree().lookup(b("Bern")), "the old entry stays at commit");
+        put(0, 2, "other@x", "Uri"); // moves lav past the change
+        try (Transaction tx = nodes.get(1).beginReadOnly()) {
+            assertEquals(List.of(), cities(tx, 1, "Bern"));
+        }
+        assertEquals(List.of(), byCity(0).tree().lookup(b("Bern")), "the reader removed the stale entry");
+        assertEquals(List.of(1L), byCity(0).tree().lookup(b("Zug")));
+    }
+
+    @Test
+    void uniqueKeyIsRefusedWhileHeldAndFreeOnceDeleted() {
+        put(0, 1, "a@x", "Bern");
+        TellException e = assertThrows(TellException.class, () -> put(1, 2, "a@x", "Basel"));
+        assertSame(ErrorCode.DUPLICATE_KEY, e.code());
+        try (Transaction tx = nodes.get(2).beginReadOnly()) {
+            assertEquals(List.of(), cities(tx, 2, "Basel"), "the refused row was reverted");
+            assertEquals(1, tx.lookup(byEmail(2), b("a@x")).size());
+        }
+        Transaction old = nodes.get(3).beginReadOnly();
+        nodes.get(0).run(1, tx -> tx.delete(T, TableIndex.ridKey(1)));
+        put(1, 2, "a@x", "Basel"); // the key is free again, though an old snapshot still sees row 1
+        assertEquals(List.of(1L), old.lookup(byEmail(3), b("a@x")).stream().map(IndexedRow::rid).toList());
+        old.commit();
+        try (Transaction tx = nodes.get(2).beginReadOnly()) {
+            assertEquals(List.of(2L), tx.lookup(byEmail(2), b("a@x")).stream().map(IndexedRow::rid).toList());
+        }
+    }
+
+    @Test
+    void updatingARowToATakenUniqueKeyIsRefused() {
+        put(0, 1, "a@x", "Bern");
+        put(0, 2, "b@x", "Bern");
+        TellException e = assertThrows(TellException.class, () -> put(1, 2, "a@x", "Bern"));
+        assertSame(ErrorCode.DUPLICATE_KEY, e.code());
+        put(1, 2, "b2@x", "Bern"); // changing to a free key works
+    }
+
+    @Test
+    void concurrentUniqueInsertsFromManyNodesLetExactlyOneWin() throws Exception {
+        long seed = Long.getLong("tell.seed", 1);
+        Random rnd = new Random(seed);
+        int rounds = 40;
+        ExecutorService pool = Executors.newFixedThreadPool(nodes.size());
+        try {
+            for (int round = 0; round < rounds; round++) {
+                String email = "u" + round + "-" + rnd.nextInt(1000) + "@x";
+                CyclicBarrier barrier = new CyclicBarrier(nodes.size());
+                AtomicInteger winners = new AtomicInteger();
+                AtomicInteger duplicates = new AtomicInteger();
+                List<Future<?>> fs = new ArrayList<>();
+                for (int n = 0; n < nodes.size(); n++) {
+                    int node = n;
+                    long rid = 1000L * round + n;
+                    fs.add(pool.submit(() -> {
+                        barrier.await();
+                        try {
+                            put(node, rid, email, "City" + node);
+                            winners.incrementAndGet();
+                        } catch (TellException e) {
+                            assertSame(ErrorCode.DUPLICATE_KEY, e.code(), e.toString());
+                            duplicates.incrementAndGet();
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : fs) {
+                    f.get(30, TimeUnit.SECONDS);
+                }
+                assertEquals(1, winners.get(), "seed " + seed + " round " + round);
+                assertEquals(nodes.size() - 1, duplicates.get());
+                try (Transaction tx = nodes.get(0).beginReadOnly()) {
+                    assertEquals(1, tx.lookup(byEmail(0), b(email)).size(), "seed " + seed + " round " + round);
+                }
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    @Test
+    void rowsWithoutAKeyAreNotIndexed() {
+        put(0, 1, "", "Bern");
+        put(0, 2, "", "Bern"); // a unique index does not constrain missing keys
+        try (Transaction tx = nodes.get(1).beginReadOnly()) {
+            assertEquals(2, cities(tx, 1, "Bern").size());
+            assertFalse(tx.lookup(byCity(1), b("Bern")).isEmpty());
+            assertTrue(byEmail(1).tree().scan(io.tell.index.ScanRange.ALL, false, 10).isEmpty());
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package io.tell.txn;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.index.InsertResult;
+import io.tell.store.Expect;
+import io.tell.store.RecordKey;
+import io.tell.store.RecordStore;
+import io.tell.store.Versioned;
+import io.tell.store.WriteOp;
+import io.tell.store.WriteResult;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Index maintenance at commit, after the record writes succeeded: claims the keys of unique
+ * indexes, then adds the new entries. On failure the entries added so far are taken out again
+ * (claims need no undo: a claim whose row does not hold its key is stale and is taken over).
+ */
+final class IndexWriter {
+    /** One new entry: {@code key -> rid} in {@code index}. */
+    private record Change(TableIndex index, byte[] key, long rid) {
+    }
+
+    private final TransactionManager manager;
+    private final TxStart start;
+    private final List<Change> added = new ArrayList<>();
+
+    IndexWriter(TransactionManager manager, TxStart start) {
+        this.manager = manager;
+        this.start = start;
+    }
+
+    /** Applies the index changes of {@code writes}; throws DUPLICATE_KEY when a unique key is taken. */
+    void apply(List<Transaction.Entry> writes) {
+        List<Change> changes = changes(writes);
+        if (changes.isEmpty()) {
+            return;
+        }
+        claim(changes.stream().filter(c -> c.index().unique()).toList());
+        for (Change c : changes) {
+            if (c.index().tree().insert(c.key(), c.rid()) instanceof InsertResult.Inserted) {
+                added.add(c);
+            }
+        }
+    }
+
+    /** Takes out the entries this writer added (after a failure). */
+    void undo() {
+        for (Change c : added) {
+            try {
+                c.index().tree().delete(c.key(), c.rid());
+            } catch (TellException e) {
+                // Left behind, the entry is stale: readers check rows and remove it lazily.
+            }
+        }
+        added.clear();
+    }
+
+    private List<Change> changes(List<Transaction.Entry> writes) {
+        List<Change> out = new ArrayList<>();
+        for (Transaction.Entry e : writes) {
+            List<TableIndex> indexes = manager.indexesOf(e.key.domain());
+            if (indexes.isEmpty() || e.newRow == null) {
+                continue;
+            }
+            RowVersion before = e.record.visibleTo(start.snapshot(), start.tid());
+            byte[] oldRow = before == null || before.deleted() ? null : before.row();
+            long rid = TableIndex.ridOf(e.key.key());
+            for (TableIndex index : indexes) {
+                byte[] key = index.keyOf().apply(e.newRow);
+                if (key != null && (oldRow == null || !Arrays.equals(key, index.keyOf().apply(oldRow)))) {
+                    out.add(new Change(index, key, rid));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Claims every unique key with one conditional write each, batched. A claim held by
+     * another rid is taken over only if that row no longer holds the key; otherwise the key
+     * is taken: a uniqueness violation. Concurrent claimers of one key: exactly one write wins.
+     */
+    private void claim(List<Change> unique) {
+        if (unique.isEmpty()) {
+            return;
+        }
+        RecordStore store = manager.store();
+        List<RecordKey> claimKeys = new ArrayList<>();
+        for (Change c : unique) {
+            claimKeys.add(new RecordKey(c.index().claimDomain(), c.key()));
+        }
+        List<Versioned> claims = TellException.join(store.getAllAsync(claimKeys));
+        List<RecordKey> holders = new ArrayList<>();
+        for (int i = 0; i < unique.size(); i++) {
+            Versioned claim = claims.get(i);
+            long holder = claim == null ? unique.get(i).rid() : ByteBuffer.wrap(claim.value()).getLong();
+            holders.add(new RecordKey(unique.get(i).index().table(), TableIndex.ridKey(holder)));
+        }
+        List<Versioned> holderRows = TellException.join(store.getAllAsync(holders));
+        List<WriteOp> ops = new ArrayList<>();
+        List<Change> claimed = new ArrayList<>();
+        for (int i = 0; i < unique.size(); i++) {
+            Change c = unique.get(i);
+            Versioned claim = claims.get(i);
+            byte[] rid = TableIndex.ridKey(c.rid());
+            if (claim == null) {
+                ops.add(new WriteOp(claimKeys.get(i), rid, Expect.ABSENT));
+                claimed.add(c);
+            } else if (!Arrays.equals(claim.value(), rid)) {
+                if (holds(holderRows.get(i), c.index(), c.key())) {
+                    throw violation(c);
+                }
+                ops.add(new WriteOp(claimKeys.get(i), rid, Expect.version(claim.version())));
+                claimed.add(c);
+            }
+        }
+        if (ops.isEmpty()) {
+            return;
+        }
+        List<WriteResult> results = TellException.join(store.writeAllAsync(ops));
+        for (int i = 0; i < results.size(); i++) {
+            if (!results.get(i).written()) {
+                // Another claimer got in first; its row holds the key already (records are written first).
+                throw violation(claimed.get(i));
+            }
+        }
+    }
+
+    /**
+     * Whether a row may hold {@code key} now or after in-flight writers finish: its newest
+     * version holds it, or that version is invisible to us (in flight, or committed after our
+     * snapshot) and the newest version we can see holds it. Conservative by design.
+     */
+    private boolean holds(Versioned stored, TableIndex index, byte[] key) {
+        if (stored == null) {
+            return false;
+        }
+        MvccRecord record = MvccRecord.decode(stored.value());
+        RowVersion newest = record.newest();
+        if (newest == null) {
+            return false;
+        }
+        if (holdsKey(newest, index, key)) {
+            return true;
+        }
+        if (newest.tid() == start.tid() || start.snapshot().isVisible(newest.tid())) {
+            return false;
+        }
+        return holdsKey(record.visibleTo(start.snapshot(), start.tid()), index, key);
+    }
+
+    static boolean holdsKey(RowVersion v, TableIndex index, byte[] key) {
+        return v != null && !v.deleted() && Arrays.equals(key, index.keyOf().apply(v.row()));
+    }
+
+    private TellException violation(Change c) {
+        return TellException.of(ErrorCode.DUPLICATE_KEY, "unique index " + c.index().name()
+                + " already holds key " + java.util.HexFormat.of().formatHex(c.key()) + " (transaction " + start.tid() + ")");
+    }
+}
