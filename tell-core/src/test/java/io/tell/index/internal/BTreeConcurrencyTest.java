@@ -45,10 +45,15 @@ class BTreeConcurrencyTest {
     @CsvSource({"false,true,false", "true,false,false", "false,true,true", "true,true,true"})
     void concurrentClientsKeepTheTreeValidAndAgreeWithTheirModels(boolean unique, boolean inline, boolean crashes)
             throws Exception {
-        RecordStore store = new JitterRecordStore(RecordStores.open("mem:"));
+        runConcurrent(new JitterRecordStore(RecordStores.open("mem:")), "conc", unique, inline, crashes);
+    }
+
+    /** The concurrency test on any store (BTreeRedisIT runs it on Redis). */
+    static void runConcurrent(RecordStore store, String name, boolean unique, boolean inline, boolean crashes)
+            throws Exception {
         int capacity = 5;
         int space = unique ? 1200 : 300; // about 1,200 possible entries either way
-        BTreeConfig config = new BTreeConfig("conc", unique, capacity, 500, 20, inline);
+        BTreeConfig config = new BTreeConfig(name, unique, capacity, 500, 20, inline);
         int threads = CLIENTS * THREADS_PER_CLIENT;
         List<Worker> workers = new ArrayList<>();
         List<BLinkTree> shared = new ArrayList<>();
@@ -85,7 +90,7 @@ class BTreeConcurrencyTest {
             }
             crashed += w.crashes;
         }
-        TreeValidator.Report report = TreeTesting.validateAgainst(store, "conc", model);
+        TreeValidator.Report report = TreeTesting.validateAgainst(store, name, model);
         if (!crashes) {
             assertEquals(0, report.missingSeparators(), "every split finished" + seedNote());
             assertEquals(1, report.topLevelNodes(), seedNote());
@@ -95,8 +100,8 @@ class BTreeConcurrencyTest {
             assertTrue(crashed > 10, "only " + crashed + " crashes" + seedNote());
         }
         assertTrue(report.height() >= 2, "tree too flat to mean much: " + report.nodesPerLevel());
-        System.out.printf("b-tree concurrency test (unique %s, inline %s): %d entries, %d crashes, nodes per level %s,"
-                + " missing separators %d, %s%n", unique, inline, model.size(), crashed, report.nodesPerLevel(),
+        System.out.printf("b-tree concurrency test on %s (unique %s, inline %s): %d entries, %d crashes, nodes per level %s,"
+                + " missing separators %d, %s%n", store.describe(), unique, inline, model.size(), crashed, report.nodesPerLevel(),
                 report.missingSeparators(), stats);
     }
 

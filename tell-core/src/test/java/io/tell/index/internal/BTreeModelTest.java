@@ -28,11 +28,15 @@ class BTreeModelTest {
     @ParameterizedTest(name = "unique={0} inlineLeaves={1}")
     @CsvSource({"false,true", "true,true", "false,false", "true,false"})
     void randomOperationsMatchTheModel(boolean unique, boolean inline) {
+        String name = "t" + (unique ? "u" : "n") + (inline ? "i" : "p");
+        runModel(RecordStores.open("mem:"), name, unique, inline, OPS);
+    }
+
+    /** The model test on any store (BTreeRedisIT runs it on Redis). */
+    static void runModel(RecordStore store, String name, boolean unique, boolean inline, int ops) {
         Random rnd = new Random(SEED * 31 + (unique ? 1 : 0) * 2 + (inline ? 1 : 0));
         int capacity = 4 + rnd.nextInt(5);
         int space = 1500;
-        String name = "t" + (unique ? "u" : "n") + (inline ? "i" : "p");
-        RecordStore store = RecordStores.open("mem:");
         BTreeConfig config = new BTreeConfig(name, unique, capacity, 1000, 10, inline);
         List<BLinkTree> clients = List.of(
                 BLinkTree.open(store, config),
@@ -41,7 +45,7 @@ class BTreeModelTest {
         TreeSet<IndexEntry> model = new TreeSet<>();
         long started = System.nanoTime();
         String where = " [capacity " + capacity + ", unique " + unique + ", inline " + inline + "]" + seedNote();
-        for (int op = 0; op < OPS; op++) {
+        for (int op = 0; op < ops; op++) {
             BLinkTree tree = clients.get(rnd.nextInt(clients.size()));
             int opNo = op;
             TreeTesting.randomOp(tree, model, rnd, space, unique, () -> " at op " + opNo + where);
@@ -59,7 +63,7 @@ class BTreeModelTest {
         assertEquals(0, report.unreferencedPhysical(), "garbage left" + where);
         assertTrue(report.maxNodeSize() <= capacity, "node over capacity" + where);
         assertTrue(report.height() >= 2, "tree too flat to mean much: " + report.nodesPerLevel() + where);
-        System.out.printf("b-tree model test %s: %d ops in %d ms, %d entries, nodes per level %s%n", where, OPS,
+        System.out.printf("b-tree model test on %s %s: %d ops in %d ms, %d entries, nodes per level %s%n", store.describe(), where, ops,
                 (System.nanoTime() - started) / 1_000_000, report.entries().size(), report.nodesPerLevel());
     }
 }
