@@ -4,6 +4,7 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.store.KeyRange;
 import io.tell.store.RecordKey;
+import io.tell.store.ForwardingRecordStore;
 import io.tell.store.RecordStore;
 import io.tell.store.StoredRecord;
 import io.tell.store.Versioned;
@@ -16,15 +17,14 @@ import java.util.concurrent.CompletableFuture;
  * A store whose calls fail with STORE_UNAVAILABLE while {@link #down} is set, and whose
  * writes wait for {@link #writeGate} while it is set.
  */
-final class FlakyStore implements RecordStore {
-    private final RecordStore delegate;
+final class FlakyStore extends ForwardingRecordStore {
     volatile boolean down;
     /** Counter increments take effect but their answer is a failure (a timeout after the fact). */
     volatile boolean loseIncrementAnswers;
     volatile java.util.concurrent.CountDownLatch writeGate;
 
     FlakyStore(RecordStore delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     private <T> CompletableFuture<T> gate(java.util.function.Supplier<CompletableFuture<T>> call) {
@@ -80,8 +80,4 @@ final class FlakyStore implements RecordStore {
         return "flaky(" + delegate.describe() + ")";
     }
 
-    @Override
-    public void close() {
-        delegate.close();
-    }
 }

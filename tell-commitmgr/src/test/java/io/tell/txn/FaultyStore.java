@@ -2,11 +2,8 @@ package io.tell.txn;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
-import io.tell.store.KeyRange;
-import io.tell.store.RecordKey;
+import io.tell.store.ForwardingRecordStore;
 import io.tell.store.RecordStore;
-import io.tell.store.StoredRecord;
-import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
 import java.util.ArrayList;
@@ -17,16 +14,15 @@ import java.util.concurrent.CompletableFuture;
  * A real store with one injected failure on the next batch write that touches a given domain:
  * either applied and then the answer is lost, or lost on the way (kept for a late delivery).
  */
-final class FaultyStore implements RecordStore {
+final class FaultyStore extends ForwardingRecordStore {
     enum Fault { NONE, APPLY_THEN_TIMEOUT, DELAY_AND_TIMEOUT }
 
-    private final RecordStore delegate;
     private volatile Fault fault = Fault.NONE;
     private volatile String faultDomain;
     final List<WriteOp> delayed = new ArrayList<>();
 
     FaultyStore(RecordStore delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     void failNextBatchOn(String domain, Fault f) {
@@ -54,38 +50,14 @@ final class FaultyStore implements RecordStore {
         return delegate.writeAllAsync(ops);
     }
 
-    @Override
-    public CompletableFuture<Versioned> getAsync(RecordKey key) {
-        return delegate.getAsync(key);
-    }
 
-    @Override
-    public CompletableFuture<List<Versioned>> getAllAsync(List<RecordKey> keys) {
-        return delegate.getAllAsync(keys);
-    }
 
-    @Override
-    public CompletableFuture<WriteResult> writeAsync(WriteOp op) {
-        return delegate.writeAsync(op);
-    }
 
-    @Override
-    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta) {
-        return delegate.incrementAsync(counter, delta);
-    }
 
-    @Override
-    public CompletableFuture<List<StoredRecord>> scanAsync(String domain, KeyRange range, int limit) {
-        return delegate.scanAsync(domain, range, limit);
-    }
 
     @Override
     public String describe() {
         return "faulty(" + delegate.describe() + ")";
     }
 
-    @Override
-    public void close() {
-        delegate.close();
-    }
 }

@@ -9,15 +9,14 @@ import java.util.concurrent.atomic.LongAdder;
  * many keys it carries). Round trips are the main cost in this architecture, so benchmarks
  * and tests report them per operation.
  */
-public final class CountingRecordStore implements RecordStore {
-    private final RecordStore delegate;
+public final class CountingRecordStore extends ForwardingRecordStore {
     private final LongAdder reads = new LongAdder();
     private final LongAdder writes = new LongAdder();
     private final LongAdder increments = new LongAdder();
     private final LongAdder scans = new LongAdder();
 
     public CountingRecordStore(RecordStore delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     /** A snapshot of the counts. */
@@ -72,13 +71,5 @@ public final class CountingRecordStore implements RecordStore {
         return delegate.scanAsync(domain, range, limit);
     }
 
-    @Override
-    public String describe() {
-        return delegate.describe();
-    }
 
-    @Override
-    public void close() {
-        delegate.close();
-    }
 }

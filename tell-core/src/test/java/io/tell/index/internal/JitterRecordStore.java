@@ -2,6 +2,7 @@ package io.tell.index.internal;
 
 import io.tell.store.KeyRange;
 import io.tell.store.RecordKey;
+import io.tell.store.ForwardingRecordStore;
 import io.tell.store.RecordStore;
 import io.tell.store.StoredRecord;
 import io.tell.store.Versioned;
@@ -17,11 +18,10 @@ import java.util.concurrent.locks.LockSupport;
  * interleave between their reads and their conditional writes far more often than the
  * in-process store alone lets them.
  */
-final class JitterRecordStore implements RecordStore {
-    private final RecordStore delegate;
+final class JitterRecordStore extends ForwardingRecordStore {
 
     JitterRecordStore(RecordStore delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     private static void jitter() {
@@ -63,18 +63,10 @@ final class JitterRecordStore implements RecordStore {
         return delegate.incrementAsync(counter, delta);
     }
 
-    @Override
-    public CompletableFuture<List<StoredRecord>> scanAsync(String domain, KeyRange range, int limit) {
-        return delegate.scanAsync(domain, range, limit);
-    }
 
     @Override
     public String describe() {
         return "jitter:" + delegate.describe();
     }
 
-    @Override
-    public void close() {
-        delegate.close();
-    }
 }
