@@ -126,16 +126,27 @@ class IndexedTransactionTest {
     }
 
     @Test
-    void staleEntriesAreRemovedByReadersOnceNobodyNeedsThem() {
+    void entriesOfGoneRowsAreRemovedByReadersOnceNobodyCanSeeThem() {
         put(0, 1, "a@x", "Bern");
         put(0, 1, "a@x", "Zug");
         assertEquals(List.of(1L), byCity(0).tree().lookup(b("Bern")), "the old entry stays at commit");
-        put(0, 2, "other@x", "Uri"); // moves lav past the change
+        Transaction old = nodes.get(2).beginReadOnly();
+        nodes.get(0).run(1, tx -> tx.delete(T, TableIndex.ridKey(1)));
+        put(0, 2, "other@x", "Uri");
         try (Transaction tx = nodes.get(1).beginReadOnly()) {
+            assertEquals(List.of(), cities(tx, 1, "Zug"));
+        }
+        assertEquals(List.of(1L), byCity(0).tree().lookup(b("Zug")), "an older snapshot can still see the row");
+        assertEquals(List.of("a@x|Zug"), cities(old, 2, "Zug"));
+        old.commit();
+        put(0, 3, "more@x", "Uri"); // lav moves past the delete
+        try (Transaction tx = nodes.get(1).beginReadOnly()) {
+            assertEquals(List.of(), cities(tx, 1, "Zug"));
             assertEquals(List.of(), cities(tx, 1, "Bern"));
         }
-        assertEquals(List.of(), byCity(0).tree().lookup(b("Bern")), "the reader removed the stale entry");
-        assertEquals(List.of(1L), byCity(0).tree().lookup(b("Zug")));
+        assertEquals(List.of(), byCity(0).tree().lookup(b("Zug")), "the reader removed the entry of the gone row");
+        assertEquals(List.of(), byCity(0).tree().lookup(b("Bern")));
+        assertEquals(List.of(2L, 3L), byCity(0).tree().lookup(b("Uri")));
     }
 
     @Test

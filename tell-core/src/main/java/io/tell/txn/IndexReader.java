@@ -4,7 +4,6 @@ import io.tell.error.TellException;
 import io.tell.index.IndexEntry;
 import io.tell.index.ScanRange;
 import io.tell.store.RecordKey;
-import io.tell.store.Versioned;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -15,7 +14,7 @@ import java.util.Set;
 /**
  * Reads rows through an index for one transaction: entries are version-unaware, so every row
  * is checked against the snapshot (and the transaction's own writes, which reach the index only
- * at commit), and an entry no version anyone can see still matches is removed on the way.
+ * at commit), and entries whose rows are gone for everyone are removed on the way.
  */
 final class IndexReader {
     private final TransactionManager manager;
@@ -47,8 +46,8 @@ final class IndexReader {
                 }
             } else {
                 Transaction.Entry be = buffer.get(keys.get(i));
-                if (be != null && !be.written && isGarbage(be, index, e.key())) {
-                    removeStale(index, e, be.stored);
+                if (be != null && !be.written && rowIsGone(be)) {
+                    removeStale(index, e);
                 }
             }
         }
@@ -79,42 +78,20 @@ final class IndexReader {
     }
 
     /**
-     * True when no version anyone may still read holds {@code key}: those are the versions
-     * down to and including the newest one at or below lav (everything older is invisible to
-     * every running transaction), and in-flight ones, which are above lav.
+     * True when the entry's row is gone for everyone: absent, or its newest version is a
+     * delete at or below lav (committed, and no running transaction can see past it). Rids
+     * are never reused, so no writer can give a gone row a key again: removing its entries
+     * cannot race with one. Entries of live rows whose key changed stay (readers skip them):
+     * removing those would race with a writer that found the entry present and added none.
      */
-    private boolean isGarbage(Transaction.Entry be, TableIndex index, byte[] key) {
-        for (RowVersion v : be.record.versions()) {
-            if (IndexWriter.holdsKey(v, index, key)) {
-                return false;
-            }
-            if (v.tid() <= start.lav()) {
-                break;
-            }
-        }
-        return true;
+    private boolean rowIsGone(Transaction.Entry be) {
+        RowVersion newest = be.record.newest();
+        return be.stored == null || newest == null || (newest.deleted() && newest.tid() <= start.lav());
     }
 
-    /**
-     * Removes a garbage entry, then re-reads the row: a writer that gave the row this key again
-     * meanwhile may have found the entry still present (and added nothing), so it is put back.
-     */
-    private void removeStale(TableIndex index, IndexEntry e, Versioned readBefore) {
+    private void removeStale(TableIndex index, IndexEntry e) {
         try {
-            if (!index.tree().delete(e.key(), e.rid())) {
-                return;
-            }
-            Versioned now = TellException.join(manager.store().getAsync(new RecordKey(index.table(), TableIndex.ridKey(e.rid()))));
-            long before = readBefore == null ? 0 : readBefore.version();
-            long after = now == null ? 0 : now.version();
-            if (after != before && now != null) {
-                for (RowVersion v : MvccRecord.decode(now.value()).versions()) {
-                    if (IndexWriter.holdsKey(v, index, e.key())) {
-                        index.tree().insert(e.key(), e.rid());
-                        return;
-                    }
-                }
-            }
+            index.tree().delete(e.key(), e.rid());
         } catch (TellException ignored) {
             // Removal is an optimisation; the entry stays and is checked again by the next reader.
         }

@@ -11,8 +11,8 @@ import java.util.function.Function;
  *
  * <p>Entries are version-unaware {@code (key, rid)} pairs in a non-unique tree, added at commit
  * when a row gets a key it did not have, never removed at commit (older snapshots may still
- * look a row up by its old key), and removed lazily by readers once no version anyone can see
- * holds the key. A unique index also keeps one <i>claim</i> record per key, in domain
+ * look a row up by its old key), and removed lazily by readers once the row is gone for
+ * everyone. Rids must never be reused (they come from a per-table counter). A unique index also keeps one <i>claim</i> record per key, in domain
  * {@code <tree name>.uniq}, changed only by conditional writes: the claim arbitrates
  * concurrent inserts of one key from any number of processing nodes.
  */
