@@ -48,15 +48,31 @@ public final class CalciteSpike {
     private final CalciteSchema root = SpikeCatalog.sample();
     private final RelDataTypeFactory types = new JavaTypeFactoryImpl();
 
-    /** Everything from SQL text to an optimised physical plan; {@code trace} prints each stage. */
-    RelNode plan(String sql, boolean trace) throws SqlParseException {
-        SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
+    /** The logical plan after the Hep phase, with the Volcano planner its cluster was made with. */
+    record Logical(RelNode rel, VolcanoPlanner volcano) {
+    }
+
+    private CalciteCatalogReader catalogReader() {
         Properties props = new Properties();
         props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
-        CalciteCatalogReader catalog = new CalciteCatalogReader(root, List.of(), types,
-                new CalciteConnectionConfigImpl(props));
-        SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalog, types,
+        return new CalciteCatalogReader(root, List.of(), types, new CalciteConnectionConfigImpl(props));
+    }
+
+    private SqlValidator validator(CalciteCatalogReader catalog) {
+        return SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalog, types,
                 SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.DEFAULT).withIdentifierExpansion(true));
+    }
+
+    /** Parse and validate only (for the timing breakdown). */
+    SqlNode validated(String sql) throws SqlParseException {
+        return validator(catalogReader()).validate(SqlParser.create(sql, PARSER).parseStmt());
+    }
+
+    /** Parse, validate, convert and run the Hep phase; {@code trace} prints the converted tree. */
+    Logical logical(String sql, boolean trace) throws SqlParseException {
+        SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
+        CalciteCatalogReader catalog = catalogReader();
+        SqlValidator validator = validator(catalog);
         SqlNode validated = validator.validate(parsed);
 
         VolcanoPlanner volcano = new VolcanoPlanner();
@@ -80,11 +96,15 @@ public final class CalciteSpike {
                 .addRuleInstance(CoreRules.PROJECT_REMOVE)
                 .build());
         hep.setRoot(logical);
-        logical = hep.findBestExp();
+        return new Logical(hep.findBestExp(), volcano);
+    }
 
+    /** Everything from SQL text to an optimised physical plan; {@code trace} prints each stage. */
+    RelNode plan(String sql, boolean trace) throws SqlParseException {
+        Logical l = logical(sql, trace);
         // Phase 2: cost-based choice of physical operators in the TELL convention.
-        volcano.setRoot(volcano.changeTraits(logical, logical.getTraitSet().replace(TellRels.TELL)));
-        RelNode physical = volcano.findBestExp();
+        l.volcano().setRoot(l.volcano().changeTraits(l.rel(), l.rel().getTraitSet().replace(TellRels.TELL)));
+        RelNode physical = l.volcano().findBestExp();
         if (trace) {
             System.out.println("-- physical (VolcanoPlanner, TELL convention):\n"
                     + RelOptUtil.toString(physical, SqlExplainLevel.EXPPLAN_ATTRIBUTES));
@@ -132,7 +152,48 @@ public final class CalciteSpike {
             }
         }
 
+        System.out.println("== fast-path recognition on the logical tree (after Hep, before Volcano)");
+        for (String q : List.of("SELECT a FROM t WHERE id = ?", "SELECT a FROM t WHERE id = 5 AND b = 1",
+                "UPDATE t SET a = ? WHERE id = ?", "DELETE FROM t WHERE id = 3",
+                "INSERT INTO t (id, a, b) VALUES (?, ?, ?)", "SELECT * FROM t WHERE id IN (1, 2, 3)",
+                "SELECT * FROM t WHERE id IN (?, ?)")) {
+            RelNode rel = spike.logical(q, false).rel();
+            System.out.println(q + "\n" + RelOptUtil.toString(rel).indent(4) + "    => fast path: " + FastPath.recognise(rel));
+        }
+
+        System.out.println("== parameter probes (what literal lifting can and cannot turn into ?)");
+        for (String q : List.of("SELECT ? FROM t", "SELECT CAST(a AS VARCHAR(?)) FROM t",
+                "SELECT id FROM t ORDER BY 1 LIMIT ?", "SELECT id FROM t WHERE b = ? + 1")) {
+            try {
+                spike.logical(q, false);
+                System.out.println("ok     " + q);
+            } catch (SqlParseException e) {
+                System.out.println("parse  " + q + " -> " + e.getMessage().lines().findFirst().orElse(""));
+            } catch (CalciteContextException e) {
+                System.out.println("valid. " + q + " -> " + e.getCause().getMessage());
+            }
+        }
+
         System.out.println("== planning cost (parse+validate+convert+hep+volcano), same SQL each time");
+        for (int round = 0; round < 3; round++) {
+            int n = 2000;
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                spike.logical(sql, false);
+            }
+            System.out.printf("round %d: front end + hep only: %.1f us per statement%n", round,
+                    (System.nanoTime() - t0) / 1e3 / n);
+        }
+        for (int round = 0; round < 3; round++) {
+            int n = 2000;
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                spike.validated(sql);
+            }
+            System.out.printf("round %d: parse + validate only: %.1f us per statement%n", round,
+                    (System.nanoTime() - t0) / 1e3 / n);
+        }
+        System.out.println("== full planning (parse+validate+convert+hep+volcano), same SQL each time");
         for (int round = 0; round < 3; round++) {
             int n = 2000;
             long t0 = System.nanoTime();
