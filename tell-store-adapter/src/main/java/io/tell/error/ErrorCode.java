@@ -30,6 +30,20 @@ public enum ErrorCode {
     BAD_CONFIGURATION(false),
     /** Stored bytes do not decode: a bug or foreign data. */
     CORRUPT_DATA(false),
+    /** A NULL was given for a column declared NOT NULL (SQLState 23502). */
+    NOT_NULL_VIOLATION(false),
+    /** A value does not fit its column's type: out of range, or too many digits (SQLState 22003). */
+    VALUE_OUT_OF_RANGE(false),
+    /** A string is longer than its column allows (SQLState 22001). */
+    STRING_TOO_LONG(false),
+    /** A value is of a kind its column's type cannot take, e.g. a string for an INTEGER (SQLState 22018). */
+    TYPE_MISMATCH(false),
+    /** A table, index or column definition is invalid (SQLState 42xxx). */
+    INVALID_DEFINITION(false),
+    /** A table or index of that name already exists (SQLState 42P07). */
+    DUPLICATE_OBJECT(false),
+    /** No table or index of that name exists (SQLState 42P01). */
+    UNDEFINED_OBJECT(false),
     /** Anything else: a bug. */
     INTERNAL(false);
 
