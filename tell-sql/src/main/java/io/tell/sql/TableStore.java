@@ -1,0 +1,188 @@
+package io.tell.sql;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.index.BTree;
+import io.tell.index.BTreeConfig;
+import io.tell.index.KeyEncoder;
+import io.tell.index.KeyType;
+import io.tell.index.ScanRange;
+import io.tell.sql.internal.RidAllocator;
+import io.tell.sql.internal.RowCodec;
+import io.tell.txn.IndexedRow;
+import io.tell.txn.TableIndex;
+import io.tell.txn.Transaction;
+import io.tell.txn.TransactionManager;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Rows of one table, read and written in {@link Transaction}s of one processing node. Rows are
+ * {@code Object[]} in column order; on the way in every value is coerced to its column's type
+ * and NOT NULL is checked, on the way out values have their type's Java class. Each row is one
+ * record keyed by its rid in the table's row domain. The primary key and every UNIQUE
+ * constraint or index are {@link TableIndex}es the transaction manager keeps at commit; a
+ * duplicate key fails the commit with {@link ErrorCode#DUPLICATE_KEY}. A unique key with a NULL
+ * column is not constrained (SQL semantics).
+ *
+ * <p>Thread-safe; one per table definition and node. Indexes dropped from the catalog stay
+ * maintained by this node's transaction manager until it is restarted (tell-core has no
+ * removal yet), which is wasted work but not wrong.
+ */
+public final class TableStore {
+    /** Rids reserved per counter round trip. */
+    public static final int RID_BATCH = 100;
+
+    /** A row with its rid. */
+    public record Row(long rid, Object[] values) {
+    }
+
+    private final TableDef def;
+    private final RowCodec codec;
+    private final TableIndex primaryKey;
+    private final KeyEncoder pkEncoder;
+    private final Map<String, TableIndex> indexes = new LinkedHashMap<>();
+    private final Map<String, KeyEncoder> encoders = new LinkedHashMap<>();
+    private final RidAllocator rids;
+
+    public TableStore(TransactionManager tm, TableDef def) {
+        this.def = def;
+        this.codec = new RowCodec(def.columnTypes());
+        this.rids = new RidAllocator(tm.store(), def.ridCounter(), TableDef.RID_COUNTER_KEY, RID_BATCH);
+        if (def.pkTree() != null) {
+            pkEncoder = encoder(def.primaryKey());
+            primaryKey = index(tm, def.pkTree(), def.primaryKey(), true, pkEncoder);
+        } else {
+            pkEncoder = null;
+            primaryKey = null;
+        }
+        for (IndexDef ix : def.indexes()) {
+            KeyEncoder enc = encoder(ix.columns());
+            encoders.put(ix.name(), enc);
+            indexes.put(ix.name(), index(tm, ix.treeName(), ix.columns(), ix.unique(), enc));
+        }
+    }
+
+    public TableDef def() {
+        return def;
+    }
+
+    /** Inserts a row (a fresh rid) and returns its rid. */
+    public long insert(Transaction tx, Object[] values) {
+        Object[] row = validate(values);
+        long rid = rids.next();
+        tx.insert(def.rowDomain(), TableIndex.ridKey(rid), codec.encode(row));
+        return rid;
+    }
+
+    /** The row with {@code rid} as {@code tx} sees it, or null. */
+    public Object[] get(Transaction tx, long rid) {
+        byte[] bytes = tx.get(def.rowDomain(), TableIndex.ridKey(rid));
+        return bytes == null ? null : codec.decode(bytes);
+    }
+
+    /** The row whose primary key is {@code key} (all key columns, in key order). */
+    public Optional<Row> getByKey(Transaction tx, Object... key) {
+        if (primaryKey == null) {
+            throw TellException.of(ErrorCode.INVALID_DEFINITION, "table " + def.name() + " has no primary key");
+        }
+        if (key.length != def.primaryKey().size()) {
+            throw new IllegalArgumentException("primary key of " + def.name() + " has " + def.primaryKey().size()
+                    + " columns, got " + key.length + " values");
+        }
+        List<Row> rows = scan(tx, primaryKey, pkEncoder, def.primaryKey(), key);
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    /** The rows whose leading columns of index {@code index} equal {@code prefix}, in key order. */
+    public List<Row> lookup(Transaction tx, String index, Object... prefix) {
+        IndexDef ix = def.index(index);
+        if (ix == null) {
+            throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no index " + index);
+        }
+        return scan(tx, indexes.get(index), encoders.get(index), ix.columns(), prefix);
+    }
+
+    /** Replaces the row with {@code rid}; false when {@code tx} sees none. */
+    public boolean update(Transaction tx, long rid, Object[] values) {
+        return tx.update(def.rowDomain(), TableIndex.ridKey(rid), codec.encode(validate(values)));
+    }
+
+    /** Deletes the row with {@code rid}; false when {@code tx} sees none. */
+    public boolean delete(Transaction tx, long rid) {
+        return tx.delete(def.rowDomain(), TableIndex.ridKey(rid));
+    }
+
+    /** {@code values} coerced to the column types, with NOT NULL checked. */
+    public Object[] validate(Object[] values) {
+        if (values.length != def.columns().size()) {
+            throw TellException.of(ErrorCode.INVALID_DEFINITION, "table " + def.name() + " has "
+                    + def.columns().size() + " columns, got " + values.length + " values");
+        }
+        Object[] row = new Object[values.length];
+        for (int i = 0; i < values.length; i++) {
+            ColumnDef c = def.columns().get(i);
+            try {
+                row[i] = c.type().coerce(values[i]);
+            } catch (TellException e) {
+                throw TellException.of(e.code(), "column " + def.name() + "." + c.name() + ": " + e.getMessage(), e);
+            }
+            if (row[i] == null && !c.nullable()) {
+                throw TellException.of(ErrorCode.NOT_NULL_VIOLATION, "column " + def.name() + "." + c.name()
+                        + " is NOT NULL");
+            }
+        }
+        return row;
+    }
+
+    private List<Row> scan(Transaction tx, TableIndex index, KeyEncoder enc, List<String> columns, Object[] prefix) {
+        Object[] keyValues = new Object[prefix.length];
+        for (int i = 0; i < prefix.length; i++) {
+            keyValues[i] = def.columns().get(def.columnIndex(columns.get(i))).type().coerce(prefix[i]);
+        }
+        byte[] start = enc.encodePrefix(keyValues);
+        byte[] end = KeyEncoder.prefixEnd(start);
+        ScanRange range = new ScanRange(ScanRange.inclusive(start), end == null ? null : ScanRange.exclusive(end));
+        List<Row> out = new ArrayList<>();
+        for (IndexedRow r : tx.scanIndex(index, range, Integer.MAX_VALUE)) {
+            out.add(new Row(r.rid(), codec.decode(r.row())));
+        }
+        return out;
+    }
+
+    private KeyEncoder encoder(List<String> columns) {
+        List<KeyType> types = new ArrayList<>();
+        for (String c : columns) {
+            types.add(def.columns().get(def.columnIndex(c)).type().type().keyType());
+        }
+        return KeyEncoder.of(types);
+    }
+
+    /** This node's index object for {@code tree}, registered with the transaction manager once. */
+    private TableIndex index(TransactionManager tm, String tree, List<String> columns, boolean unique, KeyEncoder enc) {
+        synchronized (tm) {
+            for (TableIndex existing : tm.indexesOf(def.rowDomain())) {
+                if (existing.name().equals(tree)) {
+                    return existing;
+                }
+            }
+            int[] positions = def.columnIndexes(columns);
+            TableIndex ix = new TableIndex(def.rowDomain(), BTree.open(tm.store(), BTreeConfig.of(tree, false)), unique,
+                    bytes -> {
+                        Object[] key = new Object[positions.length];
+                        for (int i = 0; i < positions.length; i++) {
+                            key[i] = codec.decodeColumn(bytes, positions[i]);
+                            if (key[i] == null && unique) {
+                                return null;
+                            }
+                        }
+                        return enc.encode(key);
+                    });
+            tm.addIndex(ix);
+            return ix;
+        }
+    }
+}
