@@ -116,6 +116,24 @@ public final class TableStore {
         return tx.delete(def.rowDomain(), TableIndex.ridKey(rid));
     }
 
+    /**
+     * A full row from the values of some columns, the others taking their DEFAULT (NULL when
+     * they have none), as an INSERT with a column list does. Not yet validated.
+     */
+    public Object[] withDefaults(Map<String, ?> values) {
+        for (String name : values.keySet()) {
+            if (def.columnIndex(name) < 0) {
+                throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no column " + name);
+            }
+        }
+        Object[] row = new Object[def.columns().size()];
+        for (int i = 0; i < row.length; i++) {
+            ColumnDef c = def.columns().get(i);
+            row[i] = values.containsKey(c.name()) ? values.get(c.name()) : c.defaultValue();
+        }
+        return row;
+    }
+
     /** {@code values} coerced to the column types, with NOT NULL checked. */
     public Object[] validate(Object[] values) {
         if (values.length != def.columns().size()) {

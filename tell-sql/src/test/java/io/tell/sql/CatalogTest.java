@@ -155,6 +155,37 @@ class CatalogTest {
     }
 
     @Test
+    void concurrentIndexChangesOnOneTableAllSurvive() throws Exception {
+        new Catalog(store).createTable(TableSpec.builder("T").column("A", ColumnType.INTEGER)
+                .column("B", ColumnType.varchar(5)).build(), false);
+        int nodes = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(nodes);
+        try {
+            CyclicBarrier start = new CyclicBarrier(nodes);
+            List<Future<?>> done = new ArrayList<>();
+            for (int n = 0; n < nodes; n++) {
+                int node = n;
+                done.add(pool.submit(() -> {
+                    Catalog pn = new Catalog(store);
+                    start.await();
+                    for (int i = 0; i < 5; i++) {
+                        pn.createIndex("T", "I_" + node + "_" + i, List.of(i % 2 == 0 ? "A" : "B"), false, false);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        TableDef t = new Catalog(store).table("T");
+        assertEquals(nodes * 5, t.indexes().size());
+        assertEquals(nodes * 5, t.indexes().stream().map(IndexDef::treeName).distinct().count());
+    }
+
+    @Test
     void concurrentDdlFromManyNodesLosesNothing() throws Exception {
         int nodes = 4;
         int perNode = 8;

@@ -162,6 +162,27 @@ class TableStoreTest {
     }
 
     @Test
+    void omittedColumnsTakeTheirDefaults() {
+        TableDef def = new Catalog(store).createTable(TableSpec.builder("D")
+                .notNull("ID", ColumnType.BIGINT)
+                .column(ColumnDef.notNull("STATUS", ColumnType.character(2)).withDefault("N"))
+                .column(ColumnDef.of("AMOUNT", ColumnType.decimal(6, 1)).withDefault(0))
+                .column("NOTE", ColumnType.varchar(10))
+                .primaryKey("ID").build(), false);
+        TableStore d = new TableStore(tm1, def);
+        Object[] row = d.withDefaults(java.util.Map.of("ID", 7, "NOTE", "hi"));
+        tm1.run(3, tx -> d.insert(tx, row));
+        try (Transaction tx = tm2.beginReadOnly()) {
+            assertArrayEquals(new Object[] {7L, "N ", new BigDecimal("0.0"), "hi"},
+                    new TableStore(tm2, def).getByKey(tx, 7).orElseThrow().values());
+        }
+        assertSame(ErrorCode.UNDEFINED_OBJECT, assertThrows(TellException.class,
+                () -> d.withDefaults(java.util.Map.of("NOPE", 1))).code());
+        assertSame(ErrorCode.NOT_NULL_VIOLATION, assertThrows(TellException.class,
+                () -> d.validate(d.withDefaults(java.util.Map.of("STATUS", "Y")))).code());
+    }
+
+    @Test
     void ridsComeFromTheTableCounterInRanges() {
         long a = tm1.run(3, tx -> t1.insert(tx, account(1, 1, "a", null, null)));
         long b = tm2.run(3, tx -> t2.insert(tx, account(1, 2, "b", null, null)));
