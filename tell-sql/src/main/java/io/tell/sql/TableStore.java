@@ -93,17 +93,57 @@ public final class TableStore {
             throw new IllegalArgumentException("primary key of " + def.name() + " has " + def.primaryKey().size()
                     + " columns, got " + key.length + " values");
         }
-        List<Row> rows = scan(tx, primaryKey, pkEncoder, def.primaryKey(), key);
+        List<Row> rows = range(tx, null, key, true, key, true, 2);
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
     }
 
     /** The rows whose leading columns of index {@code index} equal {@code prefix}, in key order. */
     public List<Row> lookup(Transaction tx, String index, Object... prefix) {
-        IndexDef ix = def.index(index);
-        if (ix == null) {
-            throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no index " + index);
+        return range(tx, index, prefix, true, prefix, true, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Up to {@code limit} rows in key order whose key in {@code index} (null: the primary key)
+     * lies between two prefixes of key values: from {@code from} (inclusive or not) to
+     * {@code to}. An empty prefix leaves that end open. Bounds compare by prefix: with
+     * {@code from = (1)} exclusive, every key starting with 1 is excluded.
+     */
+    public List<Row> range(Transaction tx, String index, Object[] from, boolean fromInclusive,
+                           Object[] to, boolean toInclusive, int limit) {
+        TableIndex ix;
+        KeyEncoder enc;
+        List<String> columns;
+        if (index == null) {
+            if (primaryKey == null) {
+                throw TellException.of(ErrorCode.INVALID_DEFINITION, "table " + def.name() + " has no primary key");
+            }
+            ix = primaryKey;
+            enc = pkEncoder;
+            columns = def.primaryKey();
+        } else {
+            IndexDef d = def.index(index);
+            if (d == null) {
+                throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no index " + index);
+            }
+            ix = indexes.get(index);
+            enc = encoders.get(index);
+            columns = d.columns();
         }
-        return scan(tx, indexes.get(index), encoders.get(index), ix.columns(), prefix);
+        ScanRange.Bound lower = null;
+        if (from.length > 0) {
+            byte[] p = prefixKey(enc, columns, from);
+            lower = fromInclusive ? ScanRange.inclusive(p) : bound(KeyEncoder.prefixEnd(p), true);
+        }
+        ScanRange.Bound upper = null;
+        if (to.length > 0) {
+            byte[] p = prefixKey(enc, columns, to);
+            upper = toInclusive ? bound(KeyEncoder.prefixEnd(p), false) : ScanRange.exclusive(p);
+        }
+        List<Row> out = new ArrayList<>();
+        for (IndexedRow r : tx.scanIndex(ix, new ScanRange(lower, upper), limit)) {
+            out.add(new Row(r.rid(), codec.decode(r.row())));
+        }
+        return out;
     }
 
     /** Replaces the row with {@code rid}; false when {@code tx} sees none. */
@@ -156,19 +196,23 @@ public final class TableStore {
         return row;
     }
 
-    private List<Row> scan(Transaction tx, TableIndex index, KeyEncoder enc, List<String> columns, Object[] prefix) {
-        Object[] keyValues = new Object[prefix.length];
-        for (int i = 0; i < prefix.length; i++) {
-            keyValues[i] = def.columns().get(def.columnIndex(columns.get(i))).type().coerce(prefix[i]);
+    private byte[] prefixKey(KeyEncoder enc, List<String> columns, Object[] values) {
+        if (values.length > columns.size()) {
+            throw new IllegalArgumentException("index has " + columns.size() + " columns, got " + values.length + " values");
         }
-        byte[] start = enc.encodePrefix(keyValues);
-        byte[] end = KeyEncoder.prefixEnd(start);
-        ScanRange range = new ScanRange(ScanRange.inclusive(start), end == null ? null : ScanRange.exclusive(end));
-        List<Row> out = new ArrayList<>();
-        for (IndexedRow r : tx.scanIndex(index, range, Integer.MAX_VALUE)) {
-            out.add(new Row(r.rid(), codec.decode(r.row())));
+        Object[] key = new Object[values.length];
+        for (int i = 0; i < values.length; i++) {
+            key[i] = def.columns().get(def.columnIndex(columns.get(i))).type().coerce(values[i]);
         }
-        return out;
+        return enc.encodePrefix(key);
+    }
+
+    /** A bound at {@code key}; null (open) when there is no key past the prefix. */
+    private static ScanRange.Bound bound(byte[] key, boolean inclusive) {
+        if (key == null) {
+            return null;
+        }
+        return inclusive ? ScanRange.inclusive(key) : ScanRange.exclusive(key);
     }
 
     private KeyEncoder encoder(List<String> columns) {

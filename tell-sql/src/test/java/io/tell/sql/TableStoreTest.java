@@ -162,6 +162,35 @@ class TableStoreTest {
     }
 
     @Test
+    void rangesOverCompositeKeysArePrefixAware() {
+        tm1.run(3, tx -> {
+            for (int b = 1; b <= 3; b++) {
+                for (int n = 1; n <= 3; n++) {
+                    t1.insert(tx, account(b, n, "o" + b + n, null, null));
+                }
+            }
+            return null;
+        });
+        try (Transaction tx = tm2.beginReadOnly()) {
+            assertEquals(List.of("o21", "o22", "o23"), owners(t2.range(tx, null, new Object[] {2}, true,
+                    new Object[] {2}, true, 100)));
+            assertEquals(List.of("o31", "o32", "o33"), owners(t2.range(tx, null, new Object[] {2}, false,
+                    new Object[] {}, true, 100)));
+            assertEquals(List.of("o11", "o12", "o13", "o21"), owners(t2.range(tx, null, new Object[] {}, true,
+                    new Object[] {2, 2}, false, 100)));
+            assertEquals(List.of("o22", "o23", "o31"), owners(t2.range(tx, null, new Object[] {2, 2}, true,
+                    new Object[] {3, 1}, true, 100)));
+            assertEquals(List.of("o11", "o12"), owners(t2.range(tx, null, new Object[] {}, true, new Object[] {}, true, 2)));
+            assertEquals(List.of("o31", "o32", "o33"), owners(t2.range(tx, "BY_OWNER", new Object[] {"o3"}, true,
+                    new Object[] {"o4"}, false, 100)));
+        }
+    }
+
+    private static List<Object> owners(List<TableStore.Row> rows) {
+        return rows.stream().map(r -> r.values()[2]).toList();
+    }
+
+    @Test
     void omittedColumnsTakeTheirDefaults() {
         TableDef def = new Catalog(store).createTable(TableSpec.builder("D")
                 .notNull("ID", ColumnType.BIGINT)
