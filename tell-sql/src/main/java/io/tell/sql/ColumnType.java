@@ -165,6 +165,9 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
         if (!(value instanceof String s)) {
             throw mismatch(value);
         }
+        if (s.codePoints().anyMatch(cp -> cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE)) {
+            throw TellException.of(ErrorCode.TYPE_MISMATCH, "string has an unpaired surrogate, which UTF-8 cannot hold");
+        }
         int codePoints = s.codePointCount(0, s.length());
         if (codePoints > length) {
             int cut = s.offsetByCodePoints(0, length);

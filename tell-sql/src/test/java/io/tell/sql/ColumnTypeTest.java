@@ -66,6 +66,7 @@ class ColumnTypeTest {
         assertEquals("ab  ", c.coerce("ab"));
         assertSame(ErrorCode.STRING_TOO_LONG, codeOf(() -> c.coerce("abcde")));
         assertSame(ErrorCode.TYPE_MISMATCH, codeOf(() -> v.coerce(12)));
+        assertSame(ErrorCode.TYPE_MISMATCH, codeOf(() -> v.coerce("a\uD800")), "an unpaired surrogate would not survive UTF-8");
     }
 
     @Test
