@@ -20,11 +20,24 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Each {@link Catalog} object stands for one processing node; all share one store. */
+/**
+ * Each {@link Catalog} object stands for one processing node; all share one store ({@code mem}
+ * here, Redis in {@link CatalogRedisIT}).
+ */
 class CatalogTest {
-    private final RecordStore store = RecordStores.open("mem:");
+    protected RecordStore store;
+
+    protected RecordStore openStore() {
+        return RecordStores.open("mem:");
+    }
+
+    @BeforeEach
+    void openTheStore() {
+        store = openStore();
+    }
 
     @AfterEach
     void tearDown() {

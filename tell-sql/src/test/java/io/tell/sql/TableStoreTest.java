@@ -22,9 +22,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Two processing nodes (catalog + transaction manager each) over one store and commit manager. */
+/**
+ * Two processing nodes (catalog + transaction manager each) over one store ({@code mem} here,
+ * Redis in {@link TableStoreRedisIT}) and one commit manager.
+ */
 class TableStoreTest {
     private RecordStore store;
+
+    protected RecordStore openStore() {
+        return RecordStores.open("mem:");
+    }
+
     private LocalCommitManager cm;
     private TransactionManager tm1;
     private TransactionManager tm2;
@@ -33,7 +41,7 @@ class TableStoreTest {
 
     @BeforeEach
     void setUp() {
-        store = RecordStores.open("mem:");
+        store = openStore();
         cm = LocalCommitManager.open(store, LocalCommitManager.Options.embedded());
         tm1 = new TransactionManager(store, cm, "pn-1");
         tm2 = new TransactionManager(store, cm, "pn-2");
