@@ -63,6 +63,16 @@ public final class Catalog {
         return remember(load(dir));
     }
 
+    /**
+     * The cached catalog when it is at least {@code version}, without a round trip; otherwise
+     * revalidated. For a node that learns of a version (e.g. a plan or a peer names one) and
+     * needs to know it is not behind it.
+     */
+    public CatalogSnapshot atLeast(long version) {
+        CatalogSnapshot c = cached;
+        return c.version() >= version ? c : snapshot();
+    }
+
     /** The catalog as this node last saw it, without asking the store. */
     public CatalogSnapshot cached() {
         return cached;

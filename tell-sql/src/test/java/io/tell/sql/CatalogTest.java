@@ -99,6 +99,12 @@ class CatalogTest {
         CatalogSnapshot again = pn.snapshot();
         assertEquals(1, counting.counts().total() - before);
         assertSame(again, pn.cached());
+        before = counting.counts().total();
+        assertSame(again, pn.atLeast(1), "the cache is new enough: no round trip");
+        assertEquals(0, counting.counts().total() - before);
+        new Catalog(store).createTable(customers("U"), false);
+        assertEquals(2, pn.atLeast(2).version(), "behind a known version: revalidated");
+        assertEquals(2, counting.counts().total() - before, "directory, then the one new definition");
     }
 
     @Test
