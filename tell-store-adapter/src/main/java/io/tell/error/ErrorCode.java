@@ -2,7 +2,8 @@ package io.tell.error;
 
 /**
  * The central registry of Tell error codes. Each code says once whether a failure with it
- * may succeed when retried; the JDBC layer maps codes to SQLStates in one place.
+ * may succeed when retried; the JDBC layer maps codes to SQLStates in one place
+ * ({@code io.tell.sql.SqlStates}).
  */
 public enum ErrorCode {
     /** The record store cannot be reached (connection refused or lost). */
@@ -30,6 +31,20 @@ public enum ErrorCode {
     BAD_CONFIGURATION(false),
     /** Stored bytes do not decode: a bug or foreign data. */
     CORRUPT_DATA(false),
+    /** A NULL was given for a column declared NOT NULL. */
+    NOT_NULL_VIOLATION(false),
+    /** A value does not fit its column's type: out of range, or too many digits. */
+    VALUE_OUT_OF_RANGE(false),
+    /** A string is longer than its column allows. */
+    STRING_TOO_LONG(false),
+    /** A value is of a kind its column's type cannot take, e.g. a string for an INTEGER. */
+    TYPE_MISMATCH(false),
+    /** A table, index or column definition is invalid. */
+    INVALID_DEFINITION(false),
+    /** A table or index of that name already exists. */
+    DUPLICATE_OBJECT(false),
+    /** No table or index of that name exists. */
+    UNDEFINED_OBJECT(false),
     /** Anything else: a bug. */
     INTERNAL(false);
 

@@ -1,0 +1,297 @@
+package io.tell.sql;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.internal.CatalogCodec;
+import io.tell.sql.internal.CatalogCodec.DirEntry;
+import io.tell.sql.internal.CatalogCodec.Directory;
+import io.tell.store.Expect;
+import io.tell.store.RecordKey;
+import io.tell.store.RecordStore;
+import io.tell.store.Versioned;
+import io.tell.store.WriteOp;
+import io.tell.store.WriteResult;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+
+/**
+ * The SQL catalog of one processing node, kept in the record store so that DDL done through
+ * any node is seen by all (see {@code docs/sql-rows.md}, "Catalog records").
+ *
+ * <p>Domain {@value #DOMAIN} holds a <i>directory</i> record ({@code dir}: catalog version and,
+ * per table, its id and the id of its definition record) and write-once <i>definition</i>
+ * records ({@code def/<id>}). A DDL statement writes the new definition records first, then
+ * swings the directory with a write conditional on the version it read; that write is the
+ * commit point. On a conflict (another node's DDL got in first) it re-reads and re-validates
+ * against the newer catalog and tries again, so concurrent DDL never loses a change.
+ *
+ * <p>Thread-safe. Definitions are cached forever by record id (they never change); the
+ * directory is re-read by {@link #snapshot()}, one store round trip, plus one more to fetch
+ * definitions this node has not seen. {@link #cached()} costs nothing. Data of dropped tables
+ * and indexes is left in the store (no garbage collection of it yet).
+ */
+public final class Catalog {
+    public static final String DOMAIN = "tell.catalog";
+    private static final byte[] DIR_KEY = bytes("dir");
+    private static final byte[] TABLE_ID_COUNTER = bytes("table.id");
+    private static final byte[] DEF_ID_COUNTER = bytes("def.id");
+    private static final int MAX_ATTEMPTS = 200;
+
+    private final RecordStore store;
+    private final Map<Long, TableDef> defsById = new ConcurrentHashMap<>();
+    private volatile CatalogSnapshot cached = new CatalogSnapshot(0, 0, Map.of(), Map.of());
+
+    public Catalog(RecordStore store) {
+        this.store = store;
+    }
+
+    /** The newest catalog, revalidated against the store (one round trip when nothing changed). */
+    public CatalogSnapshot snapshot() {
+        Versioned dir = store.get(DOMAIN, DIR_KEY);
+        CatalogSnapshot c = cached;
+        long storeVersion = dir == null ? 0 : dir.version();
+        if (storeVersion == c.storeVersion()) {
+            return c;
+        }
+        return remember(load(dir));
+    }
+
+    /**
+     * The cached catalog when it is at least {@code version}, without a round trip; otherwise
+     * revalidated. For a node that learns of a version (e.g. a plan or a peer names one) and
+     * needs to know it is not behind it.
+     */
+    public CatalogSnapshot atLeast(long version) {
+        CatalogSnapshot c = cached;
+        return c.version() >= version ? c : snapshot();
+    }
+
+    /** The catalog as this node last saw it, without asking the store. */
+    public CatalogSnapshot cached() {
+        return cached;
+    }
+
+    public TableDef table(String name) {
+        return snapshot().table(name).orElseThrow(() -> undefined("table " + name + " does not exist"));
+    }
+
+    public List<TableDef> tables() {
+        return snapshot().tables();
+    }
+
+    /**
+     * Creates a table. With {@code ifNotExists}, an existing table of that name is returned
+     * unchanged; otherwise it is {@link ErrorCode#DUPLICATE_OBJECT}.
+     */
+    public TableDef createTable(TableSpec spec, boolean ifNotExists) {
+        return change(cat -> {
+            TableDef existing = cat.tableMap().get(spec.name());
+            if (existing != null) {
+                if (ifNotExists) {
+                    return Edit.none(existing);
+                }
+                throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "table " + spec.name() + " already exists");
+            }
+            TableDef def = TableDef.create(store.increment(DOMAIN, TABLE_ID_COUNTER, 1), spec);
+            for (IndexDef ix : def.indexes()) {
+                checkIndexNameFree(cat, ix.name());
+            }
+            TableDef resolved = def.withForeignKeys(def.foreignKeys().stream()
+                    .map(fk -> checkForeignKey(cat, def, fk)).toList());
+            return Edit.put(resolved, resolved);
+        });
+    }
+
+    /** Drops a table; false when it did not exist and {@code ifExists}. */
+    public boolean dropTable(String name, boolean ifExists) {
+        return change(cat -> {
+            if (!cat.tableMap().containsKey(name)) {
+                if (ifExists) {
+                    return Edit.none(false);
+                }
+                throw undefined("table " + name + " does not exist");
+            }
+            for (TableDef other : cat.tableMap().values()) {
+                for (ForeignKeyDef fk : other.foreignKeys()) {
+                    if (fk.refTable().equals(name) && !other.name().equals(name)) {
+                        throw TellException.of(ErrorCode.INVALID_DEFINITION, "table " + name
+                                + " is referenced by foreign key " + fk.name() + " of table " + other.name());
+                    }
+                }
+            }
+            return new Edit<>(true, null, name);
+        });
+    }
+
+    /**
+     * Adds an index to a table's definition. Filling it from existing rows is the caller's
+     * job (the SQL layer backfills before using it).
+     */
+    public TableDef createIndex(String table, String index, List<String> columns, boolean unique, boolean ifNotExists) {
+        return change(cat -> {
+            TableDef t = cat.tableMap().get(table);
+            if (t == null) {
+                throw undefined("table " + table + " does not exist");
+            }
+            if (cat.tableOfIndex(index).isPresent()) {
+                if (ifNotExists) {
+                    return Edit.none(cat.tableOfIndex(index).get());
+                }
+                throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "index " + index + " already exists");
+            }
+            TableDef next = t.withIndex(index, columns, unique, false);
+            return Edit.put(next, next);
+        });
+    }
+
+    /** Drops an index created by CREATE INDEX; false when it did not exist and {@code ifExists}. */
+    public boolean dropIndex(String index, boolean ifExists) {
+        return change(cat -> {
+            TableDef t = cat.tableOfIndex(index).orElse(null);
+            if (t == null) {
+                if (ifExists) {
+                    return Edit.none(false);
+                }
+                throw undefined("index " + index + " does not exist");
+            }
+            if (t.index(index).constraint()) {
+                throw TellException.of(ErrorCode.INVALID_DEFINITION, "index " + index
+                        + " backs a UNIQUE constraint of table " + t.name() + " and cannot be dropped alone");
+            }
+            return Edit.put(t.withoutIndex(index), true);
+        });
+    }
+
+    /** One DDL change against a catalog snapshot: the result, and a table to (re)define or drop. */
+    private record Edit<T>(T result, TableDef put, String drop) {
+        static <T> Edit<T> none(T result) {
+            return new Edit<>(result, null, null);
+        }
+
+        static <T> Edit<T> put(TableDef def, T result) {
+            return new Edit<>(result, def, null);
+        }
+    }
+
+    private <T> T change(Function<CatalogSnapshot, Edit<T>> edit) {
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            CatalogSnapshot cat = snapshot();
+            Edit<T> e = edit.apply(cat);
+            if (e.put() == null && e.drop() == null) {
+                return e.result();
+            }
+            Map<String, DirEntry> entries = new TreeMap<>();
+            cat.tableMap().forEach((name, t) -> entries.put(name, new DirEntry(t.id(), cat.defIds().get(name))));
+            long newDefId = 0;
+            if (e.put() != null) {
+                newDefId = store.increment(DOMAIN, DEF_ID_COUNTER, 1);
+                WriteResult w = store.write(WriteOp.insert(DOMAIN, defKey(newDefId), CatalogCodec.encodeTable(e.put())));
+                if (!w.written()) {
+                    throw TellException.of(ErrorCode.INTERNAL, "catalog definition record " + newDefId + " already exists");
+                }
+                entries.put(e.put().name(), new DirEntry(e.put().id(), newDefId));
+            } else {
+                entries.remove(e.drop());
+            }
+            byte[] dir = CatalogCodec.encodeDirectory(new Directory(cat.version() + 1, entries));
+            Expect expect = cat.storeVersion() == 0 ? Expect.ABSENT : Expect.version(cat.storeVersion());
+            if (store.write(WriteOp.put(DOMAIN, DIR_KEY, dir, expect)).written()) {
+                snapshot();
+                return e.result();
+            }
+            if (newDefId != 0) {
+                store.write(WriteOp.delete(DOMAIN, defKey(newDefId), Expect.ANY)); // never published
+            }
+            LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(100_000, 200_000L * Math.min(attempt, 20)));
+        }
+        throw TellException.of(ErrorCode.TX_CONFLICT, "catalog changed concurrently " + MAX_ATTEMPTS + " times in a row");
+    }
+
+    private CatalogSnapshot load(Versioned dirRecord) {
+        if (dirRecord == null) {
+            return new CatalogSnapshot(0, 0, Map.of(), Map.of());
+        }
+        Directory dir = CatalogCodec.decodeDirectory(dirRecord.value());
+        List<RecordKey> missing = new ArrayList<>();
+        for (DirEntry e : dir.entries().values()) {
+            if (!defsById.containsKey(e.defId())) {
+                missing.add(new RecordKey(DOMAIN, defKey(e.defId())));
+            }
+        }
+        if (!missing.isEmpty()) {
+            List<Versioned> got = store.getAll(missing);
+            for (int i = 0; i < missing.size(); i++) {
+                if (got.get(i) == null) {
+                    throw TellException.of(ErrorCode.CORRUPT_DATA, "catalog directory names a missing definition "
+                            + missing.get(i));
+                }
+                defsById.put(defIdOf(missing.get(i).key()), CatalogCodec.decodeTable(got.get(i).value()));
+            }
+        }
+        Map<String, TableDef> tables = new TreeMap<>();
+        Map<String, Long> defIds = new TreeMap<>();
+        dir.entries().forEach((name, e) -> {
+            tables.put(name, defsById.get(e.defId()));
+            defIds.put(name, e.defId());
+        });
+        return new CatalogSnapshot(dir.version(), dirRecord.version(), tables, defIds);
+    }
+
+    /** Keeps the newer of the cached and the given snapshot (store versions only grow). */
+    private synchronized CatalogSnapshot remember(CatalogSnapshot s) {
+        if (s.storeVersion() > cached.storeVersion()) {
+            cached = s;
+        }
+        return cached;
+    }
+
+    private static void checkIndexNameFree(CatalogSnapshot cat, String index) {
+        if (cat.tableOfIndex(index).isPresent()) {
+            throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "index " + index + " already exists");
+        }
+    }
+
+    /** {@code fk} checked against the catalog, with the referenced primary key filled in when it names no columns. */
+    private static ForeignKeyDef checkForeignKey(CatalogSnapshot cat, TableDef def, ForeignKeyDef fk) {
+        TableDef ref = fk.refTable().equals(def.name()) ? def : cat.tableMap().get(fk.refTable());
+        if (ref == null) {
+            throw TellException.of(ErrorCode.INVALID_DEFINITION, "foreign key " + fk.name() + " of table "
+                    + def.name() + " references unknown table " + fk.refTable());
+        }
+        List<String> refCols = fk.refColumns().isEmpty() ? ref.primaryKey() : fk.refColumns();
+        if (refCols.size() != fk.columns().size()) {
+            throw TellException.of(ErrorCode.INVALID_DEFINITION, "foreign key " + fk.name() + " of table "
+                    + def.name() + " has " + fk.columns().size() + " columns but references " + refCols.size());
+        }
+        for (String c : refCols) {
+            if (ref.columnIndex(c) < 0) {
+                throw TellException.of(ErrorCode.INVALID_DEFINITION, "foreign key " + fk.name() + " of table "
+                        + def.name() + " references unknown column " + c + " of " + ref.name());
+            }
+        }
+        return new ForeignKeyDef(fk.name(), fk.columns(), ref.name(), refCols);
+    }
+
+    private static TellException undefined(String message) {
+        return TellException.of(ErrorCode.UNDEFINED_OBJECT, message);
+    }
+
+    private static byte[] defKey(long defId) {
+        return bytes("def/" + defId);
+    }
+
+    private static long defIdOf(byte[] key) {
+        return Long.parseLong(new String(key, StandardCharsets.UTF_8).substring(4));
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

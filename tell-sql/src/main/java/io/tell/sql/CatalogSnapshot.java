@@ -1,0 +1,59 @@
+package io.tell.sql;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The catalog as of one version: every table by name. Immutable; a processing node caches the
+ * newest one it has seen, and a plan built against version v is valid while the catalog is at v.
+ */
+public final class CatalogSnapshot {
+    private final long version;
+    private final long storeVersion;
+    private final Map<String, TableDef> tables;
+    private final Map<String, Long> defIds;
+
+    CatalogSnapshot(long version, long storeVersion, Map<String, TableDef> tables, Map<String, Long> defIds) {
+        this.version = version;
+        this.storeVersion = storeVersion;
+        this.tables = Collections.unmodifiableMap(tables);
+        this.defIds = Collections.unmodifiableMap(defIds);
+    }
+
+    /** The catalog version: 0 for an empty, never-changed catalog, one more with every DDL. */
+    public long version() {
+        return version;
+    }
+
+    /** The store version of the directory record this snapshot was read from (0 = absent). */
+    long storeVersion() {
+        return storeVersion;
+    }
+
+    Map<String, Long> defIds() {
+        return defIds;
+    }
+
+    Map<String, TableDef> tableMap() {
+        return tables;
+    }
+
+    public Optional<TableDef> table(String name) {
+        return Optional.ofNullable(tables.get(name));
+    }
+
+    /** All tables, by name. */
+    public List<TableDef> tables() {
+        List<TableDef> out = new ArrayList<>(tables.values());
+        out.sort((a, b) -> a.name().compareTo(b.name()));
+        return out;
+    }
+
+    /** The table that has index {@code indexName}, if any: index names are unique in the catalog. */
+    public Optional<TableDef> tableOfIndex(String indexName) {
+        return tables.values().stream().filter(t -> t.index(indexName) != null).findFirst();
+    }
+}

@@ -1,0 +1,220 @@
+package io.tell.sql;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+
+/**
+ * A column's SQL type with its parameters: {@code precision} and {@code scale} for DECIMAL,
+ * {@code length} for VARCHAR and CHAR; the others are 0. Validated on construction.
+ */
+public record ColumnType(SqlType type, int precision, int scale, int length) {
+    /** Largest DECIMAL precision; keeps encoded values and index keys small. */
+    public static final int MAX_DECIMAL_PRECISION = 1000;
+    /** Longest VARCHAR or CHAR, in code points. */
+    public static final int MAX_LENGTH = 1 << 20;
+
+    public static final ColumnType SMALLINT = new ColumnType(SqlType.SMALLINT, 0, 0, 0);
+    public static final ColumnType INTEGER = new ColumnType(SqlType.INTEGER, 0, 0, 0);
+    public static final ColumnType BIGINT = new ColumnType(SqlType.BIGINT, 0, 0, 0);
+    public static final ColumnType REAL = new ColumnType(SqlType.REAL, 0, 0, 0);
+    public static final ColumnType DOUBLE = new ColumnType(SqlType.DOUBLE, 0, 0, 0);
+    public static final ColumnType BOOLEAN = new ColumnType(SqlType.BOOLEAN, 0, 0, 0);
+    public static final ColumnType DATE = new ColumnType(SqlType.DATE, 0, 0, 0);
+    public static final ColumnType TIMESTAMP = new ColumnType(SqlType.TIMESTAMP, 0, 0, 0);
+
+    public ColumnType {
+        if (type == null) {
+            throw invalid("column type is null");
+        }
+        switch (type) {
+            case DECIMAL -> {
+                if (precision < 1 || precision > MAX_DECIMAL_PRECISION) {
+                    throw invalid("DECIMAL precision must be in [1, " + MAX_DECIMAL_PRECISION + "]: " + precision);
+                }
+                if (scale < 0 || scale > precision) {
+                    throw invalid("DECIMAL scale must be in [0, precision " + precision + "]: " + scale);
+                }
+                if (length != 0) {
+                    throw invalid("DECIMAL has no length");
+                }
+            }
+            case VARCHAR, CHAR -> {
+                if (length < 1 || length > MAX_LENGTH) {
+                    throw invalid(type + " length must be in [1, " + MAX_LENGTH + "]: " + length);
+                }
+                if (precision != 0 || scale != 0) {
+                    throw invalid(type + " has no precision or scale");
+                }
+            }
+            default -> {
+                if (precision != 0 || scale != 0 || length != 0) {
+                    throw invalid(type + " takes no parameters");
+                }
+            }
+        }
+    }
+
+    public static ColumnType decimal(int precision, int scale) {
+        return new ColumnType(SqlType.DECIMAL, precision, scale, 0);
+    }
+
+    public static ColumnType varchar(int length) {
+        return new ColumnType(SqlType.VARCHAR, 0, 0, length);
+    }
+
+    public static ColumnType character(int length) {
+        return new ColumnType(SqlType.CHAR, 0, 0, length);
+    }
+
+    /**
+     * {@code value} as this type's Java class ({@link SqlType#javaClass()}), or null for null.
+     * Numbers convert between classes when the value fits exactly (a DECIMAL is rounded half-up
+     * to its scale, as SQL assignment allows); a string longer than the column is refused unless
+     * the excess is spaces, which are cut (SQL standard); CHAR pads with spaces. JDBC's
+     * {@code java.sql.Date} and {@code Timestamp} are accepted for DATE and TIMESTAMP.
+     *
+     * @throws TellException {@link ErrorCode#VALUE_OUT_OF_RANGE}, {@link ErrorCode#STRING_TOO_LONG}
+     *                       or {@link ErrorCode#TYPE_MISMATCH}
+     */
+    public Object coerce(Object value) {
+        if (value == null) {
+            return null;
+        }
+        return switch (type) {
+            case SMALLINT -> (short) integral(value, Short.MIN_VALUE, Short.MAX_VALUE);
+            case INTEGER -> (int) integral(value, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            case BIGINT -> integral(value, Long.MIN_VALUE, Long.MAX_VALUE);
+            case DECIMAL -> decimal(value);
+            case REAL -> real(value);
+            case DOUBLE -> number(value).doubleValue();
+            case VARCHAR -> string(value, false);
+            case CHAR -> string(value, true);
+            case BOOLEAN -> {
+                if (value instanceof Boolean b) {
+                    yield b;
+                }
+                throw mismatch(value);
+            }
+            case DATE -> {
+                if (value instanceof LocalDate d) {
+                    yield d;
+                }
+                if (value instanceof java.sql.Date d) {
+                    yield d.toLocalDate();
+                }
+                throw mismatch(value);
+            }
+            case TIMESTAMP -> {
+                if (value instanceof LocalDateTime t) {
+                    yield t;
+                }
+                if (value instanceof java.sql.Timestamp t) {
+                    yield t.toLocalDateTime();
+                }
+                throw mismatch(value);
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return switch (type) {
+            case DECIMAL -> "DECIMAL(" + precision + ", " + scale + ")";
+            case VARCHAR, CHAR -> type + "(" + length + ")";
+            default -> type.name();
+        };
+    }
+
+    private long integral(Object value, long min, long max) {
+        BigDecimal d = exactNumber(value);
+        long x;
+        try {
+            x = d.longValueExact();
+        } catch (ArithmeticException e) {
+            throw outOfRange(value);
+        }
+        if (x < min || x > max) {
+            throw outOfRange(value);
+        }
+        return x;
+    }
+
+    private BigDecimal decimal(Object value) {
+        BigDecimal d = exactNumber(value).setScale(scale, RoundingMode.HALF_UP);
+        if (d.precision() - d.scale() > precision - scale) {
+            throw outOfRange(value);
+        }
+        return d;
+    }
+
+    private Float real(Object value) {
+        Number n = number(value);
+        float f = n.floatValue();
+        if (Float.isInfinite(f) && !Double.isInfinite(n.doubleValue())) {
+            throw outOfRange(value);
+        }
+        return f;
+    }
+
+    private String string(Object value, boolean pad) {
+        if (!(value instanceof String s)) {
+            throw mismatch(value);
+        }
+        if (s.codePoints().anyMatch(cp -> cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE)) {
+            throw TellException.of(ErrorCode.TYPE_MISMATCH, "string has an unpaired surrogate, which UTF-8 cannot hold");
+        }
+        int codePoints = s.codePointCount(0, s.length());
+        if (codePoints > length) {
+            int cut = s.offsetByCodePoints(0, length);
+            if (s.substring(cut).chars().anyMatch(c -> c != ' ')) {
+                throw TellException.of(ErrorCode.STRING_TOO_LONG,
+                        "string of " + codePoints + " characters is too long for " + this);
+            }
+            return s.substring(0, cut);
+        }
+        return pad && codePoints < length ? s + " ".repeat(length - codePoints) : s;
+    }
+
+    private Number number(Object value) {
+        if (value instanceof Number n) {
+            return n;
+        }
+        throw mismatch(value);
+    }
+
+    private BigDecimal exactNumber(Object value) {
+        return switch (number(value)) {
+            case BigDecimal d -> d;
+            case BigInteger i -> new BigDecimal(i);
+            case Long l -> BigDecimal.valueOf(l);
+            case Integer i -> BigDecimal.valueOf(i);
+            case Short s -> BigDecimal.valueOf(s);
+            case Byte b -> BigDecimal.valueOf(b);
+            case Number n -> {
+                double x = n.doubleValue();
+                if (Double.isNaN(x) || Double.isInfinite(x)) {
+                    throw outOfRange(value);
+                }
+                yield new BigDecimal(n.toString());
+            }
+        };
+    }
+
+    private TellException outOfRange(Object value) {
+        return TellException.of(ErrorCode.VALUE_OUT_OF_RANGE, "value " + value + " is out of range for " + this);
+    }
+
+    private TellException mismatch(Object value) {
+        return TellException.of(ErrorCode.TYPE_MISMATCH, "a " + value.getClass().getSimpleName()
+                + " cannot be a " + this + " value: " + value);
+    }
+
+    private static TellException invalid(String message) {
+        return TellException.of(ErrorCode.INVALID_DEFINITION, message);
+    }
+}

@@ -1,0 +1,35 @@
+package io.tell.sql;
+
+import io.tell.error.ErrorCode;
+
+/**
+ * The one place where Tell error codes become SQLStates (the JDBC driver will use it for every
+ * {@code SQLException}). The switch has no default, so a new code does not compile until it
+ * has a state here.
+ */
+public final class SqlStates {
+    private SqlStates() {
+    }
+
+    public static String of(ErrorCode code) {
+        return switch (code) {
+            case STORE_UNAVAILABLE, STORE_TIMEOUT -> "08006";      // connection failure
+            case CM_UNAVAILABLE -> "08001";                         // unable to establish connection
+            case PROTOCOL_ERROR -> "08P01";                         // protocol violation
+            case TX_CONFLICT -> "40001";                            // serialization failure
+            case TX_COMMIT_PENDING -> "40003";                      // statement completion unknown
+            case DUPLICATE_KEY -> "23505";                          // unique violation
+            case NOT_NULL_VIOLATION -> "23502";                     // not-null violation
+            case VALUE_OUT_OF_RANGE -> "22003";                     // numeric value out of range
+            case STRING_TOO_LONG -> "22001";                        // string data, right truncation
+            case TYPE_MISMATCH -> "42804";                          // datatype mismatch
+            case INVALID_DEFINITION -> "42000";                     // syntax error or access rule violation
+            case DUPLICATE_OBJECT -> "42P07";                       // duplicate table / index
+            case UNDEFINED_OBJECT -> "42P01";                       // undefined table / index
+            case TX_STATE -> "25000";                               // invalid transaction state
+            case BAD_CONFIGURATION -> "22023";                      // invalid parameter value
+            case CORRUPT_DATA -> "XX001";                           // data corrupted
+            case STORE_FAILURE, INTERNAL -> "XX000";                // internal error
+        };
+    }
+}

@@ -1,0 +1,140 @@
+package io.tell.sql;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A table as the catalog stores it: its definition and where its data lives. Immutable; DDL
+ * makes a new one. Storage names derive from the table id, which the catalog draws from a
+ * counter, so a table dropped and created again under the same name never meets old data.
+ *
+ * @param id           unique forever within a store
+ * @param primaryKey   column names, possibly empty (rows are then found by rid or scan only)
+ * @param indexes      UNIQUE constraints and secondary indexes, in creation order
+ * @param rowDomain    the record domain of the rows, keyed by 8-byte rid
+ * @param ridCounter   the counter domain the rids come from (key {@link #RID_COUNTER_KEY})
+ * @param pkTree       the B+tree of the primary-key index (null without a primary key)
+ * @param nextIndexNo  the number the next index's tree name will carry
+ */
+public record TableDef(long id, String name, List<ColumnDef> columns, List<String> primaryKey,
+                       List<IndexDef> indexes, List<ForeignKeyDef> foreignKeys,
+                       String rowDomain, String ridCounter, String pkTree, int nextIndexNo) {
+    public static final String RID_COUNTER_KEY = "rid";
+
+    public TableDef {
+        Names.check("table", name);
+        columns = List.copyOf(columns);
+        primaryKey = List.copyOf(primaryKey);
+        indexes = List.copyOf(indexes);
+        foreignKeys = List.copyOf(foreignKeys);
+    }
+
+    /**
+     * Validates {@code spec} and gives it the storage of table {@code id}. Primary-key columns
+     * become NOT NULL. Foreign keys are checked against other tables by the catalog.
+     */
+    static TableDef create(long id, TableSpec spec) {
+        String name = Names.check("table", spec.name());
+        if (spec.columns().isEmpty()) {
+            throw invalid("table " + name + " has no columns");
+        }
+        Set<String> seen = new HashSet<>();
+        for (ColumnDef c : spec.columns()) {
+            if (!seen.add(c.name())) {
+                throw invalid("table " + name + " has column " + c.name() + " twice");
+            }
+        }
+        checkColumns(name, "PRIMARY KEY", spec.columns(), spec.primaryKey(), true);
+        List<ColumnDef> columns = new ArrayList<>();
+        for (ColumnDef c : spec.columns()) {
+            columns.add(spec.primaryKey().contains(c.name()) && c.nullable()
+                    ? new ColumnDef(c.name(), c.type(), false, c.defaultValue()) : c);
+        }
+        String base = "tell.t" + id;
+        TableDef def = new TableDef(id, name, columns, spec.primaryKey(), List.of(), List.of(), base, base + ".rid",
+                spec.primaryKey().isEmpty() ? null : base + ".pk", 1);
+        int unnamed = 1;
+        for (TableSpec.IndexSpec ix : spec.indexes()) {
+            String ixName = ix.name() != null ? ix.name() : name + (ix.constraint() ? "_UNIQUE_" : "_INDEX_") + unnamed++;
+            def = def.withIndex(ixName, ix.columns(), ix.unique(), ix.constraint());
+        }
+        List<ForeignKeyDef> fks = new ArrayList<>();
+        int fkNo = 1;
+        for (TableSpec.ForeignKeySpec fk : spec.foreignKeys()) {
+            checkColumns(name, "FOREIGN KEY", columns, fk.columns(), false);
+            fks.add(new ForeignKeyDef(fk.name() != null ? fk.name() : name + "_FK_" + fkNo++,
+                    fk.columns(), fk.refTable(), fk.refColumns()));
+        }
+        return def.withForeignKeys(fks);
+    }
+
+    /** This table with one more index; throws INVALID_DEFINITION or DUPLICATE_OBJECT. */
+    TableDef withIndex(String indexName, List<String> cols, boolean unique, boolean constraint) {
+        Names.check("index", indexName);
+        checkColumns(name, "index " + indexName, columns, cols, false);
+        if (index(indexName) != null) {
+            throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "index " + indexName + " already exists on table " + name);
+        }
+        List<IndexDef> next = new ArrayList<>(indexes);
+        next.add(new IndexDef(indexName, cols, unique, constraint, rowDomain + ".i" + nextIndexNo));
+        return new TableDef(id, name, columns, primaryKey, next, foreignKeys, rowDomain, ridCounter, pkTree, nextIndexNo + 1);
+    }
+
+    TableDef withoutIndex(String indexName) {
+        List<IndexDef> next = new ArrayList<>(indexes);
+        next.removeIf(ix -> ix.name().equals(indexName));
+        return new TableDef(id, name, columns, primaryKey, next, foreignKeys, rowDomain, ridCounter, pkTree, nextIndexNo);
+    }
+
+    TableDef withForeignKeys(List<ForeignKeyDef> fks) {
+        return new TableDef(id, name, columns, primaryKey, indexes, fks, rowDomain, ridCounter, pkTree, nextIndexNo);
+    }
+
+    /** The position of column {@code column}, or -1. */
+    public int columnIndex(String column) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).name().equals(column)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The positions of {@code cols}. */
+    public int[] columnIndexes(List<String> cols) {
+        return cols.stream().mapToInt(this::columnIndex).toArray();
+    }
+
+    /** The types of the columns, in order: the row codec's schema. */
+    public List<ColumnType> columnTypes() {
+        return columns.stream().map(ColumnDef::type).toList();
+    }
+
+    public IndexDef index(String indexName) {
+        return indexes.stream().filter(ix -> ix.name().equals(indexName)).findFirst().orElse(null);
+    }
+
+    private static void checkColumns(String table, String what, List<ColumnDef> columns, List<String> cols,
+                                     boolean emptyAllowed) {
+        if (cols.isEmpty() && !emptyAllowed) {
+            throw invalid(what + " of table " + table + " names no columns");
+        }
+        Set<String> seen = new HashSet<>();
+        for (String c : cols) {
+            if (columns.stream().noneMatch(d -> d.name().equals(c))) {
+                throw invalid(what + " of table " + table + " names unknown column " + c);
+            }
+            if (!seen.add(c)) {
+                throw invalid(what + " of table " + table + " names column " + c + " twice");
+            }
+        }
+    }
+
+    private static TellException invalid(String message) {
+        return TellException.of(ErrorCode.INVALID_DEFINITION, message);
+    }
+}

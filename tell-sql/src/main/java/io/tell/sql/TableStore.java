@@ -1,0 +1,250 @@
+package io.tell.sql;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.index.BTree;
+import io.tell.index.BTreeConfig;
+import io.tell.index.KeyEncoder;
+import io.tell.index.KeyType;
+import io.tell.index.ScanRange;
+import io.tell.sql.internal.RidAllocator;
+import io.tell.sql.internal.RowCodec;
+import io.tell.txn.IndexedRow;
+import io.tell.txn.TableIndex;
+import io.tell.txn.Transaction;
+import io.tell.txn.TransactionManager;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Rows of one table, read and written in {@link Transaction}s of one processing node. Rows are
+ * {@code Object[]} in column order; on the way in every value is coerced to its column's type
+ * and NOT NULL is checked, on the way out values have their type's Java class. Each row is one
+ * record keyed by its rid in the table's row domain. The primary key and every UNIQUE
+ * constraint or index are {@link TableIndex}es the transaction manager keeps at commit; a
+ * duplicate key fails the commit with {@link ErrorCode#DUPLICATE_KEY}. A unique key with a NULL
+ * column is not constrained (SQL semantics).
+ *
+ * <p>Thread-safe; one per table definition and node. Indexes dropped from the catalog stay
+ * maintained by this node's transaction manager until it is restarted (tell-core has no
+ * removal yet), which is wasted work but not wrong.
+ */
+public final class TableStore {
+    /** Rids reserved per counter round trip. */
+    public static final int RID_BATCH = 100;
+
+    /** A row with its rid. */
+    public record Row(long rid, Object[] values) {
+    }
+
+    private final TableDef def;
+    private final RowCodec codec;
+    private final TableIndex primaryKey;
+    private final KeyEncoder pkEncoder;
+    private final Map<String, TableIndex> indexes = new LinkedHashMap<>();
+    private final Map<String, KeyEncoder> encoders = new LinkedHashMap<>();
+    private final RidAllocator rids;
+
+    public TableStore(TransactionManager tm, TableDef def) {
+        this.def = def;
+        this.codec = new RowCodec(def.columnTypes());
+        this.rids = new RidAllocator(tm.store(), def.ridCounter(), TableDef.RID_COUNTER_KEY, RID_BATCH);
+        if (def.pkTree() != null) {
+            pkEncoder = encoder(def.primaryKey());
+            primaryKey = index(tm, def.pkTree(), def.primaryKey(), true, pkEncoder);
+        } else {
+            pkEncoder = null;
+            primaryKey = null;
+        }
+        for (IndexDef ix : def.indexes()) {
+            KeyEncoder enc = encoder(ix.columns());
+            encoders.put(ix.name(), enc);
+            indexes.put(ix.name(), index(tm, ix.treeName(), ix.columns(), ix.unique(), enc));
+        }
+    }
+
+    public TableDef def() {
+        return def;
+    }
+
+    /** Inserts a row (a fresh rid) and returns its rid. */
+    public long insert(Transaction tx, Object[] values) {
+        Object[] row = validate(values);
+        long rid = rids.next();
+        tx.insert(def.rowDomain(), TableIndex.ridKey(rid), codec.encode(row));
+        return rid;
+    }
+
+    /** The row with {@code rid} as {@code tx} sees it, or null. */
+    public Object[] get(Transaction tx, long rid) {
+        byte[] bytes = tx.get(def.rowDomain(), TableIndex.ridKey(rid));
+        return bytes == null ? null : codec.decode(bytes);
+    }
+
+    /** The row whose primary key is {@code key} (all key columns, in key order). */
+    public Optional<Row> getByKey(Transaction tx, Object... key) {
+        if (primaryKey == null) {
+            throw TellException.of(ErrorCode.INVALID_DEFINITION, "table " + def.name() + " has no primary key");
+        }
+        if (key.length != def.primaryKey().size()) {
+            throw new IllegalArgumentException("primary key of " + def.name() + " has " + def.primaryKey().size()
+                    + " columns, got " + key.length + " values");
+        }
+        List<Row> rows = range(tx, null, key, true, key, true, 2);
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    /** The rows whose leading columns of index {@code index} equal {@code prefix}, in key order. */
+    public List<Row> lookup(Transaction tx, String index, Object... prefix) {
+        return range(tx, index, prefix, true, prefix, true, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Up to {@code limit} rows in key order whose key in {@code index} (null: the primary key)
+     * lies between two prefixes of key values: from {@code from} (inclusive or not) to
+     * {@code to}. An empty prefix leaves that end open. Bounds compare by prefix: with
+     * {@code from = (1)} exclusive, every key starting with 1 is excluded.
+     */
+    public List<Row> range(Transaction tx, String index, Object[] from, boolean fromInclusive,
+                           Object[] to, boolean toInclusive, int limit) {
+        TableIndex ix;
+        KeyEncoder enc;
+        List<String> columns;
+        if (index == null) {
+            if (primaryKey == null) {
+                throw TellException.of(ErrorCode.INVALID_DEFINITION, "table " + def.name() + " has no primary key");
+            }
+            ix = primaryKey;
+            enc = pkEncoder;
+            columns = def.primaryKey();
+        } else {
+            IndexDef d = def.index(index);
+            if (d == null) {
+                throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no index " + index);
+            }
+            ix = indexes.get(index);
+            enc = encoders.get(index);
+            columns = d.columns();
+        }
+        ScanRange.Bound lower = null;
+        if (from.length > 0) {
+            byte[] p = prefixKey(enc, columns, from);
+            lower = fromInclusive ? ScanRange.inclusive(p) : bound(KeyEncoder.prefixEnd(p), true);
+        }
+        ScanRange.Bound upper = null;
+        if (to.length > 0) {
+            byte[] p = prefixKey(enc, columns, to);
+            upper = toInclusive ? bound(KeyEncoder.prefixEnd(p), false) : ScanRange.exclusive(p);
+        }
+        List<Row> out = new ArrayList<>();
+        for (IndexedRow r : tx.scanIndex(ix, new ScanRange(lower, upper), limit)) {
+            out.add(new Row(r.rid(), codec.decode(r.row())));
+        }
+        return out;
+    }
+
+    /** Replaces the row with {@code rid}; false when {@code tx} sees none. */
+    public boolean update(Transaction tx, long rid, Object[] values) {
+        return tx.update(def.rowDomain(), TableIndex.ridKey(rid), codec.encode(validate(values)));
+    }
+
+    /** Deletes the row with {@code rid}; false when {@code tx} sees none. */
+    public boolean delete(Transaction tx, long rid) {
+        return tx.delete(def.rowDomain(), TableIndex.ridKey(rid));
+    }
+
+    /**
+     * A full row from the values of some columns, the others taking their DEFAULT (NULL when
+     * they have none), as an INSERT with a column list does. Not yet validated.
+     */
+    public Object[] withDefaults(Map<String, ?> values) {
+        for (String name : values.keySet()) {
+            if (def.columnIndex(name) < 0) {
+                throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no column " + name);
+            }
+        }
+        Object[] row = new Object[def.columns().size()];
+        for (int i = 0; i < row.length; i++) {
+            ColumnDef c = def.columns().get(i);
+            row[i] = values.containsKey(c.name()) ? values.get(c.name()) : c.defaultValue();
+        }
+        return row;
+    }
+
+    /** {@code values} coerced to the column types, with NOT NULL checked. */
+    public Object[] validate(Object[] values) {
+        if (values.length != def.columns().size()) {
+            throw TellException.of(ErrorCode.INVALID_DEFINITION, "table " + def.name() + " has "
+                    + def.columns().size() + " columns, got " + values.length + " values");
+        }
+        Object[] row = new Object[values.length];
+        for (int i = 0; i < values.length; i++) {
+            ColumnDef c = def.columns().get(i);
+            try {
+                row[i] = c.type().coerce(values[i]);
+            } catch (TellException e) {
+                throw TellException.of(e.code(), "column " + def.name() + "." + c.name() + ": " + e.getMessage(), e);
+            }
+            if (row[i] == null && !c.nullable()) {
+                throw TellException.of(ErrorCode.NOT_NULL_VIOLATION, "column " + def.name() + "." + c.name()
+                        + " is NOT NULL");
+            }
+        }
+        return row;
+    }
+
+    private byte[] prefixKey(KeyEncoder enc, List<String> columns, Object[] values) {
+        if (values.length > columns.size()) {
+            throw new IllegalArgumentException("index has " + columns.size() + " columns, got " + values.length + " values");
+        }
+        Object[] key = new Object[values.length];
+        for (int i = 0; i < values.length; i++) {
+            key[i] = def.columns().get(def.columnIndex(columns.get(i))).type().coerce(values[i]);
+        }
+        return enc.encodePrefix(key);
+    }
+
+    /** A bound at {@code key}; null (open) when there is no key past the prefix. */
+    private static ScanRange.Bound bound(byte[] key, boolean inclusive) {
+        if (key == null) {
+            return null;
+        }
+        return inclusive ? ScanRange.inclusive(key) : ScanRange.exclusive(key);
+    }
+
+    private KeyEncoder encoder(List<String> columns) {
+        List<KeyType> types = new ArrayList<>();
+        for (String c : columns) {
+            types.add(def.columns().get(def.columnIndex(c)).type().type().keyType());
+        }
+        return KeyEncoder.of(types);
+    }
+
+    /** This node's index object for {@code tree}, registered with the transaction manager once. */
+    private TableIndex index(TransactionManager tm, String tree, List<String> columns, boolean unique, KeyEncoder enc) {
+        synchronized (tm) {
+            for (TableIndex existing : tm.indexesOf(def.rowDomain())) {
+                if (existing.name().equals(tree)) {
+                    return existing;
+                }
+            }
+            int[] positions = def.columnIndexes(columns);
+            TableIndex ix = new TableIndex(def.rowDomain(), BTree.open(tm.store(), BTreeConfig.of(tree, false)), unique,
+                    bytes -> {
+                        Object[] key = new Object[positions.length];
+                        for (int i = 0; i < positions.length; i++) {
+                            key[i] = codec.decodeColumn(bytes, positions[i]);
+                            if (key[i] == null && unique) {
+                                return null;
+                            }
+                        }
+                        return enc.encode(key);
+                    });
+            tm.addIndex(ix);
+            return ix;
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package io.tell.sql.internal;
+
+import io.tell.sql.ColumnDef;
+import io.tell.sql.ColumnType;
+import io.tell.sql.ForeignKeyDef;
+import io.tell.sql.IndexDef;
+import io.tell.sql.SqlType;
+import io.tell.sql.TableDef;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The catalog's record formats (see {@code docs/sql-rows.md}, "Catalog records"): the directory
+ * (catalog version and table name -> table id, definition record id) and one write-once record
+ * per table definition.
+ */
+public final class CatalogCodec {
+    public static final int FORMAT = 1;
+
+    /** One directory entry: the table's id and the id of its current definition record. */
+    public record DirEntry(long tableId, long defId) {
+    }
+
+    /** The decoded directory: catalog version and entries by table name, in name order. */
+    public record Directory(long version, Map<String, DirEntry> entries) {
+    }
+
+    private CatalogCodec() {
+    }
+
+    public static byte[] encodeDirectory(Directory dir) {
+        ByteSink out = new ByteSink();
+        out.write(FORMAT);
+        out.writeVarint(dir.version());
+        out.writeVarint(dir.entries().size());
+        dir.entries().forEach((name, e) -> {
+            out.writeString(name);
+            out.writeVarint(e.tableId());
+            out.writeVarint(e.defId());
+        });
+        return out.toByteArray();
+    }
+
+    public static Directory decodeDirectory(byte[] bytes) {
+        ByteSource in = start(bytes, "catalog directory");
+        long version = in.readVarint();
+        long n = in.readVarint();
+        Map<String, DirEntry> entries = new LinkedHashMap<>();
+        for (long i = 0; i < n; i++) {
+            entries.put(in.readString(), new DirEntry(in.readVarint(), in.readVarint()));
+        }
+        end(in, "catalog directory");
+        return new Directory(version, entries);
+    }
+
+    public static byte[] encodeTable(TableDef t) {
+        ByteSink out = new ByteSink();
+        out.write(FORMAT);
+        out.writeVarint(t.id());
+        out.writeString(t.name());
+        out.writeVarint(t.columns().size());
+        for (ColumnDef c : t.columns()) {
+            out.writeString(c.name());
+            out.writeString(c.type().type().name());
+            out.writeVarint(c.type().precision());
+            out.writeVarint(c.type().scale());
+            out.writeVarint(c.type().length());
+            out.write((c.nullable() ? 1 : 0) | (c.defaultValue() != null ? 2 : 0));
+            if (c.defaultValue() != null) {
+                out.writeBytes(new RowCodec(List.of(c.type())).encode(new Object[] {c.defaultValue()}));
+            }
+        }
+        writeNames(out, t.primaryKey());
+        out.writeString(t.rowDomain());
+        out.writeString(t.ridCounter());
+        out.writeString(t.pkTree() == null ? "" : t.pkTree());
+        out.writeVarint(t.nextIndexNo());
+        out.writeVarint(t.indexes().size());
+        for (IndexDef ix : t.indexes()) {
+            out.writeString(ix.name());
+            out.write((ix.unique() ? 1 : 0) | (ix.constraint() ? 2 : 0));
+            writeNames(out, ix.columns());
+            out.writeString(ix.treeName());
+        }
+        out.writeVarint(t.foreignKeys().size());
+        for (ForeignKeyDef fk : t.foreignKeys()) {
+            out.writeString(fk.name());
+            writeNames(out, fk.columns());
+            out.writeString(fk.refTable());
+            writeNames(out, fk.refColumns());
+        }
+        return out.toByteArray();
+    }
+
+    public static TableDef decodeTable(byte[] bytes) {
+        ByteSource in = start(bytes, "table definition");
+        long id = in.readVarint();
+        String name = in.readString();
+        long nc = in.readVarint();
+        List<ColumnDef> columns = new ArrayList<>();
+        for (long i = 0; i < nc; i++) {
+            String cname = in.readString();
+            ColumnType type = new ColumnType(sqlType(in.readString()), (int) in.readVarint(), (int) in.readVarint(),
+                    (int) in.readVarint());
+            int flags = in.read();
+            Object def = (flags & 2) != 0 ? new RowCodec(List.of(type)).decode(in.readBytes())[0] : null;
+            columns.add(new ColumnDef(cname, type, (flags & 1) != 0, def));
+        }
+        List<String> pk = readNames(in);
+        String rowDomain = in.readString();
+        String ridCounter = in.readString();
+        String pkTree = in.readString();
+        int nextIndexNo = (int) in.readVarint();
+        long ni = in.readVarint();
+        List<IndexDef> indexes = new ArrayList<>();
+        for (long i = 0; i < ni; i++) {
+            String iname = in.readString();
+            int flags = in.read();
+            indexes.add(new IndexDef(iname, readNames(in), (flags & 1) != 0, (flags & 2) != 0, in.readString()));
+        }
+        long nf = in.readVarint();
+        List<ForeignKeyDef> fks = new ArrayList<>();
+        for (long i = 0; i < nf; i++) {
+            fks.add(new ForeignKeyDef(in.readString(), readNames(in), in.readString(), readNames(in)));
+        }
+        end(in, "table definition");
+        return new TableDef(id, name, columns, pk, indexes, fks, rowDomain, ridCounter,
+                pkTree.isEmpty() ? null : pkTree, nextIndexNo);
+    }
+
+    private static SqlType sqlType(String name) {
+        try {
+            return SqlType.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            throw ByteSource.corrupt("unknown column type " + name);
+        }
+    }
+
+    private static void writeNames(ByteSink out, List<String> names) {
+        out.writeVarint(names.size());
+        names.forEach(out::writeString);
+    }
+
+    private static List<String> readNames(ByteSource in) {
+        long n = in.readVarint();
+        List<String> out = new ArrayList<>();
+        for (long i = 0; i < n; i++) {
+            out.add(in.readString());
+        }
+        return out;
+    }
+
+    private static ByteSource start(byte[] bytes, String what) {
+        ByteSource in = new ByteSource(bytes);
+        int format = in.read();
+        if (format != FORMAT) {
+            throw ByteSource.corrupt("unknown " + what + " format " + format);
+        }
+        return in;
+    }
+
+    private static void end(ByteSource in, String what) {
+        if (!in.atEnd()) {
+            throw ByteSource.corrupt(what + " has bytes after its end");
+        }
+    }
+}

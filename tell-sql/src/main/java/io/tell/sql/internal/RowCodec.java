@@ -1,0 +1,184 @@
+package io.tell.sql.internal;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.ColumnType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * Encodes rows ({@code Object[]}, one canonical value per column, see
+ * {@link io.tell.sql.SqlType#javaClass()}) for one schema (the column types in order). The
+ * format is in {@code docs/sql-rows.md}: a format byte, the column count, a null bitmap, then
+ * each non-null value in column order. Immutable and thread-safe.
+ */
+public final class RowCodec {
+    /** The format byte every row starts with. */
+    public static final int FORMAT = 1;
+
+    private final ColumnType[] types;
+
+    public RowCodec(List<ColumnType> types) {
+        this.types = types.toArray(ColumnType[]::new);
+    }
+
+    public int columnCount() {
+        return types.length;
+    }
+
+    /**
+     * The bytes of {@code row}. Values must already have their column's Java class (as
+     * {@link ColumnType#coerce} makes them); a DECIMAL must fit its scale exactly.
+     */
+    public byte[] encode(Object[] row) {
+        if (row.length != types.length) {
+            throw new IllegalArgumentException("row has " + row.length + " values, schema " + types.length);
+        }
+        ByteSink out = new ByteSink();
+        out.write(FORMAT);
+        out.writeVarint(types.length);
+        int bitmap = out.size();
+        for (int i = 0; i < (types.length + 7) / 8; i++) {
+            out.write(0);
+        }
+        int bits = 0;
+        for (int i = 0; i < types.length; i++) {
+            if (row[i] == null) {
+                bits |= 1 << (i % 8);
+            } else {
+                write(out, types[i], row[i], i);
+            }
+            if (i % 8 == 7 || i == types.length - 1) {
+                out.set(bitmap + i / 8, bits);
+                bits = 0;
+            }
+        }
+        return out.toByteArray();
+    }
+
+    public Object[] decode(byte[] bytes) {
+        ByteSource in = header(bytes);
+        int bitmap = in.position();
+        in.skip((types.length + 7) / 8);
+        Object[] row = new Object[types.length];
+        for (int i = 0; i < types.length; i++) {
+            if (!isNull(bytes, bitmap, i)) {
+                row[i] = read(in, types[i]);
+            }
+        }
+        if (!in.atEnd()) {
+            throw ByteSource.corrupt("row has bytes after its last column");
+        }
+        return row;
+    }
+
+    /** Column {@code column} of an encoded row, skipping the values before it without decoding them. */
+    public Object decodeColumn(byte[] bytes, int column) {
+        ByteSource in = header(bytes);
+        int bitmap = in.position();
+        if (isNull(bytes, bitmap, column)) {
+            return null;
+        }
+        in.skip((types.length + 7) / 8);
+        for (int i = 0; i < column; i++) {
+            if (!isNull(bytes, bitmap, i)) {
+                skip(in, types[i]);
+            }
+        }
+        return read(in, types[column]);
+    }
+
+    private ByteSource header(byte[] bytes) {
+        ByteSource in = new ByteSource(bytes);
+        int format = in.read();
+        if (format != FORMAT) {
+            throw ByteSource.corrupt("unknown row format " + format);
+        }
+        long n = in.readVarint();
+        if (n != types.length) {
+            throw ByteSource.corrupt("row has " + n + " columns, schema " + types.length);
+        }
+        return in;
+    }
+
+    private static boolean isNull(byte[] bytes, int bitmap, int column) {
+        return (bytes[bitmap + column / 8] & (1 << (column % 8))) != 0;
+    }
+
+    private static void write(ByteSink out, ColumnType type, Object v, int column) {
+        if (!type.type().javaClass().isInstance(v)) {
+            throw TellException.of(ErrorCode.TYPE_MISMATCH, "column " + column + " of type " + type
+                    + " needs a " + type.type().javaClass().getSimpleName() + ", not " + v.getClass().getName());
+        }
+        switch (type.type()) {
+            case BOOLEAN -> out.write((Boolean) v ? 1 : 0);
+            case SMALLINT, INTEGER, BIGINT -> out.writeSignedVarint(((Number) v).longValue());
+            case DECIMAL -> {
+                BigDecimal d;
+                try {
+                    d = ((BigDecimal) v).setScale(type.scale());
+                } catch (ArithmeticException e) {
+                    throw TellException.of(ErrorCode.VALUE_OUT_OF_RANGE, v + " does not fit the scale of " + type, e);
+                }
+                out.writeBytes(d.unscaledValue().toByteArray());
+            }
+            case REAL -> out.writeFixed(Float.floatToIntBits((Float) v), 4);
+            case DOUBLE -> out.writeFixed(Double.doubleToLongBits((Double) v), 8);
+            case VARCHAR -> out.writeString((String) v);
+            case CHAR -> out.writeString(stripTrailingSpaces((String) v));
+            case DATE -> out.writeSignedVarint(((LocalDate) v).toEpochDay());
+            case TIMESTAMP -> {
+                LocalDateTime t = (LocalDateTime) v;
+                out.writeSignedVarint(t.toEpochSecond(ZoneOffset.UTC));
+                out.writeVarint(t.getNano());
+            }
+        }
+    }
+
+    private static Object read(ByteSource in, ColumnType type) {
+        return switch (type.type()) {
+            case BOOLEAN -> in.read() != 0;
+            case SMALLINT -> (short) in.readSignedVarint();
+            case INTEGER -> (int) in.readSignedVarint();
+            case BIGINT -> in.readSignedVarint();
+            case DECIMAL -> new BigDecimal(new BigInteger(in.readBytes()), type.scale());
+            case REAL -> Float.intBitsToFloat((int) in.readFixed(4));
+            case DOUBLE -> Double.longBitsToDouble(in.readFixed(8));
+            case VARCHAR -> in.readString();
+            case CHAR -> pad(in.readString(), type.length());
+            case DATE -> LocalDate.ofEpochDay(in.readSignedVarint());
+            case TIMESTAMP -> LocalDateTime.ofEpochSecond(in.readSignedVarint(), (int) in.readVarint(), ZoneOffset.UTC);
+        };
+    }
+
+    private static void skip(ByteSource in, ColumnType type) {
+        switch (type.type()) {
+            case BOOLEAN -> in.skip(1);
+            case SMALLINT, INTEGER, BIGINT, DATE -> in.readVarint();
+            case REAL -> in.skip(4);
+            case DOUBLE -> in.skip(8);
+            case DECIMAL, VARCHAR, CHAR -> in.skipBytes();
+            case TIMESTAMP -> {
+                in.readVarint();
+                in.readVarint();
+            }
+        }
+    }
+
+    private static String stripTrailingSpaces(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return s.substring(0, end);
+    }
+
+    private static String pad(String s, int length) {
+        int n = s.codePointCount(0, s.length());
+        return n >= length ? s : s + " ".repeat(length - n);
+    }
+}

@@ -1,0 +1,231 @@
+package io.tell.sql;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.cm.LocalCommitManager;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import io.tell.txn.Transaction;
+import io.tell.txn.TransactionManager;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two processing nodes (catalog + transaction manager each) over one store ({@code mem} here,
+ * Redis in {@link TableStoreRedisIT}) and one commit manager.
+ */
+class TableStoreTest {
+    private RecordStore store;
+
+    protected RecordStore openStore() {
+        return RecordStores.open("mem:");
+    }
+
+    private LocalCommitManager cm;
+    private TransactionManager tm1;
+    private TransactionManager tm2;
+    private TableStore t1;
+    private TableStore t2;
+
+    @BeforeEach
+    void setUp() {
+        store = openStore();
+        cm = LocalCommitManager.open(store, LocalCommitManager.Options.embedded());
+        tm1 = new TransactionManager(store, cm, "pn-1");
+        tm2 = new TransactionManager(store, cm, "pn-2");
+        new Catalog(store).createTable(TableSpec.builder("ACCOUNT")
+                .column("BRANCH", ColumnType.SMALLINT)
+                .column("NO", ColumnType.INTEGER)
+                .notNull("OWNER", ColumnType.varchar(20))
+                .column("EMAIL", ColumnType.varchar(50))
+                .column("BALANCE", ColumnType.decimal(10, 2))
+                .column("OPENED", ColumnType.DATE)
+                .primaryKey("BRANCH", "NO")
+                .unique("EMAIL")
+                .index("BY_OWNER", false, "OWNER")
+                .build(), false);
+        t1 = new TableStore(tm1, new Catalog(store).table("ACCOUNT"));
+        t2 = new TableStore(tm2, new Catalog(store).table("ACCOUNT"));
+    }
+
+    @AfterEach
+    void tearDown() {
+        tm1.close();
+        tm2.close();
+        cm.close();
+        store.close();
+    }
+
+    private static Object[] account(int branch, int no, String owner, String email, String balance) {
+        return new Object[] {branch, no, owner, email, balance == null ? null : new BigDecimal(balance), LocalDate.of(2026, 1, branch)};
+    }
+
+    @Test
+    void rowsAreWrittenCoercedAndFoundByKeyAndIndexFromAnotherNode() {
+        long rid = tm1.run(3, tx -> {
+            t1.insert(tx, account(1, 10, "ann", "ann@x", "5"));
+            t1.insert(tx, account(1, 11, "bob", null, "7.5"));
+            return t1.insert(tx, account(2, 10, "ann", "ann2@x", null));
+        });
+        try (Transaction tx = tm2.beginReadOnly()) {
+            TableStore.Row row = t2.getByKey(tx, 1, 10).orElseThrow();
+            assertArrayEquals(new Object[] {(short) 1, 10, "ann", "ann@x", new BigDecimal("5.00"), LocalDate.of(2026, 1, 1)},
+                    row.values());
+            assertArrayEquals(row.values(), t2.get(tx, row.rid()));
+            assertEquals((short) 2, t2.getByKey(tx, 2L, 10L).orElseThrow().values()[0], "key values are coerced too");
+            assertEquals(rid, t2.getByKey(tx, 2, 10).orElseThrow().rid());
+            assertTrue(t2.getByKey(tx, 3, 10).isEmpty());
+            assertEquals(List.of(10, 10), t2.lookup(tx, "BY_OWNER", "ann").stream().map(r -> r.values()[1]).toList());
+            assertEquals(2, t2.lookup(tx, "ACCOUNT_UNIQUE_1").size(), "empty prefix: the whole index, without the NULL email");
+            assertEquals(2, t2.lookup(tx, "BY_OWNER").stream().filter(r -> r.values()[2].equals("ann")).count());
+        }
+    }
+
+    @Test
+    void updateAndDeleteGoThroughIndexes() {
+        long rid = tm1.run(3, tx -> t1.insert(tx, account(1, 1, "ann", "a@x", "1")));
+        tm2.run(3, tx -> {
+            Object[] row = t2.get(tx, rid);
+            row[2] = "carol";
+            assertTrue(t2.update(tx, rid, row));
+            return null;
+        });
+        try (Transaction tx = tm1.beginReadOnly()) {
+            assertTrue(t1.lookup(tx, "BY_OWNER", "ann").isEmpty());
+            assertEquals(rid, t1.lookup(tx, "BY_OWNER", "carol").get(0).rid());
+        }
+        assertTrue(tm1.<Boolean>run(3, tx -> t1.delete(tx, rid)));
+        try (Transaction tx = tm2.beginReadOnly()) {
+            assertNull(t2.get(tx, rid));
+            assertTrue(t2.getByKey(tx, 1, 1).isEmpty());
+        }
+        assertFalse(tm2.<Boolean>run(3, tx -> t2.delete(tx, rid)));
+        tm2.run(3, tx -> t2.insert(tx, account(1, 1, "dan", "a@x", "2")));
+    }
+
+    @Test
+    void duplicatePrimaryKeyFromAnotherNodeIsRefused() {
+        tm1.run(3, tx -> t1.insert(tx, account(1, 1, "ann", "a@x", "1")));
+        TellException e = assertThrows(TellException.class,
+                () -> tm2.run(3, tx -> t2.insert(tx, account(1, 1, "bob", "b@x", "1"))));
+        assertSame(ErrorCode.DUPLICATE_KEY, e.code());
+        try (Transaction tx = tm2.beginReadOnly()) {
+            assertEquals("ann", t2.getByKey(tx, 1, 1).orElseThrow().values()[2]);
+            assertTrue(t2.lookup(tx, "BY_OWNER", "bob").isEmpty(), "the refused row left nothing behind");
+        }
+    }
+
+    @Test
+    void duplicateKeysInOneTransactionAreRefused() {
+        TellException e = assertThrows(TellException.class, () -> tm1.run(3, tx -> {
+            t1.insert(tx, account(1, 1, "ann", "a@x", "1"));
+            return t1.insert(tx, account(1, 1, "bob", "b@x", "1"));
+        }));
+        assertSame(ErrorCode.DUPLICATE_KEY, e.code());
+    }
+
+    @Test
+    void uniqueConstraintIgnoresNullsButRefusesEqualValues() {
+        tm1.run(3, tx -> {
+            t1.insert(tx, account(1, 1, "ann", null, "1"));
+            return t1.insert(tx, account(1, 2, "bob", null, "1"));
+        });
+        tm1.run(3, tx -> t1.insert(tx, account(1, 3, "cy", "c@x", "1")));
+        assertSame(ErrorCode.DUPLICATE_KEY, assertThrows(TellException.class,
+                () -> tm2.run(3, tx -> t2.insert(tx, account(1, 4, "dee", "c@x", "1")))).code());
+    }
+
+    @Test
+    void valuesAreCheckedBeforeAnythingIsWritten() {
+        try (Transaction tx = tm1.begin()) {
+            TellException nn = assertThrows(TellException.class, () -> t1.insert(tx, account(1, 1, null, "a@x", "1")));
+            assertSame(ErrorCode.NOT_NULL_VIOLATION, nn.code());
+            assertEquals("column ACCOUNT.OWNER is NOT NULL", nn.getMessage());
+            assertSame(ErrorCode.NOT_NULL_VIOLATION, assertThrows(TellException.class,
+                    () -> t1.insert(tx, new Object[] {null, 1, "ann", null, null, null})).code(), "primary-key columns are NOT NULL");
+            TellException tooLong = assertThrows(TellException.class,
+                    () -> t1.insert(tx, account(1, 1, "a".repeat(21), null, "1")));
+            assertSame(ErrorCode.STRING_TOO_LONG, tooLong.code());
+            assertTrue(tooLong.getMessage().startsWith("column ACCOUNT.OWNER: "), tooLong.getMessage());
+            assertSame(ErrorCode.VALUE_OUT_OF_RANGE, assertThrows(TellException.class,
+                    () -> t1.insert(tx, account(1, 1, "ann", null, "123456789"))).code());
+            assertSame(ErrorCode.VALUE_OUT_OF_RANGE, assertThrows(TellException.class,
+                    () -> t1.insert(tx, new Object[] {40000, 1, "ann", null, null, null})).code());
+            assertTrue(tx.isActive(), "a refused value does not end the transaction");
+            t1.insert(tx, account(1, 1, "ann", null, "1"));
+            tx.commit();
+        }
+    }
+
+    @Test
+    void rangesOverCompositeKeysArePrefixAware() {
+        tm1.run(3, tx -> {
+            for (int b = 1; b <= 3; b++) {
+                for (int n = 1; n <= 3; n++) {
+                    t1.insert(tx, account(b, n, "o" + b + n, null, null));
+                }
+            }
+            return null;
+        });
+        try (Transaction tx = tm2.beginReadOnly()) {
+            assertEquals(List.of("o21", "o22", "o23"), owners(t2.range(tx, null, new Object[] {2}, true,
+                    new Object[] {2}, true, 100)));
+            assertEquals(List.of("o31", "o32", "o33"), owners(t2.range(tx, null, new Object[] {2}, false,
+                    new Object[] {}, true, 100)));
+            assertEquals(List.of("o11", "o12", "o13", "o21"), owners(t2.range(tx, null, new Object[] {}, true,
+                    new Object[] {2, 2}, false, 100)));
+            assertEquals(List.of("o22", "o23", "o31"), owners(t2.range(tx, null, new Object[] {2, 2}, true,
+                    new Object[] {3, 1}, true, 100)));
+            assertEquals(List.of("o11", "o12"), owners(t2.range(tx, null, new Object[] {}, true, new Object[] {}, true, 2)));
+            assertEquals(List.of("o31", "o32", "o33"), owners(t2.range(tx, "BY_OWNER", new Object[] {"o3"}, true,
+                    new Object[] {"o4"}, false, 100)));
+        }
+    }
+
+    private static List<Object> owners(List<TableStore.Row> rows) {
+        return rows.stream().map(r -> r.values()[2]).toList();
+    }
+
+    @Test
+    void omittedColumnsTakeTheirDefaults() {
+        TableDef def = new Catalog(store).createTable(TableSpec.builder("D")
+                .notNull("ID", ColumnType.BIGINT)
+                .column(ColumnDef.notNull("STATUS", ColumnType.character(2)).withDefault("N"))
+                .column(ColumnDef.of("AMOUNT", ColumnType.decimal(6, 1)).withDefault(0))
+                .column("NOTE", ColumnType.varchar(10))
+                .primaryKey("ID").build(), false);
+        TableStore d = new TableStore(tm1, def);
+        Object[] row = d.withDefaults(java.util.Map.of("ID", 7, "NOTE", "hi"));
+        tm1.run(3, tx -> d.insert(tx, row));
+        try (Transaction tx = tm2.beginReadOnly()) {
+            assertArrayEquals(new Object[] {7L, "N ", new BigDecimal("0.0"), "hi"},
+                    new TableStore(tm2, def).getByKey(tx, 7).orElseThrow().values());
+        }
+        assertSame(ErrorCode.UNDEFINED_OBJECT, assertThrows(TellException.class,
+                () -> d.withDefaults(java.util.Map.of("NOPE", 1))).code());
+        assertSame(ErrorCode.NOT_NULL_VIOLATION, assertThrows(TellException.class,
+                () -> d.validate(d.withDefaults(java.util.Map.of("STATUS", "Y")))).code());
+    }
+
+    @Test
+    void ridsComeFromTheTableCounterInRanges() {
+        long a = tm1.run(3, tx -> t1.insert(tx, account(1, 1, "a", null, null)));
+        long b = tm2.run(3, tx -> t2.insert(tx, account(1, 2, "b", null, null)));
+        long c = tm1.run(3, tx -> t1.insert(tx, account(1, 3, "c", null, null)));
+        assertEquals(1, a);
+        assertEquals(1 + TableStore.RID_BATCH, b, "the second node reserved the next range");
+        assertEquals(2, c);
+    }
+}

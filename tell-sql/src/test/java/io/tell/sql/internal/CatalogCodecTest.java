@@ -1,0 +1,63 @@
+package io.tell.sql.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.ColumnDef;
+import io.tell.sql.ColumnType;
+import io.tell.sql.ForeignKeyDef;
+import io.tell.sql.IndexDef;
+import io.tell.sql.TableDef;
+import io.tell.sql.internal.CatalogCodec.DirEntry;
+import io.tell.sql.internal.CatalogCodec.Directory;
+import java.time.LocalDateTime;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CatalogCodecTest {
+    private static final TableDef TABLE = new TableDef(7, "ORDERS",
+            List.of(ColumnDef.notNull("ID", ColumnType.BIGINT),
+                    ColumnDef.of("AT", ColumnType.TIMESTAMP).withDefault(LocalDateTime.of(2026, 1, 1, 0, 0)),
+                    ColumnDef.of("CODE", ColumnType.character(4)).withDefault("X"),
+                    ColumnDef.of("CUST", ColumnType.INTEGER)),
+            List.of("ID"),
+            List.of(new IndexDef("ORDERS_UNIQUE_1", List.of("CODE"), true, true, "tell.t7.i1"),
+                    new IndexDef("BY_CUST_AT", List.of("CUST", "AT"), false, false, "tell.t7.i2")),
+            List.of(new ForeignKeyDef("ORDERS_FK_1", List.of("CUST"), "CUSTOMER", List.of("ID"))),
+            "tell.t7", "tell.t7.rid", "tell.t7.pk", 3);
+
+    @Test
+    void tableDefinitionsRoundTrip() {
+        assertEquals(TABLE, CatalogCodec.decodeTable(CatalogCodec.encodeTable(TABLE)));
+        TableDef noKey = new TableDef(8, "LOG", List.of(ColumnDef.of("MSG", ColumnType.varchar(100))), List.of(),
+                List.of(), List.of(), "tell.t8", "tell.t8.rid", null, 1);
+        assertEquals(noKey, CatalogCodec.decodeTable(CatalogCodec.encodeTable(noKey)));
+    }
+
+    @Test
+    void directoriesRoundTrip() {
+        Map<String, DirEntry> entries = new LinkedHashMap<>();
+        entries.put("A", new DirEntry(1, 10));
+        entries.put("B", new DirEntry(2, 300));
+        Directory dir = new Directory(42, entries);
+        assertEquals(dir, CatalogCodec.decodeDirectory(CatalogCodec.encodeDirectory(dir)));
+    }
+
+    @Test
+    void badBytesAreCorruptData() {
+        byte[] good = CatalogCodec.encodeTable(TABLE);
+        assertSame(ErrorCode.CORRUPT_DATA, assertThrows(TellException.class,
+                () -> CatalogCodec.decodeTable(Arrays.copyOf(good, good.length - 2))).code());
+        byte[] other = good.clone();
+        other[0] = 2;
+        assertSame(ErrorCode.CORRUPT_DATA, assertThrows(TellException.class, () -> CatalogCodec.decodeTable(other)).code());
+        assertSame(ErrorCode.CORRUPT_DATA, assertThrows(TellException.class,
+                () -> CatalogCodec.decodeDirectory(new byte[] {1, 5})).code());
+    }
+}
