@@ -12,9 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Try-commit of one transaction (paper §4.2): log the write set, apply every record with a
- * conditional write on the version that was read (one batch), apply index changes
- * ({@link IndexWriter}), then report to the commit manager. A read-write commit costs 3 store round trips on its critical path (the read
+ * Try-commit of one transaction (paper §4.2): log the write set, add new index entries
+ * ({@link IndexWriter}), apply every record with a conditional write on the version that was
+ * read (one batch), claim unique keys, validate reads when SERIALIZABLE ({@link ReadValidator}),
+ * then report to the commit manager. A read-write commit costs 3 store round trips on its critical path (the read
  * already done by the transaction, the log write, the batch) plus the log cleanup, which
  * is not waited for.
  */
@@ -26,17 +27,31 @@ final class Committer {
     private final RecordStore store;
     private final TxStart start;
     private final List<Transaction.Entry> writes;
+    private final Iterable<Transaction.Entry> validatedBuffer;
+    private final List<ReadValidator.ScannedRange> validatedScans;
 
-    Committer(TransactionManager manager, TxStart start, List<Transaction.Entry> writes) {
+    /** {@code buffer} and {@code scans} are null unless the transaction is SERIALIZABLE. */
+    Committer(TransactionManager manager, TxStart start, List<Transaction.Entry> writes,
+              Iterable<Transaction.Entry> buffer, List<ReadValidator.ScannedRange> scans) {
         this.manager = manager;
         this.store = manager.store();
         this.start = start;
         this.writes = writes;
+        this.validatedBuffer = buffer;
+        this.validatedScans = scans;
     }
 
     void commit() {
         long tid = start.tid();
         if (writes.isEmpty()) {
+            if (validatedBuffer != null) {
+                try {
+                    ReadValidator.validate(manager, start, validatedBuffer, validatedScans);
+                } catch (TellException e) {
+                    manager.reportAborted(tid);
+                    throw e;
+                }
+            }
             // Nothing to make visible: the report only releases the tid and lav, so it is not waited for.
             manager.reportFinished(tid);
             return;
@@ -46,10 +61,19 @@ final class Committer {
             keys.add(e.key);
         }
         logWriteSet(tid, keys);
+        IndexWriter indexes = new IndexWriter(manager, start);
+        try {
+            indexes.addEntries(writes);
+        } catch (TellException e) {
+            indexes.undo();
+            manager.reportAborted(tid);
+            throw e;
+        }
         List<RecordKey> applied = new ArrayList<>();
         try {
             apply(tid, applied);
         } catch (TellException e) {
+            indexes.undo();
             if (e.code() == ErrorCode.TX_CONFLICT) {
                 // Refused for good: exactly the records in `applied` carry a version of ours.
                 manager.revertAndReportAborted(tid, applied, false);
@@ -59,9 +83,11 @@ final class Committer {
             }
             throw e;
         }
-        IndexWriter indexes = new IndexWriter(manager, start);
         try {
-            indexes.apply(writes);
+            indexes.claimUniqueKeys();
+            if (validatedBuffer != null) {
+                ReadValidator.validate(manager, start, validatedBuffer, validatedScans);
+            }
         } catch (TellException e) {
             indexes.undo();
             manager.revertAndReportAborted(tid, keys, false);

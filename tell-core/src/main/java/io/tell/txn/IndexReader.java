@@ -28,6 +28,7 @@ final class IndexReader {
     List<IndexedRow> scan(Transaction tx, java.util.Map<RecordKey, Transaction.Entry> buffer,
                           TableIndex index, ScanRange range, int limit) {
         List<IndexEntry> entries = index.tree().scan(range, false, Integer.MAX_VALUE);
+        tx.scanned(index, range, entries);
         List<RecordKey> keys = new ArrayList<>(entries.size());
         for (IndexEntry e : entries) {
             keys.add(new RecordKey(index.table(), TableIndex.ridKey(e.rid())));
@@ -78,15 +79,17 @@ final class IndexReader {
     }
 
     /**
-     * True when the entry's row is gone for everyone: absent, or its newest version is a
-     * delete at or below lav (committed, and no running transaction can see past it). Rids
+     * True when the entry's row is gone for everyone: its record holds no version (a revert's
+     * placeholder) or its newest version is a delete at or below lav (committed, and no running
+     * transaction can see past it). An absent record is not gone: entries are added before
+     * their rows, so it may be an insert in flight. Rids
      * are never reused, so no writer can give a gone row a key again: removing its entries
      * cannot race with one. Entries of live rows whose key changed stay (readers skip them):
      * removing those would race with a writer that found the entry present and added none.
      */
     private boolean rowIsGone(Transaction.Entry be) {
         RowVersion newest = be.record.newest();
-        return be.stored == null || newest == null || (newest.deleted() && newest.tid() <= start.lav());
+        return be.stored != null && (newest == null || (newest.deleted() && newest.tid() <= start.lav()));
     }
 
     private void removeStale(TableIndex index, IndexEntry e) {

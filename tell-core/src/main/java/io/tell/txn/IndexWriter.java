@@ -15,9 +15,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Index maintenance at commit, after the record writes succeeded: claims the keys of unique
- * indexes, then adds the new entries. On failure the entries added so far are taken out again
- * (claims need no undo: a claim whose row does not hold its key is stale and is taken over).
+ * Index maintenance at commit: new entries are added before the record batch, unique keys
+ * are claimed after it (a claim's holder row must already be written). On failure the entries
+ * added are taken out again (claims need no undo: a claim whose row does not hold its key is
+ * stale and is taken over).
  */
 final class IndexWriter {
     /** One new entry: {@code key -> rid} in {@code index}. */
@@ -27,24 +28,31 @@ final class IndexWriter {
     private final TransactionManager manager;
     private final TxStart start;
     private final List<Change> added = new ArrayList<>();
+    private List<Change> changes = List.of();
 
     IndexWriter(TransactionManager manager, TxStart start) {
         this.manager = manager;
         this.start = start;
     }
 
-    /** Applies the index changes of {@code writes}; throws DUPLICATE_KEY when a unique key is taken. */
-    void apply(List<Transaction.Entry> writes) {
-        List<Change> changes = changes(writes);
-        if (changes.isEmpty()) {
-            return;
-        }
-        claim(changes.stream().filter(c -> c.index().unique()).toList());
+    /**
+     * Adds the new entries of {@code writes}, before the records are applied: an inserted row
+     * is then in the index no later than in its table, which is what lets a SERIALIZABLE
+     * transaction's re-scan see every insert that could precede it (readers skip entries whose
+     * rows they cannot see, and never remove entries of rows that are merely absent).
+     */
+    void addEntries(List<Transaction.Entry> writes) {
+        changes = changes(writes);
         for (Change c : changes) {
             if (c.index().tree().insert(c.key(), c.rid()) instanceof InsertResult.Inserted) {
                 added.add(c);
             }
         }
+    }
+
+    /** After the records are applied: claims the unique keys; throws DUPLICATE_KEY when one is taken. */
+    void claimUniqueKeys() {
+        claim(changes.stream().filter(c -> c.index().unique()).toList());
     }
 
     /** Takes out the entries this writer added (after a failure). */

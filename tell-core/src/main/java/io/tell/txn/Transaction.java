@@ -39,12 +39,19 @@ public final class Transaction implements AutoCloseable {
 
     private final TransactionManager manager;
     private final TxStart start;
+    private final Isolation isolation;
     private final Map<RecordKey, Entry> buffer = new LinkedHashMap<>();
+    private final List<ReadValidator.ScannedRange> scans = new ArrayList<>();
     private State state = State.ACTIVE;
 
-    Transaction(TransactionManager manager, TxStart start) {
+    Transaction(TransactionManager manager, TxStart start, Isolation isolation) {
         this.manager = manager;
         this.start = start;
+        this.isolation = isolation;
+    }
+
+    public Isolation isolation() {
+        return isolation;
     }
 
     /** This transaction's tid (negative for a read-only transaction). */
@@ -126,6 +133,23 @@ public final class Transaction implements AutoCloseable {
         stage(entryForWrite(new RecordKey(domain, key)), row);
     }
 
+    /**
+     * Locks a visible row as {@code SELECT ... FOR UPDATE} does: it joins the write set
+     * unchanged, so a concurrent writer of it conflicts (first committer wins). False when
+     * there is no visible row.
+     */
+    public boolean lock(String domain, byte[] key) {
+        Entry e = entryForWrite(new RecordKey(domain, key));
+        byte[] row = visibleRow(e);
+        if (row == null) {
+            return false;
+        }
+        if (!e.written) {
+            stage(e, row);
+        }
+        return true;
+    }
+
     /** Deletes a visible row; false when there is none. */
     public boolean delete(String domain, byte[] key) {
         Entry e = entryForWrite(new RecordKey(domain, key));
@@ -147,7 +171,8 @@ public final class Transaction implements AutoCloseable {
             }
         }
         try {
-            new Committer(manager, start, writes).commit();
+            List<ReadValidator.ScannedRange> validate = isolation == Isolation.SERIALIZABLE ? scans : null;
+            new Committer(manager, start, writes, validate == null ? null : buffer.values(), validate).commit();
             state = State.COMMITTED;
         } catch (RuntimeException e) {
             state = e instanceof TellException te && te.code() == ErrorCode.TX_COMMIT_PENDING
@@ -168,6 +193,13 @@ public final class Transaction implements AutoCloseable {
     @Override
     public void close() {
         rollback();
+    }
+
+    /** Called by the index reader: remembers a scanned range for SERIALIZABLE validation. */
+    void scanned(TableIndex index, io.tell.index.ScanRange range, List<io.tell.index.IndexEntry> entries) {
+        if (isolation == Isolation.SERIALIZABLE) {
+            scans.add(new ReadValidator.ScannedRange(index, range, new java.util.HashSet<>(entries)));
+        }
     }
 
     private Entry entry(RecordKey key) {

@@ -56,11 +56,19 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     public Transaction begin() {
-        return new Transaction(this, commitManager.start(false));
+        return begin(Isolation.SNAPSHOT);
+    }
+
+    public Transaction begin(Isolation isolation) {
+        return new Transaction(this, commitManager.start(false), isolation);
     }
 
     public Transaction beginReadOnly() {
-        return new Transaction(this, commitManager.start(true));
+        return beginReadOnly(Isolation.SNAPSHOT);
+    }
+
+    public Transaction beginReadOnly(Isolation isolation) {
+        return new Transaction(this, commitManager.start(true), isolation);
     }
 
     /**
@@ -69,10 +77,15 @@ public final class TransactionManager implements AutoCloseable {
      * {@code maxAttempts} times with a short randomized back-off.
      */
     public <T> T run(int maxAttempts, Function<Transaction, T> work) {
+        return run(maxAttempts, Isolation.SNAPSHOT, work);
+    }
+
+    /** {@link #run(int, Function)} at the given isolation level. */
+    public <T> T run(int maxAttempts, Isolation isolation, Function<Transaction, T> work) {
         for (int attempt = 1; ; attempt++) {
             Transaction tx = null;
             try {
-                tx = begin();
+                tx = begin(isolation);
                 T result = work.apply(tx);
                 tx.commit();
                 return result;

@@ -1,0 +1,231 @@
+package io.tell.txn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.cm.LocalCommitManager;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.index.BTree;
+import io.tell.index.BTreeConfig;
+import io.tell.index.ScanRange;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** SERIALIZABLE (SI + read and range validation at commit) and FOR UPDATE locks. */
+class SerializableTest {
+    private static final String D = "doctors";
+    private RecordStore store;
+    private LocalCommitManager cm;
+    private TransactionManager tm;
+    private TableIndex byShift;
+
+    @BeforeEach
+    void setUp() {
+        store = RecordStores.open("mem:");
+        cm = LocalCommitManager.open(store, LocalCommitManager.Options.embedded());
+        tm = new TransactionManager(store, cm, "pn");
+        byShift = new TableIndex(D, BTree.open(store, BTreeConfig.of("doctors.shift", false)), false,
+                row -> new String(row, StandardCharsets.UTF_8).split("\\|")[0].getBytes(StandardCharsets.UTF_8));
+        tm.addIndex(byShift);
+    }
+
+    @AfterEach
+    void tearDown() {
+        tm.close();
+        cm.close();
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] k(long rid) {
+        return TableIndex.ridKey(rid);
+    }
+
+    private void put(long rid, String row) {
+        tm.run(1, tx -> {
+            tx.put(D, k(rid), b(row));
+            return null;
+        });
+    }
+
+    private static boolean onCall(byte[] row) {
+        return new String(row, StandardCharsets.UTF_8).endsWith("|on");
+    }
+
+    /** Both doctors read both rows, and each takes himself off call if the other is on. */
+    private void writeSkew(Isolation isolation) {
+        put(1, "s1|on");
+        put(2, "s1|on");
+        Transaction t1 = tm.begin(isolation);
+        Transaction t2 = tm.begin(isolation);
+        for (Transaction t : List.of(t1, t2)) {
+            assertTrue(onCall(t.get(D, k(1))) && onCall(t.get(D, k(2))));
+        }
+        t1.update(D, k(1), b("s1|off"));
+        t2.update(D, k(2), b("s1|off"));
+        t1.commit();
+        t2.commit();
+    }
+
+    @Test
+    void writeSkewCommitsUnderSnapshotIsolation() {
+        writeSkew(Isolation.SNAPSHOT);
+        try (Transaction r = tm.beginReadOnly()) {
+            assertTrue(!onCall(r.get(D, k(1))) && !onCall(r.get(D, k(2))), "SI lets both go off call");
+        }
+    }
+
+    @Test
+    void writeSkewAbortsOneUnderSerializable() {
+        TellException e = assertThrows(TellException.class, () -> writeSkew(Isolation.SERIALIZABLE));
+        assertSame(ErrorCode.TX_CONFLICT, e.code());
+        assertTrue(e.retriable());
+        try (Transaction r = tm.beginReadOnly()) {
+            assertTrue(onCall(r.get(D, k(1))) || onCall(r.get(D, k(2))), "someone stays on call");
+        }
+    }
+
+    @Test
+    void phantomInsertIntoAScannedRangeIsCaught() {
+        put(1, "s1|on");
+        Transaction t1 = tm.begin(Isolation.SERIALIZABLE);
+        assertEquals(1, t1.scanIndex(byShift, ScanRange.key(b("s1")), 100).size());
+        t1.put(D, k(10), b("s9|on")); // writes elsewhere
+        put(2, "s1|on"); // a concurrent insert into the range t1 scanned, committed first
+        TellException e = assertThrows(TellException.class, t1::commit);
+        assertSame(ErrorCode.TX_CONFLICT, e.code());
+        try (Transaction r = tm.beginReadOnly()) {
+            assertEquals(null, r.get(D, k(10)), "the failed transaction left nothing");
+        }
+    }
+
+    @Test
+    void scanWithoutConcurrentChangeCommits() {
+        put(1, "s1|on");
+        Transaction t1 = tm.begin(Isolation.SERIALIZABLE);
+        assertEquals(1, t1.scanIndex(byShift, ScanRange.key(b("s1")), 100).size());
+        t1.put(D, k(3), b("s1|on")); // its own insert into the scanned range is no phantom
+        put(2, "s2|on"); // outside the range
+        t1.commit();
+    }
+
+    @Test
+    void readingAnOutdatedVersionFailsValidation() {
+        put(1, "s1|on");
+        Transaction t1 = tm.begin(Isolation.SERIALIZABLE);
+        put(1, "s1|off"); // committed after t1's snapshot
+        assertArrayEquals(b("s1|on"), t1.get(D, k(1)));
+        t1.put(D, k(2), b("s2|on"));
+        assertThrows(TellException.class, t1::commit);
+        Transaction t2 = tm.begin(Isolation.SNAPSHOT); // the same under SI commits
+        t2.get(D, k(1));
+        t2.put(D, k(2), b("s2|on"));
+        t2.commit();
+    }
+
+    @Test
+    void readOnlySerializableTransactionValidatesToo() {
+        put(1, "s1|on");
+        Transaction reader = tm.beginReadOnly(Isolation.SERIALIZABLE);
+        reader.get(D, k(1));
+        put(1, "s1|off");
+        assertThrows(TellException.class, reader::commit);
+        Transaction quiet = tm.beginReadOnly(Isolation.SERIALIZABLE);
+        quiet.get(D, k(1));
+        quiet.commit();
+    }
+
+    @Test
+    void lockedRowMakesAConcurrentWriterConflict() {
+        put(1, "s1|on");
+        Transaction locker = tm.begin();
+        assertTrue(locker.lock(D, k(1)));
+        assertTrue(!locker.lock(D, k(99)), "no row, nothing to lock");
+        Transaction writer = tm.begin();
+        writer.update(D, k(1), b("s1|off"));
+        locker.commit();
+        TellException e = assertThrows(TellException.class, writer::commit);
+        assertSame(ErrorCode.TX_CONFLICT, e.code());
+        try (Transaction r = tm.beginReadOnly()) {
+            assertArrayEquals(b("s1|on"), r.get(D, k(1)), "locking does not change the row");
+        }
+    }
+
+    @Test
+    void onCallInvariantHoldsUnderConcurrentSerializableTransactions() throws Exception {
+        long seed = Long.getLong("tell.seed", 1);
+        int groups = 4;
+        for (int g = 0; g < groups; g++) {
+            put(2L * g, "g" + g + "|on");
+            put(2L * g + 1, "g" + g + "|on");
+        }
+        ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
+        AtomicLong commits = new AtomicLong();
+        AtomicLong aborts = new AtomicLong();
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < 6; t++) {
+                int thread = t;
+                fs.add(pool.submit(() -> {
+                    Random rnd = new Random(seed * 10 + thread);
+                    for (int i = 0; i < 300; i++) {
+                        int g = rnd.nextInt(groups);
+                        long me = 2L * g + rnd.nextInt(2);
+                        long other = me ^ 1;
+                        boolean goOn = rnd.nextInt(3) == 0;
+                        try {
+                            tm.run(1, Isolation.SERIALIZABLE, tx -> {
+                                boolean otherOn = onCall(tx.get(D, k(other)));
+                                tx.get(D, k(me));
+                                if (goOn) {
+                                    tx.update(D, k(me), b("g" + g + "|on"));
+                                } else if (otherOn) {
+                                    tx.update(D, k(me), b("g" + g + "|off"));
+                                }
+                                return null;
+                            });
+                            commits.incrementAndGet();
+                        } catch (TellException e) {
+                            aborts.incrementAndGet();
+                        }
+                        try (Transaction r = tm.beginReadOnly()) {
+                            for (int c = 0; c < groups; c++) {
+                                if (!onCall(r.get(D, k(2L * c))) && !onCall(r.get(D, k(2L * c + 1)))) {
+                                    violations.add("seed " + seed + ": group " + c + " has nobody on call");
+                                }
+                            }
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertTrue(violations.isEmpty(), String.join("\n", violations));
+        assertTrue(commits.get() > 300, "seed " + seed + ": too few commits: " + commits);
+        System.out.printf("on-call invariant (seed %d): %d commits, %d serialization failures%n", seed, commits.get(), aborts.get());
+    }
+}
