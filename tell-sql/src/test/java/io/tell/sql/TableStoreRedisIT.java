@@ -2,29 +2,17 @@ package io.tell.sql;
 
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
-import io.tell.store.redis.RedisProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.tell.store.redis.RedisServerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link TableStoreTest} on a real Redis ({@code redis-server} started on a free loopback port), flushed before each test. */
 class TableStoreRedisIT extends TableStoreTest {
-    private static RedisProcess redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
+    @RegisterExtension
+    static final RedisServerExtension REDIS = new RedisServerExtension();
 
     @Override
     protected RecordStore openStore() {
-        redis.call("FLUSHALL");
-        return RecordStores.open(redis.url());
+        REDIS.process().call("FLUSHALL");
+        return RecordStores.open(REDIS.url());
     }
 }

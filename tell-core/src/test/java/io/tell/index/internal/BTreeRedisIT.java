@@ -2,10 +2,9 @@ package io.tell.index.internal;
 
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
-import io.tell.store.redis.RedisProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.tell.store.redis.RedisServerExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The B+tree's model and concurrency tests on a real Redis (a {@code redis-server} this test
@@ -13,22 +12,11 @@ import org.junit.jupiter.api.Test;
  */
 class BTreeRedisIT {
     private static final int OPS = Integer.getInteger("tell.btree.redisOps", 6_000);
-    private static RedisProcess redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
+    @RegisterExtension
+    static final RedisServerExtension REDIS = new RedisServerExtension();
 
     private static RecordStore open() {
-        return RecordStores.open(redis.url());
+        return RecordStores.open(REDIS.url());
     }
 
     @Test

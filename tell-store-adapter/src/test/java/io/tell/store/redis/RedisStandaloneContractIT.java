@@ -19,34 +19,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The record store contract against one standalone redis-server, plus what only a server can show. */
 class RedisStandaloneContractIT extends RecordStoreContractTest {
-    private static RedisProcess redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = RedisProcess.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
+    @RegisterExtension
+    static final RedisServerExtension REDIS = new RedisServerExtension();
 
     @Override
     protected RecordStore openStore() {
-        return RecordStores.open(redis.url());
+        return RecordStores.open(REDIS.url());
     }
 
     @Test
     void describesItselfByUrl() {
-        assertEquals(redis.url(), store.describe());
+        assertEquals(REDIS.url(), store.describe());
     }
 
     @Test
@@ -76,13 +64,13 @@ class RedisStandaloneContractIT extends RecordStoreContractTest {
 
     @Test
     void aFunctionFlushedFromTheServerIsReloadedOnDemand() {
-        redis.call("FUNCTION", "FLUSH");
+        REDIS.process().call("FUNCTION", "FLUSH");
         assertTrue(store.write(WriteOp.insert(domain("d"), b("k"), b("v"))).written());
     }
 
     @Test
     void foreignDataUnderARecordKeyIsAStoreFailureNotAHang() {
-        redis.call("HSET", "tell:r:" + domain("d") + ":k", "f", "v");
+        REDIS.process().call("HSET", "tell:r:" + domain("d") + ":k", "f", "v");
         TellException e = assertThrows(TellException.class, () -> store.write(WriteOp.insert(domain("d"), b("k"), b("v"))));
         assertEquals(ErrorCode.STORE_FAILURE, e.code());
     }
