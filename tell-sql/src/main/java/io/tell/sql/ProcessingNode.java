@@ -1,0 +1,107 @@
+package io.tell.sql;
+
+import io.tell.cm.CommitManagerClient;
+import io.tell.cm.LocalCommitManager;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import io.tell.txn.CommitManager;
+import io.tell.txn.TransactionManager;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What a Tell URL makes of this JVM: a processing node with its store connection, commit
+ * manager (in-process for embedded databases, a client of the services otherwise),
+ * transaction manager, catalog and table access. Connections to one shared URL share one
+ * node, so its caches (catalog, index inner nodes) serve them all.
+ *
+ * <p>A named embedded database ({@code jdbc:tell:mem:NAME}) lives as long as the JVM, as its
+ * store does: it has exactly one commit manager, which must never be opened twice over the
+ * same store. A private one ({@code jdbc:tell:mem:}) and a Redis node end with their last user.
+ */
+public final class ProcessingNode implements AutoCloseable {
+    private static final Map<String, ProcessingNode> SHARED = new HashMap<>();
+
+    private final TellUrl url;
+    private final RecordStore store;
+    private final CommitManager commitManager;
+    private final TransactionManager transactions;
+    private final Catalog catalog;
+    private final Map<TableDef, TableStore> tables = new ConcurrentHashMap<>();
+    private int users;
+
+    private ProcessingNode(TellUrl url) {
+        this.url = url;
+        this.store = RecordStores.open(url.storeUrl());
+        try {
+            this.commitManager = url.embedded()
+                    ? LocalCommitManager.open(store, LocalCommitManager.Options.embedded())
+                    : CommitManagerClient.connect(url.commitManagers(), CommitManagerClient.Options.defaults());
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        String nodeId = "pn-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        this.transactions = new TransactionManager(store, commitManager, nodeId);
+        this.catalog = new Catalog(store);
+    }
+
+    /** The node for {@code url}: the shared one (opened on first use) or, for {@code jdbc:tell:mem:}, a new private one. */
+    public static ProcessingNode connect(String url) {
+        TellUrl parsed = TellUrl.parse(url);
+        if (!parsed.shared()) {
+            ProcessingNode node = new ProcessingNode(parsed);
+            node.users = 1;
+            return node;
+        }
+        synchronized (SHARED) {
+            ProcessingNode node = SHARED.get(parsed.text());
+            if (node == null) {
+                node = new ProcessingNode(parsed);
+                SHARED.put(parsed.text(), node);
+            }
+            node.users++;
+            return node;
+        }
+    }
+
+    public TellUrl url() {
+        return url;
+    }
+
+    public RecordStore store() {
+        return store;
+    }
+
+    public TransactionManager transactions() {
+        return transactions;
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    /** Table access for {@code def}, one per definition (its indexes are registered once). */
+    public TableStore table(TableDef def) {
+        return tables.computeIfAbsent(def, d -> new TableStore(transactions, d));
+    }
+
+    /** Ends one user's hold; the node shuts down with its last user, unless it is a named embedded database. */
+    @Override
+    public void close() {
+        synchronized (SHARED) {
+            if (users == 0) {
+                return;
+            }
+            if (--users > 0 || url.embedded() && url.shared()) {
+                return;
+            }
+            SHARED.remove(url.text(), this);
+        }
+        transactions.close();
+        commitManager.close();
+        store.close();
+    }
+}

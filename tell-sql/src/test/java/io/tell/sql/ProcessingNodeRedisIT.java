@@ -1,0 +1,57 @@
+package io.tell.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.tell.cm.CommitManagerServer;
+import io.tell.cm.LocalCommitManager;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import io.tell.store.redis.RedisServerExtension;
+import io.tell.txn.Transaction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Processing nodes over a real Redis and a commit-manager service on loopback. */
+class ProcessingNodeRedisIT {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = new RedisServerExtension();
+
+    @Test
+    void twoNodesShareDdlAndCommittedData() {
+        try (RecordStore cmStore = RecordStores.open(REDIS.url());
+             LocalCommitManager cm = LocalCommitManager.open(cmStore, LocalCommitManager.Options.durableService());
+             CommitManagerServer server = CommitManagerServer.start(cm, "127.0.0.1", 0)) {
+            String base = "jdbc:tell:" + REDIS.url() + "?cm=127.0.0.1:" + server.port();
+            // Different URL texts make different nodes, as two JVMs would be.
+            try (ProcessingNode one = ProcessingNode.connect(base + "&timeoutMs=2000");
+                 ProcessingNode two = ProcessingNode.connect(base + "&timeoutMs=2001")) {
+                assertNotSame(one, two);
+                try (ProcessingNode same = ProcessingNode.connect(base + "&timeoutMs=2000")) {
+                    assertSame(one, same);
+                }
+                TableDef def = one.catalog().createTable(TableSpec.builder("T").notNull("ID", ColumnType.INTEGER)
+                        .column("NAME", ColumnType.varchar(10)).primaryKey("ID").build(), false);
+                try (Transaction tx = one.transactions().begin()) {
+                    one.table(def).insert(tx, new Object[] {7, "seven"});
+                    tx.commit();
+                }
+                TableDef seen = two.catalog().table("T");
+                try (Transaction tx = two.transactions().beginReadOnly()) {
+                    assertEquals("seven", two.table(seen).getByKey(tx, 7).orElseThrow().values()[1]);
+                }
+                try (Transaction tx = two.transactions().begin()) {
+                    TellException e = assertThrows(TellException.class, () -> {
+                        two.table(seen).insert(tx, new Object[] {7, "again"});
+                        tx.commit();
+                    });
+                    assertSame(ErrorCode.DUPLICATE_KEY, e.code());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.tell.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.txn.Transaction;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class ProcessingNodeTest {
+    private static TableSpec accounts() {
+        return TableSpec.builder("ACCOUNTS").notNull("ID", ColumnType.INTEGER).column("OWNER", ColumnType.varchar(20))
+                .primaryKey("ID").build();
+    }
+
+    @Test
+    void urlsParseOrFailClearly() {
+        TellUrl mem = TellUrl.parse("jdbc:tell:mem:");
+        assertTrue(mem.embedded() && !mem.shared());
+        TellUrl named = TellUrl.parse("jdbc:tell:mem:shop");
+        assertEquals("mem:shop", named.storeUrl());
+        TellUrl redis = TellUrl.parse("jdbc:tell:redis://h1:7000,h2:7001?replicas=1&cm=c1:7400,c2:7400&timeoutMs=500");
+        assertEquals("redis://h1:7000,h2:7001?replicas=1&timeoutMs=500", redis.storeUrl());
+        assertEquals("c1:7400,c2:7400", redis.commitManagers());
+        for (String bad : new String[] {"jdbc:h2:mem:", "jdbc:tell:", "jdbc:tell:mem:bad name", "jdbc:tell:redis://h:1",
+                "jdbc:tell:redis://?cm=c:1", "jdbc:tell:postgres://x"}) {
+            TellException e = assertThrows(TellException.class, () -> TellUrl.parse(bad), bad);
+            assertSame(ErrorCode.BAD_CONFIGURATION, e.code());
+            assertTrue(e.getMessage().contains(bad), e.getMessage());
+        }
+        assertTrue(assertThrows(TellException.class, () -> TellUrl.parse("jdbc:tell:redis://h:1"))
+                .getMessage().contains("?cm="), "says what is missing");
+    }
+
+    @Test
+    void connectionsToANamedEmbeddedDatabaseShareOneNodeThatOutlivesThem() {
+        String url = "jdbc:tell:mem:pn-" + UUID.randomUUID();
+        ProcessingNode a = ProcessingNode.connect(url);
+        ProcessingNode b = ProcessingNode.connect(url);
+        assertSame(a, b);
+        TableDef def = a.catalog().createTable(accounts(), false);
+        try (Transaction tx = a.transactions().begin()) {
+            a.table(def).insert(tx, new Object[] {1, "ann"});
+            tx.commit();
+        }
+        a.close();
+        b.close();
+        ProcessingNode again = ProcessingNode.connect(url);
+        assertSame(a, again, "one commit manager per embedded database, for the life of the JVM");
+        TableDef seen = again.catalog().table("ACCOUNTS");
+        try (Transaction tx = again.transactions().beginReadOnly()) {
+            assertEquals("ann", again.table(seen).getByKey(tx, 1).orElseThrow().values()[1]);
+        }
+        again.close();
+    }
+
+    @Test
+    void privateEmbeddedDatabasesAreSeparate() {
+        try (ProcessingNode a = ProcessingNode.connect("jdbc:tell:mem:");
+             ProcessingNode b = ProcessingNode.connect("jdbc:tell:mem:")) {
+            assertNotSame(a, b);
+            a.catalog().createTable(accounts(), false);
+            assertTrue(b.catalog().tables().isEmpty());
+        }
+    }
+
+    @Test
+    void oneTableStorePerDefinition() {
+        try (ProcessingNode node = ProcessingNode.connect("jdbc:tell:mem:")) {
+            TableDef def = node.catalog().createTable(accounts(), false);
+            assertSame(node.table(def), node.table(node.catalog().table("ACCOUNTS")));
+        }
+    }
+}
