@@ -26,6 +26,8 @@ public final class SqlStates {
             case INVALID_DEFINITION -> "42000";                     // syntax error or access rule violation
             case DUPLICATE_OBJECT -> "42P07";                       // duplicate table / index
             case UNDEFINED_OBJECT -> "42P01";                       // undefined table / index
+            case SQL_SYNTAX -> "42601";                             // syntax error
+            case SQL_INVALID -> "42000";                            // syntax error or access rule violation
             case TX_STATE -> "25000";                               // invalid transaction state
             case BAD_CONFIGURATION -> "22023";                      // invalid parameter value
             case CORRUPT_DATA -> "XX001";                           // data corrupted

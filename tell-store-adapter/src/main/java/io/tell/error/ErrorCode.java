@@ -25,6 +25,10 @@ public enum ErrorCode {
      * time; it becomes visible once the commit manager is reachable. Do not retry it.
      */
     TX_COMMIT_PENDING(false),
+    /** SQL text that does not parse. */
+    SQL_SYNTAX(false),
+    /** SQL that parses but does not validate: unknown table or column, wrong types, … */
+    SQL_INVALID(false),
     /** The transaction was used after it ended or in a way the API forbids. */
     TX_STATE(false),
     /** A URL, option or argument is malformed. */

@@ -1,0 +1,95 @@
+package io.tell.sql;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.internal.CatalogSchema;
+import java.util.List;
+import java.util.Properties;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+
+/**
+ * The first step of planning (docs/sql-design.md): parse SQL and validate it against a catalog
+ * snapshot with Calcite. Unquoted identifiers fold to upper case; double quotes keep case.
+ * Errors come out as {@link ErrorCode#SQL_SYNTAX} or {@link ErrorCode#SQL_INVALID} with the
+ * line and column in the message. One front end per catalog snapshot; thread-safe.
+ */
+public final class SqlFrontEnd {
+    static final SqlParser.Config PARSER = SqlParser.config()
+            .withQuoting(Quoting.DOUBLE_QUOTE)
+            .withUnquotedCasing(Casing.TO_UPPER)
+            .withQuotedCasing(Casing.UNCHANGED)
+            .withCaseSensitive(true)
+            .withConformance(SqlConformanceEnum.DEFAULT);
+
+    /** A validated statement: its tree, result row type and the types of its {@code ?} parameters. */
+    public record Validated(SqlNode node, RelDataType rowType, RelDataType parameterTypes) {
+    }
+
+    private final CatalogSnapshot snapshot;
+    private final RelDataTypeFactory types = new JavaTypeFactoryImpl();
+    private final CalciteCatalogReader catalogReader;
+
+    public SqlFrontEnd(CatalogSnapshot snapshot) {
+        this.snapshot = snapshot;
+        Properties props = new Properties();
+        props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
+        this.catalogReader = new CalciteCatalogReader(CatalogSchema.of(snapshot), List.of(), types,
+                new CalciteConnectionConfigImpl(props));
+    }
+
+    public long catalogVersion() {
+        return snapshot.version();
+    }
+
+    /** Parses one statement; {@link ErrorCode#SQL_SYNTAX} with its position when it does not parse. */
+    public SqlNode parse(String sql) {
+        try {
+            return SqlParser.create(sql, PARSER).parseStmt();
+        } catch (SqlParseException e) {
+            String first = e.getMessage() == null ? "syntax error" : e.getMessage().lines().findFirst().orElse("syntax error");
+            throw TellException.of(ErrorCode.SQL_SYNTAX, first + position(e.getPos().getLineNum(), e.getPos().getColumnNum()), e);
+        }
+    }
+
+    /** Parses and validates one statement. */
+    public Validated validate(String sql) {
+        SqlNode parsed = parse(sql);
+        SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalogReader, types,
+                SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.DEFAULT).withIdentifierExpansion(true));
+        try {
+            if (parsed instanceof SqlExplain explain) {
+                // EXPLAIN PLAN FOR q: q is validated; the result is one text column with the plan.
+                SqlNode query = validator.validate(explain.getExplicandum());
+                explain.setOperand(0, query);
+                RelDataType plan = types.builder().add("PLAN", types.createSqlType(SqlTypeName.VARCHAR)).build();
+                return new Validated(explain, plan, validator.getParameterRowType(query));
+            }
+            SqlNode node = validator.validate(parsed);
+            return new Validated(node, validator.getValidatedNodeType(node), validator.getParameterRowType(node));
+        } catch (CalciteContextException e) {
+            String message = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
+            throw TellException.of(ErrorCode.SQL_INVALID, message + position(e.getPosLine(), e.getPosColumn()), e);
+        }
+    }
+
+    private static String position(int line, int column) {
+        return " (at line " + line + ", column " + column + ")";
+    }
+}
