@@ -41,12 +41,7 @@ final class ClusterNodes implements RedisNodes {
         RedisClusterClient client = RedisClusterClient.create(LettuceSetup.resources(), seeds);
         client.setOptions(LettuceSetup.clusterOptions(config));
         client.addListener(listener);
-        try {
-            return new ClusterNodes(client, client.connect(ByteArrayCodec.INSTANCE));
-        } catch (RuntimeException e) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-            throw e;
-        }
+        return LettuceSetup.connectOrShutdown(client, c -> new ClusterNodes(c, c.connect(ByteArrayCodec.INSTANCE)));
     }
 
     @Override

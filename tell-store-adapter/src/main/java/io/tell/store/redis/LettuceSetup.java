@@ -1,5 +1,6 @@
 package io.tell.store.redis;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -12,6 +13,7 @@ import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.Transports;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * How Lettuce is configured for the record store, in one place.
@@ -34,6 +36,16 @@ final class LettuceSetup {
      * Event loops and timers shared by every store in the JVM (Lettuce's threads are daemons),
      * so opening a store is cheap and many stores do not multiply threads.
      */
+    /** Connects through {@code client}; if that fails, shuts the client down before rethrowing. */
+    static <C extends AbstractRedisClient, T> T connectOrShutdown(C client, Function<C, T> connect) {
+        try {
+            return connect.apply(client);
+        } catch (RuntimeException e) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            throw e;
+        }
+    }
+
     static ClientResources resources() {
         return Shared.RESOURCES;
     }

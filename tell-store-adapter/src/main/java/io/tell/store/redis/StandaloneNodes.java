@@ -31,12 +31,7 @@ final class StandaloneNodes implements RedisNodes {
         RedisClient client = RedisClient.create(LettuceSetup.resources(), uri);
         client.setOptions(LettuceSetup.clientOptions(config));
         client.addListener(listener);
-        try {
-            return new StandaloneNodes(client, client.connect(ByteArrayCodec.INSTANCE), address);
-        } catch (RuntimeException e) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-            throw e;
-        }
+        return LettuceSetup.connectOrShutdown(client, c -> new StandaloneNodes(c, c.connect(ByteArrayCodec.INSTANCE), address));
     }
 
     @Override

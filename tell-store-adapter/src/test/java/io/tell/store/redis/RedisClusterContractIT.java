@@ -24,29 +24,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The record store contract against a 3-primary, 3-replica Redis Cluster, every write acknowledged by a replica. */
 class RedisClusterContractIT extends RecordStoreContractTest {
-    private static RedisClusterProcesses cluster;
+    @RegisterExtension
+    static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
 
-    @BeforeAll
-    static void startCluster() {
-        cluster = RedisClusterProcesses.start();
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Override
     protected RecordStore openStore() {
-        return RecordStores.open(cluster.url() + "?replicas=1");
+        return RecordStores.open(CLUSTER.cluster().url() + "?replicas=1");
     }
 
     @Test
@@ -58,7 +47,7 @@ class RedisClusterContractIT extends RecordStoreContractTest {
             byte[] k = b(String.format("key-%04d", i));
             ops.add(WriteOp.insert(domain("spread"), k, k));
             keys.add(new RecordKey(domain("spread"), k));
-            primaries.add(cluster.primaryFor(RedisKeys.slot(RedisKeys.recordKey(keys.get(i)))).port());
+            primaries.add(CLUSTER.cluster().primaryFor(RedisKeys.slot(RedisKeys.recordKey(keys.get(i)))).port());
         }
         assertEquals(3, primaries.size(), "the keys should land on every primary");
         List<WriteResult> written = store.writeAll(ops);
@@ -81,10 +70,10 @@ class RedisClusterContractIT extends RecordStoreContractTest {
     @Test
     void writesFollowSlotsThatMoveUnderThem() throws Exception {
         String d = domain("reshard");
-        List<RedisProcess> primaries = cluster.primaries();
+        List<RedisProcess> primaries = CLUSTER.cluster().primaries();
         RedisProcess source = primaries.get(0);
         RedisProcess target = primaries.get(1);
-        BitSet sourceSlots = cluster.slotsOf(source);
+        BitSet sourceSlots = CLUSTER.cluster().slotsOf(source);
         List<String> keys = new ArrayList<>();
         Set<Integer> slots = new TreeSet<>();
         for (int i = 0; keys.size() < 40; i++) {
@@ -121,7 +110,7 @@ class RedisClusterContractIT extends RecordStoreContractTest {
         try {
             RedisProcess.sleep(100);
             for (int slot : slots) {
-                cluster.migrateSlot(slot, target);
+                CLUSTER.cluster().migrateSlot(slot, target);
             }
             int atEnd = acknowledged.get();
             long deadline = System.nanoTime() + 10_000_000_000L;
@@ -135,7 +124,7 @@ class RedisClusterContractIT extends RecordStoreContractTest {
         System.out.printf("reshard: %d slots moved, %d writes acknowledged, %d retried%n", slots.size(), acknowledged.get(),
                 retried.get());
         for (int slot : slots) {
-            assertEquals(target.port(), cluster.primaryFor(slot).port());
+            assertEquals(target.port(), CLUSTER.cluster().primaryFor(slot).port());
         }
         for (String key : keys) {
             List<Long> vs = versions.get(key);
@@ -164,28 +153,28 @@ class RedisClusterContractIT extends RecordStoreContractTest {
         int slot = RedisKeys.slot(RedisKeys.recordKey(new RecordKey(d, existing)));
         assertEquals(slot, RedisKeys.slot(RedisKeys.recordKey(new RecordKey(d, fresh))));
         long v1 = store.write(WriteOp.insert(d, existing, b("1"))).version();
-        RedisProcess source = cluster.primaryFor(slot);
-        RedisProcess target = cluster.primaries().stream().filter(p -> p != source).findFirst().orElseThrow();
+        RedisProcess source = CLUSTER.cluster().primaryFor(slot);
+        RedisProcess target = CLUSTER.cluster().primaries().stream().filter(p -> p != source).findFirst().orElseThrow();
 
-        cluster.openSlotMigration(slot, target);
+        CLUSTER.cluster().openSlotMigration(slot, target);
         long v2 = store.write(WriteOp.put(d, existing, b("2"), Expect.version(v1))).version();
-        cluster.moveSlotKeys(slot, source, target);
+        CLUSTER.cluster().moveSlotKeys(slot, source, target);
         long v3 = store.write(WriteOp.put(d, existing, b("3"), Expect.version(v2))).version(); // ASK
         assertArrayEquals(b("3"), store.get(d, existing).value());
         CompletableFuture<WriteResult> insert = store.writeAsync(WriteOp.insert(d, fresh, b("new"))); // TRYAGAIN...
         RedisProcess.sleep(60);
-        cluster.closeSlotMigration(slot, source, target);
+        CLUSTER.cluster().closeSlotMigration(slot, source, target);
         assertTrue(insert.get().written()); // ...then MOVED
         long v4 = store.write(WriteOp.put(d, existing, b("4"), Expect.version(v3))).version(); // MOVED
         assertTrue(v1 < v2 && v2 < v3 && v3 < v4);
-        assertEquals(target.port(), cluster.primaryFor(slot).port());
+        assertEquals(target.port(), CLUSTER.cluster().primaryFor(slot).port());
         assertArrayEquals(b("4"), store.get(d, existing).value());
         assertArrayEquals(b("new"), store.get(d, fresh).value());
     }
 
     @Test
     void withoutReplicasTheSameWritesWork() {
-        try (RecordStore plain = RecordStores.open(cluster.url())) {
+        try (RecordStore plain = RecordStores.open(CLUSTER.cluster().url())) {
             long v = plain.write(WriteOp.insert(domain("plain"), b("k"), b("a"))).version();
             assertEquals(new WriteResult.Conflict(v), plain.write(WriteOp.put(domain("plain"), b("k"), b("b"), Expect.ABSENT)));
             assertArrayEquals(b("a"), store.get(domain("plain"), b("k")).value());

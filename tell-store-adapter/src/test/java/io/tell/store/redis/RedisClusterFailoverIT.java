@@ -28,9 +28,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A primary dies (SIGKILL) under a stream of writes that each must reach one replica. Its
@@ -42,34 +41,24 @@ class RedisClusterFailoverIT {
     private static final String D = "failover";
     private static final int WRITERS = 3;
 
-    private static RedisClusterProcesses cluster;
+    @RegisterExtension
+    static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
 
     /** The last acknowledged write of a key. */
     private record Ack(String value, long version) {
     }
 
-    @BeforeAll
-    static void startCluster() {
-        cluster = RedisClusterProcesses.start();
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void acknowledgedWritesSurviveAPrimaryKillAndTheStoreCarriesOn() throws Exception {
-        cluster.awaitHealthy(Duration.ofSeconds(30));
-        try (RecordStore store = RecordStores.open(cluster.url() + "?replicas=1&timeoutMs=1000")) {
+        CLUSTER.cluster().awaitHealthy(Duration.ofSeconds(30));
+        try (RecordStore store = RecordStores.open(CLUSTER.cluster().url() + "?replicas=1&timeoutMs=1000")) {
             Map<String, Ack> acked = new ConcurrentHashMap<>();
             for (int i = 0; i < 300; i++) {
                 put(store, "pre-" + i, "pre-value-" + i, acked);
             }
-            RedisProcess victim = cluster.primaryFor(slotOf("pre-0"));
-            BitSet victimSlots = cluster.slotsOf(victim);
+            RedisProcess victim = CLUSTER.cluster().primaryFor(slotOf("pre-0"));
+            BitSet victimSlots = CLUSTER.cluster().slotsOf(victim);
 
             // Rewrite the victim's keys, remembering the versions they had first: after the
             // fail-over a write conditional on one of those must still conflict.
@@ -121,12 +110,12 @@ class RedisClusterFailoverIT {
             RedisProcess.sleep(300);
             int ackedBeforeKill = acked.size();
             long killedAt = System.nanoTime();
-            cluster.killPrimary(victim.pid());
+            CLUSTER.cluster().killPrimary(victim.pid());
             killed.set(true);
-            cluster.awaitFailover(Duration.ofSeconds(30));
+            CLUSTER.cluster().awaitFailover(Duration.ofSeconds(30));
             long failedOverAt = System.nanoTime();
             victim.restart(); // comes back as the replica of its former replica
-            cluster.awaitHealthy(Duration.ofSeconds(30));
+            CLUSTER.cluster().awaitHealthy(Duration.ofSeconds(30));
             long healthyAt = System.nanoTime();
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (victimAcksAfterKill.get() < 30 && System.nanoTime() < deadline) {
@@ -179,14 +168,14 @@ class RedisClusterFailoverIT {
      */
     @Test
     void aWriteLostInAFailOverDoesNotLetItsVersionBeReused() {
-        cluster.awaitHealthy(Duration.ofSeconds(30));
-        try (RecordStore replicated = RecordStores.open(cluster.url() + "?replicas=1&timeoutMs=1000");
-                RecordStore unreplicated = RecordStores.open(cluster.url() + "?timeoutMs=5000")) {
+        CLUSTER.cluster().awaitHealthy(Duration.ofSeconds(30));
+        try (RecordStore replicated = RecordStores.open(CLUSTER.cluster().url() + "?replicas=1&timeoutMs=1000");
+                RecordStore unreplicated = RecordStores.open(CLUSTER.cluster().url() + "?timeoutMs=5000")) {
             String key = "lost";
             long v1 = replicated.write(WriteOp.insert(D, b(key), b("kept"))).version();
-            RedisProcess primary = cluster.primaryFor(slotOf(key));
-            RedisProcess replica = cluster.replicasOf(primary).get(0);
-            BitSet primarySlots = cluster.slotsOf(primary);
+            RedisProcess primary = CLUSTER.cluster().primaryFor(slotOf(key));
+            RedisProcess replica = CLUSTER.cluster().replicasOf(primary).get(0);
+            BitSet primarySlots = CLUSTER.cluster().slotsOf(primary);
             try {
                 // A frozen replica still takes the replication stream into its socket buffers, so
                 // first fill those (and the primary's) with 40 MB; what follows stays in the
@@ -201,9 +190,9 @@ class RedisClusterFailoverIT {
                 }
                 unreplicated.writeAll(filler);
                 long v2 = unreplicated.write(WriteOp.put(D, b(key), b("lost"), Expect.version(v1))).version();
-                cluster.killPrimary(primary.pid()); // "lost"@v2 may have been read, but no replica has it
+                CLUSTER.cluster().killPrimary(primary.pid()); // "lost"@v2 may have been read, but no replica has it
                 replica.resume();
-                cluster.awaitFailover(Duration.ofSeconds(30));
+                CLUSTER.cluster().awaitFailover(Duration.ofSeconds(30));
 
                 Versioned after = retrying(() -> unreplicated.get(D, b(key)));
                 assertEquals(v1, after.version(), "the unreplicated write should be gone");
@@ -217,7 +206,7 @@ class RedisClusterFailoverIT {
                 if (!primary.isRunning()) {
                     primary.restart();
                 }
-                cluster.awaitHealthy(Duration.ofSeconds(30));
+                CLUSTER.cluster().awaitHealthy(Duration.ofSeconds(30));
             }
         }
     }
