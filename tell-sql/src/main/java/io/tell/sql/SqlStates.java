@@ -28,6 +28,11 @@ public final class SqlStates {
             case UNDEFINED_OBJECT -> "42P01";                       // undefined table / index
             case SQL_SYNTAX -> "42601";                             // syntax error
             case SQL_INVALID -> "42000";                            // syntax error or access rule violation
+            case DATA_EXCEPTION -> "22018";                         // invalid character value for cast
+            case DIVISION_BY_ZERO -> "22012";                       // division by zero
+            case FEATURE_NOT_SUPPORTED -> "0A000";                  // feature not supported
+            case READ_ONLY -> "25006";                              // read-only SQL transaction
+            case CANCELLED, TIMEOUT -> "57014";                     // query canceled
             case TX_STATE -> "25000";                               // invalid transaction state
             case BAD_CONFIGURATION -> "22023";                      // invalid parameter value
             case CORRUPT_DATA -> "XX001";                           // data corrupted

@@ -49,6 +49,18 @@ public enum ErrorCode {
     DUPLICATE_OBJECT(false),
     /** No table or index of that name exists. */
     UNDEFINED_OBJECT(false),
+    /** A value is invalid for an operation: division by zero, a string that is not a number, … */
+    DATA_EXCEPTION(false),
+    /** Division by zero. */
+    DIVISION_BY_ZERO(false),
+    /** A SQL feature Tell does not implement. */
+    FEATURE_NOT_SUPPORTED(false),
+    /** A write in a read-only transaction. */
+    READ_ONLY(false),
+    /** The statement was cancelled. */
+    CANCELLED(false),
+    /** The statement ran longer than its timeout. */
+    TIMEOUT(false),
     /** Anything else: a bug. */
     INTERNAL(false);
 

@@ -1,0 +1,57 @@
+package io.tell.sql;
+
+import io.tell.txn.Isolation;
+import java.util.List;
+
+/**
+ * One connection's view of a {@link ProcessingNode}: prepares and executes SQL within its
+ * current transaction. In auto-commit mode (the default) every statement is its own
+ * transaction; otherwise a transaction starts with the first statement and lasts until
+ * {@link #commit()} or {@link #rollback()}. Errors are {@link io.tell.error.TellException}s;
+ * {@link SqlStates} gives their SQLState. A failed statement inside an explicit transaction
+ * aborts that transaction when its cause is a conflict or duplicate key at commit; bad SQL and
+ * bad values leave the transaction and the session usable.
+ *
+ * <p>Used by one thread at a time, except {@link #cancel()}, which any thread may call.
+ */
+public interface SqlSession extends AutoCloseable {
+    /** Parses, validates and plans {@code sql} (or takes the plan from the node's cache). */
+    PreparedSql prepare(String sql);
+
+    /**
+     * Executes {@code statement} with {@code params} (one value per {@code ?}; converted to the
+     * parameter's type, with a clear error when they do not convert). {@code maxRows} limits
+     * a query's rows (0: no limit); {@code timeoutMillis} bounds the run (0: none).
+     */
+    SqlResult execute(PreparedSql statement, List<?> params, long maxRows, long timeoutMillis);
+
+    boolean autoCommit();
+
+    /** Switching auto-commit on commits an open transaction (as JDBC requires). */
+    void setAutoCommit(boolean autoCommit);
+
+    /** True while an explicit transaction is open. */
+    boolean inTransaction();
+
+    void commit();
+
+    void rollback();
+
+    Isolation isolation();
+
+    /** Takes effect with the next transaction; {@link io.tell.error.ErrorCode#TX_STATE} inside one. */
+    void setIsolation(Isolation isolation);
+
+    boolean readOnly();
+
+    void setReadOnly(boolean readOnly);
+
+    /** Cancels the statement running in this session, if any. */
+    void cancel();
+
+    ProcessingNode node();
+
+    /** Rolls back an open transaction and releases the session. */
+    @Override
+    void close();
+}

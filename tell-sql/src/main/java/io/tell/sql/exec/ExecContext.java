@@ -1,0 +1,70 @@
+package io.tell.sql.exec;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.txn.Transaction;
+import java.time.LocalDateTime;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What one execution of a plan runs with: the transaction, the bound parameter values (already
+ * coerced to their inferred types), the statement's start time (CURRENT_DATE and
+ * CURRENT_TIMESTAMP are constant within a statement), rows bound to correlation variables, and
+ * cancellation. One per execution; not thread-safe.
+ */
+public final class ExecContext {
+    private final Transaction transaction;
+    private final Object[] params;
+    private final LocalDateTime statementTime;
+    private final Map<Integer, Object[]> correlated = new HashMap<>();
+    private final long deadlineNanos;
+    private volatile boolean cancelled;
+
+    public ExecContext(Transaction transaction, Object[] params, LocalDateTime statementTime, long timeoutMillis) {
+        this.transaction = transaction;
+        this.params = params;
+        this.statementTime = statementTime;
+        this.deadlineNanos = timeoutMillis <= 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMillis * 1_000_000L;
+    }
+
+    public Transaction transaction() {
+        return transaction;
+    }
+
+    /** The value of parameter {@code index} (0-based). */
+    public Object param(int index) {
+        return params[index];
+    }
+
+    public LocalDateTime statementTime() {
+        return statementTime;
+    }
+
+    /** The row currently bound to correlation variable {@code id} ({@code $cor<id>}). */
+    public Object[] correlated(int id) {
+        Object[] row = correlated.get(id);
+        if (row == null) {
+            throw TellException.of(ErrorCode.INTERNAL, "correlation variable $cor" + id + " is not bound");
+        }
+        return row;
+    }
+
+    public void bind(int id, Object[] row) {
+        correlated.put(id, row);
+    }
+
+    public void cancel() {
+        cancelled = true;
+    }
+
+    /** Throws when the statement was cancelled or ran past its timeout; operators call it per row or batch. */
+    public void check() {
+        if (cancelled) {
+            throw TellException.of(ErrorCode.CANCELLED, "statement cancelled");
+        }
+        if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() > deadlineNanos) {
+            throw TellException.of(ErrorCode.TIMEOUT, "statement timed out");
+        }
+    }
+}
