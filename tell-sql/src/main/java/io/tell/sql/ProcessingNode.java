@@ -30,6 +30,7 @@ public final class ProcessingNode implements AutoCloseable {
     private final TransactionManager transactions;
     private final Catalog catalog;
     private final Map<TableDef, TableStore> tables = new ConcurrentHashMap<>();
+    private final io.tell.sql.engine.PlanCache plans = new io.tell.sql.engine.PlanCache(this);
     private int users;
 
     private ProcessingNode(TellUrl url) {
@@ -88,9 +89,14 @@ public final class ProcessingNode implements AutoCloseable {
         return tables.computeIfAbsent(def, d -> new TableStore(transactions, d));
     }
 
+    /** Plans shared by this node's sessions. */
+    public io.tell.sql.engine.PlanCache plans() {
+        return plans;
+    }
+
     /** A new session (one per JDBC connection) on this node. */
     public SqlSession openSession() {
-        throw new UnsupportedOperationException("the SQL engine is being built (issue 4)");
+        return new io.tell.sql.engine.Session(this, plans);
     }
 
     /** Ends one user's hold; the node shuts down with its last user, unless it is a named embedded database. */

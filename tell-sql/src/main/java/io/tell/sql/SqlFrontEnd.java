@@ -38,8 +38,11 @@ public final class SqlFrontEnd {
             .withCaseSensitive(true)
             .withConformance(SqlConformanceEnum.DEFAULT);
 
-    /** A validated statement: its tree, result row type and the types of its {@code ?} parameters. */
-    public record Validated(SqlNode node, RelDataType rowType, RelDataType parameterTypes) {
+    /**
+     * A validated statement: its tree, result row type, the types of its {@code ?} parameters,
+     * and the validator that holds the tree's scopes (conversion to relational algebra needs it).
+     */
+    public record Validated(SqlNode node, RelDataType rowType, RelDataType parameterTypes, SqlValidator validator) {
     }
 
     private final CatalogSnapshot snapshot;
@@ -52,6 +55,18 @@ public final class SqlFrontEnd {
         props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
         this.catalogReader = new CalciteCatalogReader(CatalogSchema.of(snapshot), List.of(), types,
                 new CalciteConnectionConfigImpl(props));
+    }
+
+    public CatalogSnapshot snapshot() {
+        return snapshot;
+    }
+
+    public RelDataTypeFactory types() {
+        return types;
+    }
+
+    public CalciteCatalogReader catalogReader() {
+        return catalogReader;
     }
 
     public long catalogVersion() {
@@ -79,10 +94,10 @@ public final class SqlFrontEnd {
                 SqlNode query = validator.validate(explain.getExplicandum());
                 explain.setOperand(0, query);
                 RelDataType plan = types.builder().add("PLAN", types.createSqlType(SqlTypeName.VARCHAR)).build();
-                return new Validated(explain, plan, validator.getParameterRowType(query));
+                return new Validated(explain, plan, validator.getParameterRowType(query), validator);
             }
             SqlNode node = validator.validate(parsed);
-            return new Validated(node, validator.getValidatedNodeType(node), validator.getParameterRowType(node));
+            return new Validated(node, validator.getValidatedNodeType(node), validator.getParameterRowType(node), validator);
         } catch (CalciteContextException e) {
             String message = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
             throw TellException.of(ErrorCode.SQL_INVALID, message + position(e.getPosLine(), e.getPosColumn()), e);

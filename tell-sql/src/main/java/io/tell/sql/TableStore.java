@@ -146,6 +146,19 @@ public final class TableStore {
         return out;
     }
 
+    /** Every row {@code tx} sees, in primary-key order. */
+    public List<Row> scanAll(Transaction tx) {
+        if (primaryKey == null) {
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "table " + def.name() + " has no primary key to scan");
+        }
+        return range(tx, null, new Object[0], true, new Object[0], true, Integer.MAX_VALUE);
+    }
+
+    /** Locks the row with {@code rid} for {@code SELECT ... FOR UPDATE}; false when {@code tx} sees none. */
+    public boolean lock(Transaction tx, long rid) {
+        return tx.lock(def.rowDomain(), TableIndex.ridKey(rid));
+    }
+
     /** Replaces the row with {@code rid}; false when {@code tx} sees none. */
     public boolean update(Transaction tx, long rid, Object[] values) {
         return tx.update(def.rowDomain(), TableIndex.ridKey(rid), codec.encode(validate(values)));

@@ -19,6 +19,7 @@ public final class ExecContext {
     private final LocalDateTime statementTime;
     private final Map<Integer, Object[]> correlated = new HashMap<>();
     private final long deadlineNanos;
+    private long targetRid;
     private volatile boolean cancelled;
 
     public ExecContext(Transaction transaction, Object[] params, LocalDateTime statementTime, long timeoutMillis) {
@@ -52,6 +53,15 @@ public final class ExecContext {
 
     public void bind(int id, Object[] row) {
         correlated.put(id, row);
+    }
+
+    /** The rid of the row of the DML target table that the scan below the modification emitted last. */
+    public long targetRid() {
+        return targetRid;
+    }
+
+    public void setTargetRid(long rid) {
+        targetRid = rid;
     }
 
     public void cancel() {

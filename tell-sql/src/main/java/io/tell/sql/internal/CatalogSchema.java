@@ -6,6 +6,18 @@ import io.tell.sql.ColumnType;
 import io.tell.sql.TableDef;
 import java.util.List;
 import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ColumnStrategy;
+import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.Statistics;
+import org.apache.calcite.sql2rel.InitializerContext;
+import org.apache.calcite.sql2rel.InitializerExpressionFactory;
+import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.apache.calcite.util.TimestampString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.impl.AbstractTable;
@@ -37,6 +49,28 @@ public final class CatalogSchema {
         }
 
         @Override
+        public Statistic getStatistic() {
+            List<ImmutableBitSet> keys = new java.util.ArrayList<>();
+            if (!def.primaryKey().isEmpty()) {
+                keys.add(ImmutableBitSet.of(def.columnIndexes(def.primaryKey())));
+            }
+            for (io.tell.sql.IndexDef ix : def.indexes()) {
+                if (ix.unique()) {
+                    keys.add(ImmutableBitSet.of(def.columnIndexes(ix.columns())));
+                }
+            }
+            return Statistics.of(ESTIMATED_ROWS, keys);
+        }
+
+        @Override
+        public <C> C unwrap(Class<C> type) {
+            if (type == InitializerExpressionFactory.class) {
+                return type.cast(new Defaults(def));
+            }
+            return super.unwrap(type);
+        }
+
+        @Override
         public RelDataType getRowType(RelDataTypeFactory types) {
             RelDataTypeFactory.Builder row = types.builder();
             List<ColumnDef> columns = def.columns();
@@ -44,6 +78,52 @@ public final class CatalogSchema {
                 row.add(c.name(), types.createTypeWithNullability(sqlType(types, c.type()), c.nullable()));
             }
             return row.build();
+        }
+    }
+
+    /** What the planner assumes a table holds until Tell keeps statistics. */
+    static final double ESTIMATED_ROWS = 1000;
+
+    /** Column DEFAULTs for INSERTs that omit columns (NULL where there is none). */
+    private static final class Defaults extends NullInitializerExpressionFactory {
+        private final TableDef def;
+
+        Defaults(TableDef def) {
+            this.def = def;
+        }
+
+        @Override
+        public ColumnStrategy generationStrategy(RelOptTable table, int column) {
+            ColumnDef c = def.columns().get(column);
+            if (c.defaultValue() != null) {
+                return ColumnStrategy.DEFAULT;
+            }
+            return c.nullable() ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE;
+        }
+
+        @Override
+        public RexNode newColumnDefaultValue(RelOptTable table, int column, InitializerContext context) {
+            ColumnDef c = def.columns().get(column);
+            RelDataType type = table.getRowType().getFieldList().get(column).getType();
+            RexBuilder rex = context.getRexBuilder();
+            if (c.defaultValue() == null) {
+                return rex.makeNullLiteral(type);
+            }
+            return rex.makeLiteral(literalValue(c.defaultValue()), type, true);
+        }
+
+        private static Object literalValue(Object v) {
+            if (v instanceof java.time.LocalDate d) {
+                return new DateString(d.toString());
+            }
+            if (v instanceof java.time.LocalDateTime t) {
+                return TimestampString.fromMillisSinceEpoch(t.toInstant(java.time.ZoneOffset.UTC).toEpochMilli());
+            }
+            if (v instanceof Number n && !(v instanceof java.math.BigDecimal)) {
+                return v instanceof Double || v instanceof Float ? java.math.BigDecimal.valueOf(n.doubleValue())
+                        : java.math.BigDecimal.valueOf(n.longValue());
+            }
+            return v;
         }
     }
 

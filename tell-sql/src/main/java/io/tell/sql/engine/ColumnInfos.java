@@ -1,0 +1,40 @@
+package io.tell.sql.engine;
+
+import io.tell.sql.ColumnInfo;
+import io.tell.sql.exec.Values;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/** JDBC column descriptions from Calcite row types. */
+final class ColumnInfos {
+    private ColumnInfos() {
+    }
+
+    /** One per field; {@code origins} (may be null) give table and column of plain column references. */
+    static List<ColumnInfo> of(RelDataType rowType, List<List<String>> origins) {
+        List<ColumnInfo> out = new ArrayList<>();
+        List<RelDataTypeField> fields = rowType.getFieldList();
+        for (int i = 0; i < fields.size(); i++) {
+            List<String> origin = origins == null || i >= origins.size() ? null : origins.get(i);
+            String table = origin == null || origin.size() < 2 ? null : origin.get(origin.size() - 2);
+            String column = origin == null || origin.isEmpty() ? null : origin.get(origin.size() - 1);
+            out.add(of(fields.get(i).getName(), fields.get(i).getType(), table, column));
+        }
+        return out;
+    }
+
+    static ColumnInfo of(String label, RelDataType type, String table, String column) {
+        SqlTypeName name = type.getSqlTypeName();
+        int precision = type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? 0 : type.getPrecision();
+        int scale = type.getScale() == RelDataType.SCALE_NOT_SPECIFIED ? 0 : type.getScale();
+        String typeName = switch (name) {
+            case DOUBLE, FLOAT -> "DOUBLE";
+            default -> name.getName();
+        };
+        return new ColumnInfo(label, table, column, name.getJdbcOrdinal(), typeName, precision, scale,
+                type.isNullable(), Values.javaClass(name));
+    }
+}

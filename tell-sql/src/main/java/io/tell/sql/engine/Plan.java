@@ -1,0 +1,17 @@
+package io.tell.sql.engine;
+
+import io.tell.sql.ColumnInfo;
+import io.tell.sql.PreparedSql;
+import io.tell.sql.exec.ExecNode;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+
+/**
+ * A planned statement: what JDBC metadata needs, the parameter types values are converted to,
+ * and the executable tree (null for DDL, which runs from its text). Valid for one catalog
+ * version; shared by every session of a node through the {@link PlanCache}.
+ */
+record Plan(String sql, Kind kind, List<ColumnInfo> columns, List<ColumnInfo> parameters,
+            List<RelDataType> parameterTypes, ExecNode exec, long catalogVersion, boolean forUpdate)
+        implements PreparedSql {
+}

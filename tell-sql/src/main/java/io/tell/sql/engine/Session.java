@@ -1,0 +1,254 @@
+package io.tell.sql.engine;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.CatalogSnapshot;
+import io.tell.sql.PreparedSql;
+import io.tell.sql.ProcessingNode;
+import io.tell.sql.SqlResult;
+import io.tell.sql.SqlSession;
+import io.tell.sql.exec.Cursor;
+import io.tell.sql.exec.ExecContext;
+import io.tell.txn.Isolation;
+import io.tell.txn.Transaction;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The SQL session of one connection. A transaction begins with the first statement that needs
+ * one and reads the catalog once (one store round trip), so DDL committed by any node before
+ * it began is seen; plans come from the node's {@link PlanCache}. Inside an explicit
+ * transaction, a statement that fails on bad SQL or bad data changes nothing and the
+ * transaction goes on; a conflict or an unreachable store rolls the transaction back, and it
+ * stays failed (every statement and commit say so) until the application rolls back.
+ */
+public final class Session implements SqlSession {
+    private final ProcessingNode node;
+    private final PlanCache plans;
+    private boolean autoCommit = true;
+    private Isolation isolation = Isolation.SNAPSHOT;
+    private boolean readOnly;
+    private Transaction tx;
+    private CatalogSnapshot catalog;
+    private TellException failed;
+    private volatile ExecContext running;
+    private boolean closed;
+
+    public Session(ProcessingNode node, PlanCache plans) {
+        this.node = node;
+        this.plans = plans;
+    }
+
+    @Override
+    public PreparedSql prepare(String sql) {
+        checkOpen();
+        if (Ddl.isDdl(sql)) {
+            return Ddl.prepare(sql);
+        }
+        CatalogSnapshot cat = tx != null ? catalog : node.catalog().cached();
+        try {
+            return plans.plan(sql, cat);
+        } catch (TellException e) {
+            if (tx != null || e.code() != ErrorCode.SQL_INVALID) {
+                throw e;
+            }
+            CatalogSnapshot fresh = node.catalog().snapshot(); // another node may have created the table
+            if (fresh.version() == cat.version()) {
+                throw e;
+            }
+            return plans.plan(sql, fresh);
+        }
+    }
+
+    @Override
+    public SqlResult execute(PreparedSql statement, List<?> params, long maxRows, long timeoutMillis) {
+        checkOpen();
+        if (statement.kind() == PreparedSql.Kind.DDL) {
+            if (tx != null) {
+                commit();
+            }
+            Ddl.execute(node, statement);
+            return Results.count(0);
+        }
+        if (failed != null) {
+            throw TellException.of(ErrorCode.TX_STATE, "the transaction was rolled back after an error ("
+                    + failed.getMessage() + "); roll back to go on");
+        }
+        Plan plan = (Plan) statement;
+        if (plan.kind() == PreparedSql.Kind.DML && readOnly) {
+            throw TellException.of(ErrorCode.READ_ONLY, "the connection is read-only");
+        }
+        boolean implicit = tx == null;
+        if (implicit) {
+            begin(autoCommit && plan.kind() == PreparedSql.Kind.QUERY && !plan.forUpdate());
+        }
+        ExecContext ctx = null;
+        try {
+            if (plan.catalogVersion() != catalog.version()) {
+                plan = plans.plan(plan.sql(), catalog);
+            }
+            ctx = new ExecContext(tx, Params.coerce(params, plan.parameterTypes()), LocalDateTime.now(), timeoutMillis);
+            running = ctx;
+            Cursor c = plan.exec().open(ctx);
+            SqlResult result;
+            if (plan.kind() == PreparedSql.Kind.QUERY) {
+                List<Object[]> rows = new ArrayList<>();
+                for (Object[] r = c.next(); r != null && (maxRows <= 0 || rows.size() < maxRows); r = c.next()) {
+                    rows.add(r);
+                }
+                result = Results.rows(rows);
+            } else {
+                result = Results.count((Long) c.next()[0]);
+            }
+            if (implicit && autoCommit) {
+                Transaction t = tx;
+                tx = null;
+                t.commit();
+            }
+            return result;
+        } catch (RuntimeException e) {
+            abortAfter(e, implicit && autoCommit);
+            throw e;
+        } finally {
+            running = null;
+        }
+    }
+
+    private void begin(boolean readOnlyTx) {
+        catalog = node.catalog().snapshot();
+        tx = readOnlyTx || readOnly
+                ? node.transactions().beginReadOnly(isolation) : node.transactions().begin(isolation);
+    }
+
+    /** After a failed statement: auto-commit rolls back; an explicit transaction survives only data errors. */
+    private void abortAfter(RuntimeException e, boolean statementTx) {
+        if (tx == null) {
+            return;
+        }
+        boolean survives = !statementTx && e instanceof TellException te && !te.code().retriable()
+                && te.code() != ErrorCode.TX_COMMIT_PENDING && te.code() != ErrorCode.INTERNAL && tx.isActive();
+        if (survives) {
+            return;
+        }
+        Transaction t = tx;
+        tx = null;
+        if (!statementTx) {
+            failed = e instanceof TellException te ? te : TellException.of(ErrorCode.INTERNAL, String.valueOf(e), e);
+        }
+        rollbackQuietly(t);
+    }
+
+    @Override
+    public boolean autoCommit() {
+        return autoCommit;
+    }
+
+    @Override
+    public void setAutoCommit(boolean on) {
+        checkOpen();
+        if (on && !autoCommit && (tx != null || failed != null)) {
+            commit();
+        }
+        autoCommit = on;
+    }
+
+    @Override
+    public boolean inTransaction() {
+        return tx != null || failed != null;
+    }
+
+    @Override
+    public void commit() {
+        checkOpen();
+        if (failed != null) {
+            TellException f = failed;
+            failed = null;
+            throw TellException.of(f.code().retriable() ? f.code() : ErrorCode.TX_CONFLICT,
+                    "the transaction was rolled back after an error: " + f.getMessage(), f);
+        }
+        if (tx == null) {
+            return;
+        }
+        Transaction t = tx;
+        tx = null;
+        t.commit();
+    }
+
+    @Override
+    public void rollback() {
+        checkOpen();
+        failed = null;
+        if (tx != null) {
+            Transaction t = tx;
+            tx = null;
+            t.rollback();
+        }
+    }
+
+    @Override
+    public Isolation isolation() {
+        return isolation;
+    }
+
+    @Override
+    public void setIsolation(Isolation isolation) {
+        if (tx != null) {
+            throw TellException.of(ErrorCode.TX_STATE, "cannot change the isolation level inside a transaction");
+        }
+        this.isolation = isolation;
+    }
+
+    @Override
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    @Override
+    public void setReadOnly(boolean readOnly) {
+        if (tx != null) {
+            throw TellException.of(ErrorCode.TX_STATE, "cannot change read-only inside a transaction");
+        }
+        this.readOnly = readOnly;
+    }
+
+    @Override
+    public void cancel() {
+        ExecContext ctx = running;
+        if (ctx != null) {
+            ctx.cancel();
+        }
+    }
+
+    @Override
+    public ProcessingNode node() {
+        return node;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        failed = null;
+        if (tx != null) {
+            rollbackQuietly(tx);
+            tx = null;
+        }
+    }
+
+    private static void rollbackQuietly(Transaction t) {
+        try {
+            t.rollback();
+        } catch (RuntimeException ignored) {
+            // the transaction ends either way; its writes are reverted in the background if the store is down
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw TellException.of(ErrorCode.TX_STATE, "the session is closed");
+        }
+    }
+}

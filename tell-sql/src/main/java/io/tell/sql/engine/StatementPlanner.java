@@ -1,0 +1,129 @@
+package io.tell.sql.engine;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.ColumnInfo;
+import io.tell.sql.PreparedSql;
+import io.tell.sql.ProcessingNode;
+import io.tell.sql.SqlFrontEnd;
+import io.tell.sql.exec.Cursor;
+import io.tell.sql.exec.ExecNode;
+import io.tell.sql.plan.Implementor;
+import io.tell.sql.plan.TellRel;
+import io.tell.sql.plan.TellRules;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+
+/**
+ * Plans one query or DML statement (docs/sql-design.md): Calcite parse and validation over the
+ * catalog snapshot, conversion to relational algebra, a rule-based phase (subqueries to
+ * correlated joins, decorrelation, filter push-down), then cost-based choice among Tell's
+ * physical operators (index scans, hash and index nested-loop joins), and finally the
+ * executable tree. Thread-safe; the Calcite objects are per call.
+ */
+final class StatementPlanner {
+    private static final List<RelOptRule> REWRITES = List.of(
+            CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
+            CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+            CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
+    private static final List<RelOptRule> PUSH_DOWNS = List.of(
+            CoreRules.FILTER_INTO_JOIN,
+            CoreRules.JOIN_CONDITION_PUSH,
+            CoreRules.FILTER_PROJECT_TRANSPOSE,
+            CoreRules.FILTER_MERGE,
+            CoreRules.PROJECT_MERGE,
+            CoreRules.PROJECT_REMOVE);
+
+    private StatementPlanner() {
+    }
+
+    static Plan plan(ProcessingNode node, SqlFrontEnd frontEnd, String text) {
+        String sql = SqlText.trim(text);
+        String query = SqlText.withoutForUpdate(sql);
+        boolean forUpdate = query != null;
+        SqlFrontEnd.Validated v = frontEnd.validate(forUpdate ? query : sql);
+        SqlNode stmt = v.node();
+        if (forUpdate && !stmt.getKind().belongsTo(SqlKind.QUERY)) {
+            throw TellException.of(ErrorCode.SQL_INVALID, "FOR UPDATE applies to queries only");
+        }
+        boolean explain = stmt instanceof SqlExplain;
+        SqlNode body = explain ? ((SqlExplain) stmt).getExplicandum() : stmt;
+        PreparedSql.Kind kind = explain || body.getKind().belongsTo(SqlKind.QUERY) ? PreparedSql.Kind.QUERY
+                : PreparedSql.Kind.DML;
+        RelNode physical = physical(frontEnd, v, body);
+        List<RelDataType> paramTypes = new ArrayList<>();
+        List<ColumnInfo> params = new ArrayList<>();
+        for (RelDataTypeField f : explain ? List.<RelDataTypeField>of() : v.parameterTypes().getFieldList()) {
+            paramTypes.add(f.getType());
+            params.add(ColumnInfos.of(f.getName(), f.getType(), null, null));
+        }
+        ExecNode exec;
+        List<ColumnInfo> columns;
+        if (explain) {
+            List<Object[]> lines = RelOptUtil.toString(physical).lines().map(l -> new Object[] {l}).toList();
+            exec = ctx -> Cursor.of(lines);
+            columns = ColumnInfos.of(v.rowType(), null);
+        } else {
+            exec = new Implementor(node, forUpdate).visit(physical);
+            columns = kind == PreparedSql.Kind.QUERY
+                    ? ColumnInfos.of(v.rowType(), v.validator().getFieldOrigins(body)) : List.of();
+        }
+        return new Plan(text, kind, columns, params, paramTypes, exec, frontEnd.catalogVersion(), forUpdate);
+    }
+
+    private static RelNode physical(SqlFrontEnd frontEnd, SqlFrontEnd.Validated v, SqlNode body) {
+        VolcanoPlanner volcano = new VolcanoPlanner();
+        volcano.addRelTraitDef(ConventionTraitDef.INSTANCE);
+        RelOptCluster cluster = RelOptCluster.create(volcano, new RexBuilder(frontEnd.types()));
+        SqlToRelConverter converter = new SqlToRelConverter((rowType, queryString, schemaPath, viewPath) -> {
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "views are not supported");
+        }, v.validator(), frontEnd.catalogReader(), cluster, StandardConvertletTable.INSTANCE,
+                SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
+        RelRoot root = converter.convertQuery(body, false, true);
+        RelNode rel = root.project();
+        rel = hep(rel, REWRITES);
+        rel = RelDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(cluster, frontEnd.catalogReader()));
+        rel = hep(rel, PUSH_DOWNS);
+        for (RelOptRule r : TellRules.all()) {
+            volcano.addRule(r);
+        }
+        volcano.addRule(CoreRules.JOIN_TO_CORRELATE);
+        volcano.addRule(CoreRules.FILTER_MERGE);
+        volcano.setRoot(volcano.changeTraits(rel, rel.getTraitSet().replace(TellRel.TELL)));
+        try {
+            return volcano.findBestExp();
+        } catch (RelOptPlanner.CannotPlanException e) {
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "Tell cannot execute this statement yet: "
+                    + e.getMessage().lines().findFirst().orElse(""), e);
+        }
+    }
+
+    private static RelNode hep(RelNode rel, List<RelOptRule> rules) {
+        HepProgramBuilder program = new HepProgramBuilder();
+        program.addRuleCollection(rules);
+        HepPlanner hep = new HepPlanner(program.build());
+        hep.setRoot(rel);
+        return hep.findBestExp();
+    }
+}

@@ -1,0 +1,18 @@
+package io.tell.sql.exec;
+
+import java.util.Iterator;
+import java.util.List;
+
+/** Rows of one opened operator, pulled one at a time. */
+@FunctionalInterface
+public interface Cursor {
+    /** The next row, or null at the end. */
+    Object[] next();
+
+    static Cursor of(List<Object[]> rows) {
+        Iterator<Object[]> it = rows.iterator();
+        return () -> it.hasNext() ? it.next() : null;
+    }
+
+    Cursor EMPTY = () -> null;
+}

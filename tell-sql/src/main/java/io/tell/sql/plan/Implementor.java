@@ -1,0 +1,55 @@
+package io.tell.sql.plan;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.ProcessingNode;
+import io.tell.sql.TableDef;
+import io.tell.sql.TableStore;
+import io.tell.sql.exec.ExecNode;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+
+/**
+ * Builds the executable tree of a physical plan once. Knows the processing node (for table
+ * access), whether the statement is {@code SELECT ... FOR UPDATE}, and which scan feeds a
+ * data modification its target rows (that scan publishes each row's rid).
+ */
+public final class Implementor {
+    private final ProcessingNode node;
+    private final boolean forUpdate;
+    private RelNode ridSource;
+
+    public Implementor(ProcessingNode node, boolean forUpdate) {
+        this.node = node;
+        this.forUpdate = forUpdate;
+    }
+
+    public ExecNode visit(RelNode rel) {
+        if (rel instanceof TellRel t) {
+            return t.implement(this);
+        }
+        throw TellException.of(ErrorCode.INTERNAL, "not a physical operator: " + rel.getRelTypeName());
+    }
+
+    public TableStore table(RelOptTable table) {
+        return node.table(def(table));
+    }
+
+    public static TableDef def(RelOptTable table) {
+        return table.unwrap(io.tell.sql.internal.CatalogSchema.Table.class).def();
+    }
+
+    public boolean forUpdate() {
+        return forUpdate;
+    }
+
+    /** Marks {@code scan} as the one whose rows a data modification changes. */
+    void setRidSource(RelNode scan) {
+        ridSource = scan;
+    }
+
+    /** Whether {@code scan} must publish the rid of each row it emits. */
+    boolean publishesRid(RelNode scan) {
+        return scan == ridSource;
+    }
+}

@@ -1,0 +1,82 @@
+package io.tell.sql.plan;
+
+import io.tell.sql.exec.Cursor;
+import io.tell.sql.exec.ExecNode;
+import io.tell.sql.exec.Rows;
+import java.util.ArrayDeque;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/**
+ * A nested-loop join that runs its right input once per left row with the correlation
+ * variable bound to that row. With an index scan keyed on the variable on the right, it is an
+ * index nested-loop join; it also executes subqueries the decorrelator left correlated.
+ */
+public final class TellCorrelate extends Correlate implements TellRel {
+    public TellCorrelate(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right,
+                         CorrelationId correlationId, ImmutableBitSet requiredColumns, JoinRelType joinType) {
+        super(cluster, traits, java.util.List.of(), left, right, correlationId, requiredColumns, joinType);
+    }
+
+    @Override
+    public Correlate copy(RelTraitSet traitSet, RelNode left, RelNode right, CorrelationId correlationId,
+                          ImmutableBitSet requiredColumns, JoinRelType joinType) {
+        return new TellCorrelate(getCluster(), traitSet, left, right, correlationId, requiredColumns, joinType);
+    }
+
+    /** The right input runs once per left row: its whole cost is paid that many times. */
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        double leftRows = mq.getRowCount(getLeft());
+        RelOptCost right = mq.getCumulativeCost(getRight());
+        if (right == null) {
+            return planner.getCostFactory().makeInfiniteCost();
+        }
+        return right.multiplyBy(Math.max(1, leftRows));
+    }
+
+    @Override
+    public ExecNode implement(Implementor impl) {
+        ExecNode leftNode = impl.visit(getLeft());
+        ExecNode rightNode = impl.visit(getRight());
+        int id = correlationId.getId();
+        int rightWidth = getRight().getRowType().getFieldCount();
+        JoinRelType type = joinType;
+        return ctx -> {
+            Cursor lc = leftNode.open(ctx);
+            ArrayDeque<Object[]> out = new ArrayDeque<>();
+            return () -> {
+                while (out.isEmpty()) {
+                    Object[] l = lc.next();
+                    if (l == null) {
+                        return null;
+                    }
+                    ctx.bind(id, l);
+                    Cursor rc = rightNode.open(ctx);
+                    boolean matched = false;
+                    for (Object[] r = rc.next(); r != null; r = rc.next()) {
+                        matched = true;
+                        if (type == JoinRelType.SEMI || type == JoinRelType.ANTI) {
+                            break;
+                        }
+                        out.add(Rows.concat(l, r));
+                    }
+                    if (type == JoinRelType.SEMI && matched || type == JoinRelType.ANTI && !matched) {
+                        out.add(l);
+                    } else if (!matched && type == JoinRelType.LEFT) {
+                        out.add(Rows.concat(l, new Object[rightWidth]));
+                    }
+                }
+                return out.poll();
+            };
+        };
+    }
+}

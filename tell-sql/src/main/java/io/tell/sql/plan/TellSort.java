@@ -1,0 +1,118 @@
+package io.tell.sql.plan;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.exec.Cursor;
+import io.tell.sql.exec.ExecContext;
+import io.tell.sql.exec.ExecNode;
+import io.tell.sql.exec.Expr;
+import io.tell.sql.exec.ExprCompiler;
+import io.tell.sql.exec.Rows;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rex.RexNode;
+
+/**
+ * ORDER BY with OFFSET and LIMIT / FETCH FIRST. Without an order it only skips and limits
+ * (streaming); with one it sorts its whole input (NULLs last ascending, first descending,
+ * unless NULLS FIRST/LAST says otherwise).
+ */
+public final class TellSort extends Sort implements TellRel {
+    public TellSort(RelOptCluster cluster, RelTraitSet traits, RelNode input, RelCollation collation, RexNode offset,
+                    RexNode fetch) {
+        super(cluster, traits, input, collation, offset, fetch);
+    }
+
+    @Override
+    public Sort copy(RelTraitSet traitSet, RelNode newInput, RelCollation newCollation, RexNode offset, RexNode fetch) {
+        return new TellSort(getCluster(), traitSet, newInput, newCollation, offset, fetch);
+    }
+
+    @Override
+    public ExecNode implement(Implementor impl) {
+        ExecNode in = impl.visit(getInput());
+        Expr off = offset == null ? null : ExprCompiler.compile(offset);
+        Expr lim = fetch == null ? null : ExprCompiler.compile(fetch);
+        Comparator<Object[]> order = comparator(collation.getFieldCollations());
+        return ctx -> {
+            long skip = count(off, ctx, 0);
+            long limit = count(lim, ctx, Long.MAX_VALUE);
+            Cursor c = in.open(ctx);
+            if (order != null) {
+                List<Object[]> rows = new ArrayList<>();
+                for (Object[] r = c.next(); r != null; r = c.next()) {
+                    rows.add(r);
+                }
+                rows.sort(order);
+                c = Cursor.of(rows);
+            }
+            Cursor src = c;
+            long[] seen = {0};
+            return () -> {
+                while (seen[0] < skip) {
+                    if (src.next() == null) {
+                        return null;
+                    }
+                    seen[0]++;
+                }
+                if (seen[0] - skip >= limit) {
+                    return null;
+                }
+                Object[] r = src.next();
+                if (r != null) {
+                    seen[0]++;
+                }
+                return r;
+            };
+        };
+    }
+
+    private static long count(Expr e, ExecContext ctx, long dflt) {
+        if (e == null) {
+            return dflt;
+        }
+        Object v = e.eval(null, ctx);
+        if (v == null) {
+            return dflt;
+        }
+        long n = ((Number) v).longValue();
+        if (n < 0) {
+            throw TellException.of(ErrorCode.DATA_EXCEPTION, "OFFSET and LIMIT must not be negative: " + n);
+        }
+        return n;
+    }
+
+    static Comparator<Object[]> comparator(List<RelFieldCollation> fields) {
+        if (fields.isEmpty()) {
+            return null;
+        }
+        Comparator<Object[]> cmp = null;
+        for (RelFieldCollation f : fields) {
+            int i = f.getFieldIndex();
+            boolean desc = f.getDirection().isDescending();
+            boolean nullsFirst = f.nullDirection == RelFieldCollation.NullDirection.FIRST
+                    || f.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED && desc;
+            Comparator<Object[]> one = (a, b) -> {
+                Object x = a[i];
+                Object y = b[i];
+                if (x == null || y == null) {
+                    if (x == y) {
+                        return 0;
+                    }
+                    return (x == null) == nullsFirst ? -1 : 1;
+                }
+                int c = Rows.compare(x, y);
+                return desc ? -c : c;
+            };
+            cmp = cmp == null ? one : cmp.thenComparing(one);
+        }
+        return cmp;
+    }
+}

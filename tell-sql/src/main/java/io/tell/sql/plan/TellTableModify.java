@@ -1,0 +1,110 @@
+package io.tell.sql.plan;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.TableDef;
+import io.tell.sql.TableStore;
+import io.tell.sql.exec.Cursor;
+import io.tell.sql.exec.ExecNode;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexNode;
+
+/**
+ * INSERT, UPDATE and DELETE over {@link TableStore}. The input is read completely first and
+ * every new row validated (types, lengths, NOT NULL) before the first write, so a statement
+ * that fails on bad data changes nothing. UPDATE and DELETE take each row's rid from the scan
+ * of the target table at the bottom of the input (the left-most path through filters,
+ * projections and joins). Produces one row: the number of rows changed.
+ */
+public final class TellTableModify extends TableModify implements TellRel {
+    public TellTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, Prepare.CatalogReader catalogReader,
+                           RelNode input, Operation operation, List<String> updateColumnList,
+                           List<RexNode> sourceExpressionList, boolean flattened) {
+        super(cluster, traits, table, catalogReader, input, operation, updateColumnList, sourceExpressionList, flattened);
+    }
+
+    @Override
+    public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+        return new TellTableModify(getCluster(), traitSet, table, catalogReader, sole(inputs), getOperation(),
+                getUpdateColumnList(), getSourceExpressionList(), isFlattened());
+    }
+
+    @Override
+    public ExecNode implement(Implementor impl) {
+        TableStore store = impl.table(table);
+        TableDef def = store.def();
+        Operation op = getOperation();
+        if (op == Operation.MERGE) {
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "MERGE is not supported");
+        }
+        if (op != Operation.INSERT) {
+            impl.setRidSource(targetScan(getInput(), def));
+        }
+        ExecNode in = impl.visit(getInput());
+        int width = def.columns().size();
+        int[] updated = op == Operation.UPDATE ? def.columnIndexes(getUpdateColumnList()) : new int[0];
+        return ctx -> {
+            Cursor c = in.open(ctx);
+            List<Object[]> rows = new ArrayList<>();
+            List<Long> rids = new ArrayList<>();
+            for (Object[] r = c.next(); r != null; r = c.next()) {
+                ctx.check();
+                switch (op) {
+                    case INSERT -> rows.add(store.validate(r));
+                    case UPDATE -> {
+                        Object[] next = java.util.Arrays.copyOf(r, width);
+                        for (int i = 0; i < updated.length; i++) {
+                            next[updated[i]] = r[width + i];
+                        }
+                        rows.add(store.validate(next));
+                        rids.add(ctx.targetRid());
+                    }
+                    default -> rids.add(ctx.targetRid());
+                }
+            }
+            long count = 0;
+            for (int i = 0; i < Math.max(rows.size(), rids.size()); i++) {
+                switch (op) {
+                    case INSERT -> {
+                        store.insert(ctx.transaction(), rows.get(i));
+                        count++;
+                    }
+                    case UPDATE -> count += store.update(ctx.transaction(), rids.get(i), rows.get(i)) ? 1 : 0;
+                    default -> count += store.delete(ctx.transaction(), rids.get(i)) ? 1 : 0;
+                }
+            }
+            return Cursor.of(List.<Object[]>of(new Object[] {count}));
+        };
+    }
+
+    private static RelNode targetScan(RelNode rel, TableDef def) {
+        RelNode r = rel;
+        while (true) {
+            if (r instanceof TableScan scan && Implementor.def(scan.getTable()).id() == def.id()) {
+                return r;
+            }
+            if (r instanceof Filter || r instanceof Project || r instanceof Join || r instanceof Correlate) {
+                r = r.getInput(0);
+                continue;
+            }
+            if (r instanceof org.apache.calcite.plan.volcano.RelSubset subset) {
+                r = subset.getBest();
+                continue;
+            }
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "cannot tell which rows of " + def.name()
+                    + " to change through " + r.getRelTypeName() + "; simplify the statement");
+        }
+    }
+}
