@@ -20,7 +20,9 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlConformance;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 
@@ -31,12 +33,28 @@ import org.apache.calcite.sql.validate.SqlValidatorUtil;
  * line and column in the message. One front end per catalog snapshot; thread-safe.
  */
 public final class SqlFrontEnd {
+    /**
+     * Calcite's default conformance, except: {@code !=} is accepted, and CASE/UNION over
+     * strings of different lengths yield VARCHAR (no padding), as PostgreSQL and H2 do.
+     */
+    static final SqlConformance CONFORMANCE = new SqlDelegatingConformance(SqlConformanceEnum.DEFAULT) {
+        @Override
+        public boolean isBangEqualAllowed() {
+            return true;
+        }
+
+        @Override
+        public boolean shouldConvertRaggedUnionTypesToVarying() {
+            return true;
+        }
+    };
+
     static final SqlParser.Config PARSER = SqlParser.config()
             .withQuoting(Quoting.DOUBLE_QUOTE)
             .withUnquotedCasing(Casing.TO_UPPER)
             .withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(true)
-            .withConformance(SqlConformanceEnum.DEFAULT);
+            .withConformance(CONFORMANCE);
 
     /**
      * A validated statement: its tree, result row type, the types of its {@code ?} parameters,
@@ -87,7 +105,7 @@ public final class SqlFrontEnd {
     public Validated validate(String sql) {
         SqlNode parsed = parse(sql);
         SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalogReader, types,
-                SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.DEFAULT).withIdentifierExpansion(true));
+                SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE).withIdentifierExpansion(true));
         try {
             if (parsed instanceof SqlExplain explain) {
                 // EXPLAIN PLAN FOR q: q is validated; the result is one text column with the plan.

@@ -22,6 +22,12 @@ public final class PlanCache {
             return size() > MAX_PLANS;
         }
     };
+    private final Map<Key, Boolean> unliftable = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, Boolean> eldest) {
+            return size() > MAX_PLANS;
+        }
+    };
     private SqlFrontEnd frontEnd;
     private long hits;
     private long misses;
@@ -49,6 +55,15 @@ public final class PlanCache {
             plans.put(key, p);
         }
         return p;
+    }
+
+    /** Whether the lifted form {@code sql} is known not to plan or not to take its literals exactly. */
+    synchronized boolean unliftable(String sql, CatalogSnapshot catalog) {
+        return unliftable.containsKey(new Key(sql, catalog.version()));
+    }
+
+    synchronized void markUnliftable(String sql, CatalogSnapshot catalog) {
+        unliftable.put(new Key(sql, catalog.version()), Boolean.TRUE);
     }
 
     private synchronized SqlFrontEnd frontEnd(CatalogSnapshot catalog) {

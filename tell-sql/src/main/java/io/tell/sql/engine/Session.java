@@ -48,7 +48,8 @@ public final class Session implements SqlSession {
         }
         CatalogSnapshot cat = tx != null ? catalog : node.catalog().cached();
         try {
-            return plans.plan(sql, cat);
+            PreparedSql lifted = lifted(sql, cat);
+            return lifted != null ? lifted : plans.plan(sql, cat);
         } catch (TellException e) {
             if (tx != null || e.code() != ErrorCode.SQL_INVALID) {
                 throw e;
@@ -58,6 +59,21 @@ public final class Session implements SqlSession {
                 throw e;
             }
             return plans.plan(sql, fresh);
+        }
+    }
+
+    /** {@code sql} through the plan of its lifted form, or null when that does not apply exactly. */
+    private PreparedSql lifted(String sql, CatalogSnapshot cat) {
+        Literals.Lifted lifted = Literals.lift(sql);
+        if (lifted == null || plans.unliftable(lifted.sql(), cat)) {
+            return null;
+        }
+        try {
+            Plan plan = plans.plan(lifted.sql(), cat);
+            return new LiftedSql(sql, plan, Params.coerce(lifted.values(), plan.parameterTypes()));
+        } catch (TellException e) {
+            plans.markUnliftable(lifted.sql(), cat);
+            return null;
         }
     }
 
@@ -75,7 +91,14 @@ public final class Session implements SqlSession {
             throw TellException.of(ErrorCode.TX_STATE, "the transaction was rolled back after an error ("
                     + failed.getMessage() + "); roll back to go on");
         }
-        Plan plan = (Plan) statement;
+        Plan plan;
+        List<?> values = params;
+        if (statement instanceof LiftedSql l) {
+            plan = l.plan();
+            values = java.util.Arrays.asList(l.values());
+        } else {
+            plan = (Plan) statement;
+        }
         if (plan.kind() == PreparedSql.Kind.DML && readOnly) {
             throw TellException.of(ErrorCode.READ_ONLY, "the connection is read-only");
         }
@@ -88,7 +111,7 @@ public final class Session implements SqlSession {
             if (plan.catalogVersion() != catalog.version()) {
                 plan = plans.plan(plan.sql(), catalog);
             }
-            ctx = new ExecContext(tx, Params.coerce(params, plan.parameterTypes()), LocalDateTime.now(), timeoutMillis);
+            ctx = new ExecContext(tx, Params.coerce(values, plan.parameterTypes()), LocalDateTime.now(), timeoutMillis);
             running = ctx;
             Cursor c = plan.exec().open(ctx);
             SqlResult result;

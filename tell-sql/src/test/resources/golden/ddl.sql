@@ -1,0 +1,103 @@
+# CREATE/DROP TABLE and INDEX, IF [NOT] EXISTS, all column types, constraints, defaults.
+
+statement ok
+CREATE TABLE all_types (
+  id INTEGER PRIMARY KEY,
+  b BIGINT,
+  s SMALLINT,
+  d DECIMAL(10, 2) DEFAULT 1.5,
+  f DOUBLE,
+  r REAL,
+  v VARCHAR(10) NOT NULL DEFAULT 'none',
+  c CHAR(3),
+  ok BOOLEAN DEFAULT TRUE,
+  day DATE,
+  ts TIMESTAMP
+)
+
+statement error 42P07
+CREATE TABLE all_types (id INTEGER PRIMARY KEY)
+
+statement ok
+CREATE TABLE IF NOT EXISTS all_types (id INTEGER PRIMARY KEY)
+
+statement count 1
+INSERT INTO all_types (id) VALUES (1)
+
+query
+SELECT id, b, d, v, ok FROM all_types
+----
+1 | NULL | 1.50 | none | true
+
+statement count 1
+INSERT INTO all_types VALUES (2, 9000000000, 7, 12.345, 0.5, 0.25, 'x', 'ab', FALSE, DATE '2024-02-29', TIMESTAMP '2024-02-29 10:11:12')
+
+query
+SELECT b, s, d, f, r, v, c, ok, day, ts FROM all_types WHERE id = 2
+----
+9000000000 | 7 | 12.35 | 0.5 | 0.25 | x | ab  | false | 2024-02-29 | 2024-02-29T10:11:12
+
+statement ok
+CREATE TABLE parent (a INTEGER, b VARCHAR(5), name VARCHAR(20) UNIQUE, PRIMARY KEY (a, b))
+
+statement ok
+CREATE TABLE child (id INTEGER PRIMARY KEY, pa INTEGER, pb VARCHAR(5), FOREIGN KEY (pa, pb) REFERENCES parent (a, b))
+
+statement ok
+INSERT INTO parent VALUES (1, 'x', 'one'), (1, 'y', 'two'), (2, 'x', 'three')
+
+statement ok
+CREATE INDEX parent_name_b ON parent (b, name)
+
+query
+SELECT a, name FROM parent WHERE b = 'x' ORDER BY a
+----
+1 | one
+2 | three
+
+statement error 23505
+CREATE UNIQUE INDEX parent_b ON parent (b)
+
+statement ok
+CREATE UNIQUE INDEX parent_ab ON parent (name, a)
+
+statement error 42P07
+CREATE INDEX parent_name_b ON parent (a)
+
+statement ok
+CREATE INDEX IF NOT EXISTS parent_name_b ON parent (a)
+
+statement ok
+DROP INDEX parent_name_b
+
+statement error 42P01
+DROP INDEX parent_name_b
+
+statement ok
+DROP INDEX IF EXISTS parent_name_b
+
+statement error 42000
+DROP TABLE parent
+
+statement ok
+DROP TABLE child
+
+statement ok
+DROP TABLE parent
+
+statement error 42P01
+DROP TABLE parent
+
+statement ok
+DROP TABLE IF EXISTS parent
+
+statement error 42000
+SELECT * FROM parent
+
+statement ok
+CREATE TABLE parent (a INTEGER PRIMARY KEY)
+
+query
+SELECT COUNT(*) FROM parent
+----
+0

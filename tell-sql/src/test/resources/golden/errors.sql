@@ -1,0 +1,48 @@
+# Bad SQL and bad values give clear errors with the right SQLState; nothing is changed.
+
+statement ok
+CREATE TABLE t (id INTEGER PRIMARY KEY, name VARCHAR(3) NOT NULL, n SMALLINT, u INTEGER UNIQUE)
+
+statement error 42601
+SELEC * FROM t
+
+statement error 42601
+SELECT * FROM t WHERE
+
+statement error 42000
+SELECT nope FROM t
+
+statement error 42000
+SELECT * FROM missing
+
+statement error 42601
+CREATE TABLE bad (id FOO)
+
+statement error 22001
+INSERT INTO t VALUES (1, 'toolong', 1, 1)
+
+statement error 22003
+INSERT INTO t VALUES (1, 'ok', 40000, 1)
+
+statement error 23502
+INSERT INTO t (id, n) VALUES (1, 1)
+
+statement ok
+INSERT INTO t VALUES (1, 'a', 1, 1)
+
+statement error 23505
+INSERT INTO t VALUES (1, 'b', 2, 2)
+
+statement error 23505
+INSERT INTO t VALUES (2, 'b', 2, 1)
+
+statement error 23502
+UPDATE t SET name = NULL WHERE id = 1
+
+statement error 22001
+INSERT INTO t VALUES (3, 'c', 3, 3), (4, 'dddd', 4, 4)
+
+query
+SELECT id, name, n, u FROM t ORDER BY id
+----
+1 | a | 1 | 1

@@ -1,0 +1,80 @@
+# Inner and outer joins, with and without indexes on the join keys.
+
+statement ok
+CREATE TABLE dept (id INTEGER PRIMARY KEY, name VARCHAR(10))
+
+statement ok
+CREATE TABLE emp (id INTEGER PRIMARY KEY, name VARCHAR(10), dept INTEGER, boss INTEGER)
+
+statement ok
+INSERT INTO dept VALUES (1, 'eng'), (2, 'ops'), (3, 'hr')
+
+statement ok
+INSERT INTO emp VALUES (1, 'ada', 1, NULL), (2, 'bo', 1, 1), (3, 'cy', 2, 1), (4, 'di', NULL, 3)
+
+query
+SELECT e.name, d.name FROM emp e JOIN dept d ON e.dept = d.id ORDER BY e.id
+----
+ada | eng
+bo | eng
+cy | ops
+
+query
+SELECT e.name, d.name FROM emp e, dept d WHERE e.dept = d.id AND d.name = 'eng' ORDER BY e.id
+----
+ada | eng
+bo | eng
+
+query
+SELECT e.name, d.name FROM emp e LEFT JOIN dept d ON e.dept = d.id ORDER BY e.id
+----
+ada | eng
+bo | eng
+cy | ops
+di | NULL
+
+query
+SELECT e.name, d.name FROM emp e RIGHT JOIN dept d ON e.dept = d.id ORDER BY d.id, e.id
+----
+ada | eng
+bo | eng
+cy | ops
+NULL | hr
+
+query sorted
+SELECT e.name, d.name FROM emp e FULL JOIN dept d ON e.dept = d.id
+----
+NULL | hr
+ada | eng
+bo | eng
+cy | ops
+di | NULL
+
+query
+SELECT e.name, b.name FROM emp e JOIN emp b ON e.boss = b.id ORDER BY e.id
+----
+bo | ada
+cy | ada
+di | cy
+
+query
+SELECT e.name, d.name FROM emp e JOIN dept d ON e.dept < d.id ORDER BY e.id, d.id
+----
+ada | ops
+ada | hr
+bo | ops
+bo | hr
+cy | hr
+
+query
+SELECT d.name, COUNT(e.id) FROM dept d LEFT JOIN emp e ON e.dept = d.id GROUP BY d.name ORDER BY d.name
+----
+eng | 2
+hr | 0
+ops | 1
+
+query
+SELECT a.name, b.name, c.name FROM emp a JOIN emp b ON b.boss = a.id JOIN dept c ON c.id = b.dept WHERE a.id = 1 ORDER BY b.id
+----
+ada | bo | eng
+ada | cy | ops
