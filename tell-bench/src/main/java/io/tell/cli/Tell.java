@@ -9,6 +9,7 @@ public final class Tell {
             usage: tell COMMAND [options]
             commands:
               bank        bank-transfer workload with an invariant check (the embedded demo)
+              sql         interactive SQL shell (sqlline): tell sql [JDBC_URL], default jdbc:tell:mem:
               commitmgr   run a commit manager service: --port P --store URL
               jmh         run the JMH microbenchmarks (JMH options follow, e.g. -l to list)
               help        this text
@@ -27,6 +28,8 @@ public final class Tell {
             switch (command) {
                 case "bank":
                     return BankCommand.run(argv);
+                case "sql":
+                    return SqlCommand.run(Arrays.copyOfRange(argv, 1, argv.length));
                 case "commitmgr":
                     io.tell.cm.CommitManagerMain.main(Arrays.copyOfRange(argv, 1, argv.length));
                     return 0;

@@ -2,9 +2,11 @@ package io.tell.sql;
 
 import io.tell.cm.CommitManagerClient;
 import io.tell.cm.LocalCommitManager;
+import io.tell.store.CountingRecordStore;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
 import io.tell.txn.CommitManager;
+import io.tell.txn.CountingCommitManager;
 import io.tell.txn.TransactionManager;
 import java.util.HashMap;
 import java.util.Map;
@@ -25,8 +27,10 @@ public final class ProcessingNode implements AutoCloseable {
     private static final Map<String, ProcessingNode> SHARED = new HashMap<>();
 
     private final TellUrl url;
-    private final RecordStore store;
-    private final CommitManager commitManager;
+    private final RecordStore rawStore;
+    private final CountingRecordStore store;
+    private final CommitManager rawCommitManager;
+    private final CountingCommitManager commitManager;
     private final TransactionManager transactions;
     private final Catalog catalog;
     private final Map<TableDef, TableStore> tables = new ConcurrentHashMap<>();
@@ -35,15 +39,17 @@ public final class ProcessingNode implements AutoCloseable {
 
     private ProcessingNode(TellUrl url) {
         this.url = url;
-        this.store = RecordStores.open(url.storeUrl());
+        this.rawStore = RecordStores.open(url.storeUrl());
         try {
-            this.commitManager = url.embedded()
-                    ? LocalCommitManager.open(store, LocalCommitManager.Options.embedded())
+            this.rawCommitManager = url.embedded()
+                    ? LocalCommitManager.open(rawStore, LocalCommitManager.Options.embedded())
                     : CommitManagerClient.connect(url.commitManagers(), CommitManagerClient.Options.defaults());
         } catch (RuntimeException e) {
-            store.close();
+            rawStore.close();
             throw e;
         }
+        this.store = new CountingRecordStore(rawStore);
+        this.commitManager = new CountingCommitManager(rawCommitManager);
         String nodeId = "pn-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
         this.transactions = new TransactionManager(store, commitManager, nodeId);
         this.catalog = new Catalog(store);
@@ -74,6 +80,16 @@ public final class ProcessingNode implements AutoCloseable {
 
     public RecordStore store() {
         return store;
+    }
+
+    /** Store round trips made by this node's transactions and catalog so far (not an embedded commit manager's). */
+    public CountingRecordStore.Counts storeCounts() {
+        return store.counts();
+    }
+
+    /** Calls this node's transactions made to the commit manager so far. */
+    public long commitManagerCalls() {
+        return commitManager.calls();
     }
 
     public TransactionManager transactions() {
@@ -112,7 +128,7 @@ public final class ProcessingNode implements AutoCloseable {
             SHARED.remove(url.text(), this);
         }
         transactions.close();
-        commitManager.close();
-        store.close();
+        rawCommitManager.close();
+        rawStore.close();
     }
 }

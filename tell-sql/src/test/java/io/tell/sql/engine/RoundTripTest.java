@@ -1,0 +1,66 @@
+package io.tell.sql.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.tell.sql.ColumnType;
+import io.tell.sql.PreparedSql;
+import io.tell.sql.ProcessingNode;
+import io.tell.sql.SqlResult;
+import io.tell.sql.SqlSession;
+import io.tell.sql.TableSpec;
+import io.tell.store.CountingRecordStore;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Store and commit-manager round trips per SQL statement, counted exactly (warm caches, auto-commit).
+ * The numbers are the design's cost model for docs/benchmarks.md.
+ */
+class RoundTripTest {
+    @Test
+    void pointSelectAndOneRowUpdate() {
+        try (ProcessingNode node = ProcessingNode.connect("jdbc:tell:mem:");
+             SqlSession s = node.openSession()) {
+            node.catalog().createTable(TableSpec.builder("T").notNull("ID", ColumnType.INTEGER)
+                    .column("V", ColumnType.INTEGER).primaryKey("ID").build(), false);
+            PreparedSql insert = s.prepare("INSERT INTO t VALUES (?, ?)");
+            for (int i = 0; i < 50; i++) {
+                s.execute(insert, List.of(i, i), 0, 0).close();
+            }
+            PreparedSql select = s.prepare("SELECT v FROM t WHERE id = ?");
+            PreparedSql update = s.prepare("UPDATE t SET v = ? WHERE id = ?");
+            s.execute(select, List.of(1), 0, 0).close(); // warm the index's inner-node cache
+            s.execute(update, List.of(5, 2), 0, 0).close();
+
+            Cost sel = measure(node, () -> {
+                try (SqlResult r = s.execute(select, List.of(7), 0, 0)) {
+                    r.next();
+                    assertEquals(7, r.row()[0]);
+                }
+            });
+            // store: catalog check + PK index leaf + row; CM: start and end (a reader holds lav back until it ends)
+            assertEquals(new Cost(3, 0, 2), sel, "point select");
+
+            Cost upd = measure(node, () -> {
+                try (SqlResult r = s.execute(update, List.of(70, 7), 0, 0)) {
+                    assertEquals(1, r.updateCount());
+                }
+            });
+            // catalog + leaf + row, then commit: log write, batch apply (+1 async log delete); CM: start, committed
+            System.out.println("point select " + sel + ", one-row update " + upd);
+            assertEquals(2, upd.cmCalls(), "update CM calls");
+            assertEquals(3, upd.reads(), "update reads");
+        }
+    }
+
+    record Cost(long reads, long writes, long cmCalls) {
+    }
+
+    private static Cost measure(ProcessingNode node, Runnable r) {
+        CountingRecordStore.Counts before = node.storeCounts();
+        long cm = node.commitManagerCalls();
+        r.run();
+        CountingRecordStore.Counts d = node.storeCounts().minus(before);
+        return new Cost(d.reads() + d.scans(), d.writes() + d.increments(), node.commitManagerCalls() - cm);
+    }
+}
