@@ -8,6 +8,7 @@ import io.tell.sql.ProcessingNode;
 import io.tell.sql.SqlFrontEnd;
 import io.tell.sql.exec.Cursor;
 import io.tell.sql.exec.ExecNode;
+import io.tell.sql.plan.FastPath;
 import io.tell.sql.plan.Implementor;
 import io.tell.sql.plan.TellRel;
 import io.tell.sql.plan.TellRules;
@@ -102,6 +103,10 @@ final class StatementPlanner {
                 SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
         RelRoot root = converter.convertQuery(body, false, true);
         RelNode rel = root.project();
+        RelNode fast = FastPath.plan(rel);
+        if (fast != null) {
+            return fast;
+        }
         rel = hep(rel, REWRITES);
         rel = RelDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(cluster, frontEnd.catalogReader()));
         rel = hep(rel, PUSH_DOWNS);

@@ -8,6 +8,8 @@ import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalTableScan;
 import org.apache.calcite.rex.RexCall;
@@ -36,19 +38,26 @@ final class IndexScanRule extends RelOptRule {
 
     @Override
     public void onMatch(RelOptRuleCall call) {
-        LogicalFilter filter = call.rel(0);
-        LogicalTableScan scan = call.rel(1);
-        TableDef def = Implementor.def(scan.getTable());
-        List<RexNode> conjuncts = RelOptUtil.conjunctions(filter.getCondition());
-        if (!def.primaryKey().isEmpty()) {
-            offer(call, filter, scan, def, null, def.primaryKey(), true, conjuncts);
-        }
-        for (IndexDef ix : def.indexes()) {
-            offer(call, filter, scan, def, ix.name(), ix.columns(), ix.unique(), conjuncts);
+        for (RelNode alternative : alternatives(call.rel(0), call.rel(1))) {
+            call.transformTo(alternative);
         }
     }
 
-    private static void offer(RelOptRuleCall call, LogicalFilter filter, LogicalTableScan scan, TableDef def,
+    /** The index scans (each with a filter for the rest of the condition) that can replace filter(scan). */
+    static List<RelNode> alternatives(Filter filter, TableScan scan) {
+        TableDef def = Implementor.def(scan.getTable());
+        List<RexNode> conjuncts = RelOptUtil.conjunctions(filter.getCondition());
+        List<RelNode> out = new ArrayList<>();
+        if (!def.primaryKey().isEmpty()) {
+            offer(out, filter, scan, def, null, def.primaryKey(), true, conjuncts);
+        }
+        for (IndexDef ix : def.indexes()) {
+            offer(out, filter, scan, def, ix.name(), ix.columns(), ix.unique(), conjuncts);
+        }
+        return out;
+    }
+
+    private static void offer(List<RelNode> out, Filter filter, TableScan scan, TableDef def,
                               String index, List<String> columns, boolean unique, List<RexNode> conjuncts) {
         List<RexNode> rest = new ArrayList<>(conjuncts);
         List<RexNode> keys = new ArrayList<>();
@@ -77,14 +86,14 @@ final class IndexScanRule extends RelOptRule {
         if (keys.isEmpty() && lower == null && upper == null) {
             return;
         }
-        RelNode out = new TellIndexScan(scan.getCluster(), scan.getTraitSet().replace(TellRel.TELL), scan.getTable(),
+        RelNode result = new TellIndexScan(scan.getCluster(), scan.getTraitSet().replace(TellRel.TELL), scan.getTable(),
                 index, keys, lower == null ? null : lower.value, lower != null && lower.inclusive,
                 upper == null ? null : upper.value, upper != null && upper.inclusive, unique);
         if (!rest.isEmpty()) {
-            out = new TellFilter(filter.getCluster(), filter.getTraitSet().replace(TellRel.TELL), out,
+            result = new TellFilter(filter.getCluster(), filter.getTraitSet().replace(TellRel.TELL), result,
                     RexUtil.composeConjunction(filter.getCluster().getRexBuilder(), rest));
         }
-        call.transformTo(out);
+        out.add(result);
     }
 
     /** A conjunct bounding one column by a value known when the scan opens. */
