@@ -1,0 +1,134 @@
+package io.tell.sql.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.ColumnType;
+import io.tell.sql.ProcessingNode;
+import io.tell.sql.SqlResult;
+import io.tell.sql.SqlSession;
+import io.tell.sql.TableSpec;
+import io.tell.txn.Isolation;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Isolation through SQL sessions: write skew commits under snapshot isolation and is refused
+ * under SERIALIZABLE; a phantom insert into a scanned range is caught; FOR UPDATE makes a
+ * reader conflict with a concurrent writer; a write-write conflict aborts the second committer
+ * and a retry succeeds.
+ */
+class IsolationSqlTest {
+    private ProcessingNode node;
+    private SqlSession a;
+    private SqlSession b;
+
+    @BeforeEach
+    void setUp() {
+        node = ProcessingNode.connect("jdbc:tell:mem:");
+        node.catalog().createTable(TableSpec.builder("DOCTOR").notNull("ID", ColumnType.INTEGER)
+                .column("ON_CALL", ColumnType.BOOLEAN).column("SHIFT", ColumnType.INTEGER).primaryKey("ID")
+                .index("DOCTOR_SHIFT", false, "SHIFT").build(), false);
+        a = node.openSession();
+        b = node.openSession();
+        exec(a, "INSERT INTO doctor VALUES (1, TRUE, 1), (2, TRUE, 1)");
+        a.setAutoCommit(false);
+        b.setAutoCommit(false);
+    }
+
+    @AfterEach
+    void tearDown() {
+        a.close();
+        b.close();
+        node.close();
+    }
+
+    @Test
+    void writeSkewCommitsUnderSnapshotIsolation() {
+        goOffCall();
+        a.commit();
+        b.commit();
+        assertEquals(0L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE on_call"));
+    }
+
+    @Test
+    void writeSkewAbortsOneUnderSerializable() {
+        a.setIsolation(Isolation.SERIALIZABLE);
+        b.setIsolation(Isolation.SERIALIZABLE);
+        goOffCall();
+        a.commit();
+        TellException e = assertThrows(TellException.class, b::commit);
+        assertEquals(ErrorCode.TX_CONFLICT, e.code());
+        assertEquals(1L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE on_call"));
+    }
+
+    @Test
+    void phantomIsCaughtUnderSerializable() {
+        a.setIsolation(Isolation.SERIALIZABLE);
+        assertEquals(2L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE shift = 1"));
+        exec(b, "INSERT INTO doctor VALUES (3, FALSE, 1)");
+        b.commit();
+        exec(a, "UPDATE doctor SET on_call = FALSE WHERE id = 1");
+        TellException e = assertThrows(TellException.class, a::commit);
+        assertEquals(ErrorCode.TX_CONFLICT, e.code());
+    }
+
+    @Test
+    void selectForUpdateConflictsWithAConcurrentWriter() {
+        assertEquals(1L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE id = 1 FOR UPDATE"));
+        exec(b, "UPDATE doctor SET shift = 2 WHERE id = 1");
+        b.commit();
+        TellException e = assertThrows(TellException.class, a::commit);
+        assertEquals(ErrorCode.TX_CONFLICT, e.code());
+    }
+
+    @Test
+    void conflictingUpdateFailsAndItsRetrySucceeds() {
+        exec(a, "UPDATE doctor SET shift = 5 WHERE id = 2");
+        exec(b, "UPDATE doctor SET shift = 6 WHERE id = 2");
+        a.commit();
+        TellException e = assertThrows(TellException.class, b::commit);
+        assertEquals(ErrorCode.TX_CONFLICT, e.code());
+        b.rollback();
+        exec(b, "UPDATE doctor SET shift = 6 WHERE id = 2");
+        b.commit();
+        assertEquals(6, scalar(a, "SELECT shift FROM doctor WHERE id = 2"));
+    }
+
+    @Test
+    void aConflictDuringAStatementFailsTheTransactionUntilRollback() {
+        exec(a, "UPDATE doctor SET shift = 5 WHERE id = 2");
+        assertEquals(1, scalar(b, "SELECT shift FROM doctor WHERE id = 1")); // b's snapshot predates a's commit
+        a.commit();
+        TellException e = assertThrows(TellException.class, () -> exec(b, "UPDATE doctor SET shift = 6 WHERE id = 2"));
+        assertEquals(ErrorCode.TX_CONFLICT, e.code());
+        assertEquals(ErrorCode.TX_STATE, assertThrows(TellException.class,
+                () -> exec(b, "SELECT * FROM doctor")).code());
+        b.rollback();
+        assertEquals(5, scalar(b, "SELECT shift FROM doctor WHERE id = 2"));
+    }
+
+    private void goOffCall() {
+        assertEquals(2L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE on_call"));
+        assertEquals(2L, scalar(b, "SELECT COUNT(*) FROM doctor WHERE on_call"));
+        exec(a, "UPDATE doctor SET on_call = FALSE WHERE id = 1");
+        exec(b, "UPDATE doctor SET on_call = FALSE WHERE id = 2");
+    }
+
+    private static void exec(SqlSession s, String sql) {
+        s.execute(s.prepare(sql), java.util.List.of(), 0, 0).close();
+    }
+
+    private static Object scalar(SqlSession s, String sql) {
+        try (SqlResult r = s.execute(s.prepare(sql), java.util.List.of(), 0, 0)) {
+            if (!r.next()) {
+                throw new AssertionError("no row: " + sql);
+            }
+            return Arrays.asList(r.row()).get(0);
+        }
+    }
+}
