@@ -81,17 +81,18 @@ final class LazySession {
         readOnly = on;
     }
 
-    /** Commits the open transaction; without a session there is none. */
+    /** Commits the open transaction; without one (or without a session) there is nothing to do, as JDBC expects. */
     void commit() throws SQLException {
         SqlSession s = session;
-        if (s != null) {
+        if (s != null && s.inTransaction()) {
             run(s::commit);
         }
     }
 
+    /** Rolls back the open transaction, if any: an application's {@code rollback()} after a failed commit is harmless. */
     void rollback() throws SQLException {
         SqlSession s = session;
-        if (s != null) {
+        if (s != null && s.inTransaction()) {
             run(s::rollback);
         }
     }

@@ -136,6 +136,20 @@ class JdbcConnectionTest {
     }
 
     @Test
+    void commitAndRollbackWithoutATransactionDoNothing() throws SQLException {
+        FakeSession session = new FakeSession().update("DELETE FROM T", List.of(), p -> 3L);
+        try (TellConnection c = withSession(session)) {
+            c.setAutoCommit(false);
+            c.createStatement().executeUpdate("DELETE FROM T");
+            c.commit();
+            c.commit();
+            c.rollback();
+            assertEquals(1, session.commits);
+            assertEquals(0, session.rollbacks);
+        }
+    }
+
+    @Test
     void closeRollsBackAndIsFinal() throws SQLException {
         FakeSession session = new FakeSession().update("DELETE FROM T", List.of(), p -> 3L);
         TellConnection c = withSession(session);
