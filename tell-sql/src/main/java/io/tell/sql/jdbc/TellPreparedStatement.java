@@ -59,9 +59,7 @@ public final class TellPreparedStatement extends TellStatement implements Prepar
     @Override
     public ResultSet executeQuery() throws SQLException {
         checkOpen();
-        requireQuery(prepared);
-        run(prepared, parameters.values());
-        return getResultSet();
+        return query(prepared, parameters.values());
     }
 
     @Override

@@ -71,7 +71,16 @@ public class TellStatement extends TellWrapper implements Statement {
         return connection.prepare(sql);
     }
 
-    static void requireQuery(PreparedSql statement) throws SQLException {
+    /** Runs a query: its result set, never null. */
+    final ResultSet query(PreparedSql statement, List<?> params) throws SQLException {
+        requireQuery(statement);
+        if (!run(statement, params)) {
+            throw SqlExceptions.of(SqlExceptions.NOT_A_QUERY, "the query returned no result set: " + statement.sql());
+        }
+        return resultSet;
+    }
+
+    private static void requireQuery(PreparedSql statement) throws SQLException {
         if (statement.kind() != PreparedSql.Kind.QUERY) {
             throw SqlExceptions.of(SqlExceptions.NOT_A_QUERY, "executeQuery needs a query, and this is "
                     + statement.kind() + ": " + statement.sql());
@@ -99,9 +108,7 @@ public class TellStatement extends TellWrapper implements Statement {
     @Override
     public ResultSet executeQuery(String sql) throws SQLException {
         PreparedSql statement = prepareText(sql);
-        requireQuery(statement);
-        run(statement, List.of());
-        return resultSet;
+        return query(statement, List.of());
     }
 
     @Override
