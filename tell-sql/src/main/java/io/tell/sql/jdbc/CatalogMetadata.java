@@ -1,0 +1,214 @@
+package io.tell.sql.jdbc;
+
+import io.tell.sql.CatalogSnapshot;
+import io.tell.sql.ColumnDef;
+import io.tell.sql.ColumnType;
+import io.tell.sql.ForeignKeyDef;
+import io.tell.sql.IndexDef;
+import io.tell.sql.SqlType;
+import io.tell.sql.TableDef;
+import java.math.BigDecimal;
+import java.sql.DatabaseMetaData;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The {@link DatabaseMetaData} results that describe the catalog, computed from one
+ * {@link CatalogSnapshot}. Every table is in schema {@value TellConnection#SCHEMA} and in no
+ * catalog (TABLE_CAT null), so a catalog argument matches only when null or empty. The
+ * primary key, which the catalog does not name, is reported as {@code <TABLE>_PK}, after the
+ * catalog's own {@code <TABLE>_UNIQUE_n} and {@code <TABLE>_FK_n} names. Foreign keys are not
+ * enforced: their rules are reported as NO ACTION.
+ */
+final class CatalogMetadata {
+    private static final String SCHEMA = TellConnection.SCHEMA;
+    private static final String[] KEY_COLUMNS = {"PKTABLE_CAT", "PKTABLE_SCHEM", "PKTABLE_NAME", "PKCOLUMN_NAME",
+            "FKTABLE_CAT", "FKTABLE_SCHEM", "FKTABLE_NAME", "FKCOLUMN_NAME", "KEY_SEQ:SMALLINT", "UPDATE_RULE:SMALLINT",
+            "DELETE_RULE:SMALLINT", "FK_NAME", "PK_NAME", "DEFERRABILITY:SMALLINT"};
+
+    private final CatalogSnapshot catalog;
+
+    CatalogMetadata(CatalogSnapshot catalog) {
+        this.catalog = catalog;
+    }
+
+    /** Tables whose catalog, schema and name match (patterns for schema and name). */
+    private List<TableDef> tables(String catalogName, String schemaPattern, String tablePattern) {
+        if (!inCatalog(catalogName) || !NamePattern.of(schemaPattern).matches(SCHEMA)) {
+            return List.of();
+        }
+        NamePattern names = NamePattern.of(tablePattern);
+        return catalog.tables().stream().filter(t -> names.matches(t.name())).toList();
+    }
+
+    /** The table named exactly {@code table} when catalog and schema (exact names, null for any) fit. */
+    private List<TableDef> table(String catalogName, String schema, String table) {
+        if (!inCatalog(catalogName) || schema != null && !schema.equals(SCHEMA) || table == null) {
+            return List.of();
+        }
+        return catalog.table(table).map(List::of).orElse(List.of());
+    }
+
+    private static boolean inCatalog(String catalogName) {
+        return catalogName == null || catalogName.isEmpty();
+    }
+
+    MetadataTable tables(String catalogName, String schemaPattern, String tablePattern, String[] types) {
+        MetadataTable out = new MetadataTable("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE", "REMARKS",
+                "TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "SELF_REFERENCING_COL_NAME", "REF_GENERATION");
+        if (types != null && !List.of(types).contains("TABLE")) {
+            return out;
+        }
+        for (TableDef t : tables(catalogName, schemaPattern, tablePattern)) {
+            out.add(null, SCHEMA, t.name(), "TABLE", null, null, null, null, null, null);
+        }
+        return out;
+    }
+
+    MetadataTable columns(String catalogName, String schemaPattern, String tablePattern, String columnPattern) {
+        MetadataTable out = new MetadataTable("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME", "DATA_TYPE:INTEGER",
+                "TYPE_NAME", "COLUMN_SIZE:INTEGER", "BUFFER_LENGTH:INTEGER", "DECIMAL_DIGITS:INTEGER", "NUM_PREC_RADIX:INTEGER",
+                "NULLABLE:INTEGER", "REMARKS", "COLUMN_DEF", "SQL_DATA_TYPE:INTEGER", "SQL_DATETIME_SUB:INTEGER",
+                "CHAR_OCTET_LENGTH:INTEGER", "ORDINAL_POSITION:INTEGER", "IS_NULLABLE", "SCOPE_CATALOG", "SCOPE_SCHEMA",
+                "SCOPE_TABLE", "SOURCE_DATA_TYPE:SMALLINT", "IS_AUTOINCREMENT", "IS_GENERATEDCOLUMN");
+        NamePattern names = NamePattern.of(columnPattern);
+        for (TableDef t : tables(catalogName, schemaPattern, tablePattern)) {
+            for (int i = 0; i < t.columns().size(); i++) {
+                ColumnDef c = t.columns().get(i);
+                if (!names.matches(c.name())) {
+                    continue;
+                }
+                ColumnType type = c.type();
+                boolean text = type.type() == SqlType.VARCHAR || type.type() == SqlType.CHAR;
+                out.add(null, SCHEMA, t.name(), c.name(), JdbcTypes.jdbcType(type.type()), type.type().name(),
+                        JdbcTypes.columnSize(type), null, JdbcTypes.decimalDigits(type), JdbcTypes.radix(type.type()),
+                        c.nullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls, null,
+                        literal(c.defaultValue()), null, null, text ? 4 * type.length() : null, i + 1,
+                        c.nullable() ? "YES" : "NO", null, null, null, null, "NO", "NO");
+            }
+        }
+        return out;
+    }
+
+    /** A column default as SQL text (COLUMN_DEF): strings quoted, dates and timestamps as typed literals. */
+    static String literal(Object value) {
+        return switch (value) {
+            case null -> null;
+            case String s -> "'" + s.replace("'", "''") + "'";
+            case BigDecimal d -> d.toPlainString();
+            case Boolean b -> b ? "TRUE" : "FALSE";
+            case LocalDate d -> "DATE '" + d + "'";
+            case LocalDateTime t -> "TIMESTAMP '" + DateTimes.format(t) + "'";
+            default -> value.toString();
+        };
+    }
+
+    MetadataTable primaryKeys(String catalogName, String schema, String table) {
+        MetadataTable out = new MetadataTable("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME", "KEY_SEQ:SMALLINT",
+                "PK_NAME");
+        for (TableDef t : table(catalogName, schema, table)) {
+            for (int i = 0; i < t.primaryKey().size(); i++) {
+                out.add(null, SCHEMA, t.name(), t.primaryKey().get(i), i + 1, primaryKeyName(t));
+            }
+        }
+        return out.sortBy("COLUMN_NAME");
+    }
+
+    static String primaryKeyName(TableDef t) {
+        return t.name() + "_PK";
+    }
+
+    /** The primary-key index (unique), then UNIQUE constraints and secondary indexes; all B+trees, ascending. */
+    MetadataTable indexInfo(String catalogName, String schema, String table, boolean unique) {
+        MetadataTable out = new MetadataTable("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "NON_UNIQUE:BOOLEAN",
+                "INDEX_QUALIFIER", "INDEX_NAME", "TYPE:SMALLINT", "ORDINAL_POSITION:SMALLINT", "COLUMN_NAME", "ASC_OR_DESC",
+                "CARDINALITY:BIGINT", "PAGES:BIGINT", "FILTER_CONDITION");
+        for (TableDef t : table(catalogName, schema, table)) {
+            addIndex(out, t, primaryKeyName(t), t.primaryKey(), true);
+            for (IndexDef ix : t.indexes()) {
+                if (ix.unique() || !unique) {
+                    addIndex(out, t, ix.name(), ix.columns(), ix.unique());
+                }
+            }
+        }
+        return out.sortBy("NON_UNIQUE", "TYPE", "INDEX_NAME", "ORDINAL_POSITION");
+    }
+
+    private static void addIndex(MetadataTable out, TableDef t, String name, List<String> columns, boolean unique) {
+        for (int i = 0; i < columns.size(); i++) {
+            out.add(null, SCHEMA, t.name(), !unique, null, name, DatabaseMetaData.tableIndexOther, i + 1, columns.get(i),
+                    "A", null, null, null);
+        }
+    }
+
+    /** Foreign keys of {@code table}, by the table they reference. */
+    MetadataTable importedKeys(String catalogName, String schema, String table) {
+        MetadataTable out = new MetadataTable(KEY_COLUMNS);
+        for (TableDef t : table(catalogName, schema, table)) {
+            addKeys(out, t, fk -> true);
+        }
+        return out.sortBy("PKTABLE_NAME", "KEY_SEQ", "FK_NAME");
+    }
+
+    /** Foreign keys that reference {@code table}, by the table that has them. */
+    MetadataTable exportedKeys(String catalogName, String schema, String table) {
+        MetadataTable out = new MetadataTable(KEY_COLUMNS);
+        if (!table(catalogName, schema, table).isEmpty()) {
+            for (TableDef t : catalog.tables()) {
+                addKeys(out, t, fk -> fk.refTable().equals(table));
+            }
+        }
+        return out.sortBy("FKTABLE_NAME", "KEY_SEQ", "FK_NAME");
+    }
+
+    /** Foreign keys of {@code foreignTable} that reference {@code parentTable}. */
+    MetadataTable crossReference(String parentCatalog, String parentSchema, String parentTable,
+                                 String foreignCatalog, String foreignSchema, String foreignTable) {
+        MetadataTable out = new MetadataTable(KEY_COLUMNS);
+        if (!table(parentCatalog, parentSchema, parentTable).isEmpty()) {
+            for (TableDef t : table(foreignCatalog, foreignSchema, foreignTable)) {
+                addKeys(out, t, fk -> fk.refTable().equals(parentTable));
+            }
+        }
+        return out.sortBy("FKTABLE_NAME", "KEY_SEQ", "FK_NAME");
+    }
+
+    private void addKeys(MetadataTable out, TableDef t, Predicate<ForeignKeyDef> which) {
+        for (ForeignKeyDef fk : t.foreignKeys()) {
+            if (!which.test(fk)) {
+                continue;
+            }
+            String pkName = catalog.table(fk.refTable()).map(ref -> keyName(ref, fk.refColumns())).orElse(null);
+            for (int i = 0; i < fk.columns().size(); i++) {
+                out.add(null, SCHEMA, fk.refTable(), fk.refColumns().get(i), null, SCHEMA, t.name(), fk.columns().get(i),
+                        i + 1, DatabaseMetaData.importedKeyNoAction, DatabaseMetaData.importedKeyNoAction, fk.name(),
+                        pkName, DatabaseMetaData.importedKeyNotDeferrable);
+            }
+        }
+    }
+
+    /** The name of the primary key or unique index of {@code ref} on exactly {@code columns}, or null. */
+    private static String keyName(TableDef ref, List<String> columns) {
+        if (ref.primaryKey().equals(columns)) {
+            return primaryKeyName(ref);
+        }
+        return ref.indexes().stream().filter(ix -> ix.unique() && ix.columns().equals(columns))
+                .map(IndexDef::name).findFirst().orElse(null);
+    }
+
+    /** The primary key, the best (and only) unique row identifier a table has for the session. */
+    MetadataTable bestRowIdentifier(String catalogName, String schema, String table) {
+        MetadataTable out = new MetadataTable("SCOPE:SMALLINT", "COLUMN_NAME", "DATA_TYPE:INTEGER", "TYPE_NAME",
+                "COLUMN_SIZE:INTEGER", "BUFFER_LENGTH:INTEGER", "DECIMAL_DIGITS:SMALLINT", "PSEUDO_COLUMN:SMALLINT");
+        for (TableDef t : table(catalogName, schema, table)) {
+            for (String name : t.primaryKey()) {
+                ColumnType type = t.columns().get(t.columnIndex(name)).type();
+                out.add(DatabaseMetaData.bestRowSession, name, JdbcTypes.jdbcType(type.type()), type.type().name(),
+                        JdbcTypes.columnSize(type), null, JdbcTypes.decimalDigits(type), DatabaseMetaData.bestRowNotPseudo);
+            }
+        }
+        return out;
+    }
+}
