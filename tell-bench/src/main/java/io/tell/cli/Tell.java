@@ -10,6 +10,7 @@ public final class Tell {
             commands:
               bank        bank-transfer workload with an invariant check (the embedded demo)
               commitmgr   run a commit manager service: --port P --store URL
+              tpcc        the TPC-C benchmark over JDBC (any JDBC URL), with consistency checks
               jmh         run the JMH microbenchmarks (JMH options follow, e.g. -l to list)
               help        this text
             """;
@@ -27,6 +28,8 @@ public final class Tell {
             switch (command) {
                 case "bank":
                     return BankCommand.run(argv);
+                case "tpcc":
+                    return TpccCommand.run(argv);
                 case "commitmgr":
                     io.tell.cm.CommitManagerMain.main(Arrays.copyOfRange(argv, 1, argv.length));
                     return 0;
@@ -39,6 +42,8 @@ public final class Tell {
                     System.out.print(USAGE);
                     System.out.println();
                     System.out.println(BankCommand.USAGE);
+                    System.out.println();
+                    System.out.println(TpccCommand.USAGE);
                     return 0;
                 default:
                     System.err.println("tell: unknown command '" + command + "'");
@@ -47,7 +52,7 @@ public final class Tell {
             }
         } catch (Args.UsageException e) {
             System.err.println("tell " + command + ": " + e.getMessage());
-            System.err.println(BankCommand.USAGE);
+            System.err.println("tpcc".equals(command) ? TpccCommand.USAGE : BankCommand.USAGE);
             return 2;
         } catch (TellException e) {
             System.err.println("tell " + command + ": " + e.getMessage() + " [" + e.code() + (e.retriable() ? ", retriable" : "") + "]");
