@@ -5,6 +5,7 @@ import io.tell.bench.tpcc.TpccBenchmark;
 import io.tell.bench.tpcc.TpccOptions;
 import io.tell.bench.tpcc.TpccResult;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -16,7 +17,7 @@ final class TpccCommand {
     static final String USAGE = """
             tell tpcc [--url JDBC_URL] [--user U --password P] [--warehouses N] [--terminals N] [--duration 60s]
                       [--warmup 10s] [--load-threads N] [--no-load] [--spec-waits] [--select-for-update]
-                      [--batch N] [--out DIR] [--seed N]
+                      [--isolation LEVEL] [--batch N] [--out DIR] [--seed N]
               TPC-C over plain JDBC: drops, creates and loads the nine tables (W warehouses, in parallel,
               with a progress bar), runs TERMINALS terminals (a thread and connection each, the 45/43/4/4/4
               deck, conflicts 40001/40P01 retried), then checks consistency (§3.3.2 conditions 1-4) and
@@ -27,15 +28,27 @@ final class TpccCommand {
               --no-load      keep the data in the database (its warehouse count is used)
               --spec-waits   keying and think times of the specification (default: none, as in the paper)
               --select-for-update  read stock rows with SELECT ... FOR UPDATE before updating them
+              --isolation    the terminals' level: default (the driver's), read-committed, repeatable-read, serializable
               --out          default target/tpcc-<timestamp>/   --seed 42 (also fixes the NURand constants)""";
 
     private TpccCommand() {
     }
 
+    private static int isolation(String name) {
+        return switch (name) {
+            case "default" -> 0;
+            case "read-committed" -> Connection.TRANSACTION_READ_COMMITTED;
+            case "repeatable-read" -> Connection.TRANSACTION_REPEATABLE_READ;
+            case "serializable" -> Connection.TRANSACTION_SERIALIZABLE;
+            default -> throw new Args.UsageException(
+                    "--isolation must be default, read-committed, repeatable-read or serializable: " + name);
+        };
+    }
+
     static int run(String[] argv) throws Exception {
         Args args = new Args(argv, 1,
                 List.of("url", "user", "password", "warehouses", "terminals", "duration", "warmup", "load-threads",
-                        "batch", "out", "seed"),
+                        "batch", "out", "seed", "isolation"),
                 List.of("no-load", "spec-waits", "select-for-update"));
         String url = args.get("url", DEFAULT_URL);
         JdbcTarget target = new JdbcTarget(url, args.get("user", null), args.get("password", null));
@@ -47,7 +60,7 @@ final class TpccCommand {
             options = new TpccOptions(target, args.intValue("warehouses", 1, 1), args.intValue("terminals", 4, 1),
                     duration, args.seconds("warmup", 10), args.intValue("load-threads", Runtime.getRuntime().availableProcessors(), 1),
                     !args.has("no-load"), args.has("spec-waits"), args.has("select-for-update"), out, args.longValue("seed", 42),
-                    args.intValue("batch", 1_000, 1));
+                    args.intValue("batch", 1_000, 1), isolation(args.get("isolation", "default")));
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }

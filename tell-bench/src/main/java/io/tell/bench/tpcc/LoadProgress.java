@@ -18,6 +18,7 @@ public final class LoadProgress implements AutoCloseable {
     private final long started = System.nanoTime();
     private final Thread printer;
     private volatile boolean done;
+    private int lineWidth;
 
     /** {@code out} null: count silently. */
     public LoadProgress(long expected, PrintStream out, boolean terminal) {
@@ -64,7 +65,9 @@ public final class LoadProgress implements AutoCloseable {
         String line = String.format("load [%s%s] %3.0f%% %,d rows  %,.0f rows/s  %s",
                 "#".repeat(filled), " ".repeat(WIDTH - filled), 100 * fraction, n, rate, eta);
         if (terminal) {
-            out.print("\r" + line + (last ? "\n" : ""));
+            // Pad to the longest line so far, so a shorter line leaves nothing of the previous one.
+            lineWidth = Math.max(lineWidth, line.length());
+            out.print("\r" + line + " ".repeat(lineWidth - line.length()) + (last ? "\n" : ""));
         } else {
             out.println(line);
         }

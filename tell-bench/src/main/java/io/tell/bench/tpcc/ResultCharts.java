@@ -1,5 +1,6 @@
 package io.tell.bench.tpcc;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +22,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * the whole run (warm-up marked), and the latency distribution of each transaction type.
  */
 public final class ResultCharts {
+    /** One color per transaction type, in {@link TransactionType} order, on every chart. */
+    private static final Color[] COLORS = {
+        new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728), new Color(0x9467bd)};
     /** Latency buckets per decade on the distribution chart. */
     private static final int BUCKETS_PER_DECADE = 10;
 
@@ -40,7 +44,7 @@ public final class ResultCharts {
     static XYChart throughput(TpccResult r) {
         XYChart chart = new XYChartBuilder().width(1000).height(550)
                 .title(String.format("TPC-C throughput: %d W, %d terminals, tpmC %,.0f", r.warehouses(), r.terminals(), r.tpmC()))
-                .xAxisTitle("seconds since start").yAxisTitle("committed transactions per second").build();
+                .xAxisTitle("second since start (committed in that second)").yAxisTitle("committed transactions per second").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setMarkerSize(0);
         // The last bucket holds only a fraction of a second: leave it out.
@@ -48,7 +52,7 @@ public final class ResultCharts {
         double[] x = new double[seconds];
         double[] total = new double[seconds];
         for (int s = 0; s < seconds; s++) {
-            x[s] = s + 0.5;
+            x[s] = s;
         }
         for (TransactionType type : TransactionType.values()) {
             long[] perSecond = r.committedPerSecond().get(type);
@@ -57,9 +61,9 @@ public final class ResultCharts {
                 y[s] = perSecond[s];
                 total[s] += perSecond[s];
             }
-            chart.addSeries(type.label(), x, y).setMarker(SeriesMarkers.NONE);
+            color(chart.addSeries(type.label(), x, y), COLORS[type.ordinal()]).setMarker(SeriesMarkers.NONE);
         }
-        chart.addSeries("all", x, total).setMarker(SeriesMarkers.NONE);
+        color(chart.addSeries("all", x, total), Color.BLACK).setMarker(SeriesMarkers.NONE);
         if (r.warmupSeconds() > 0) {
             chart.addAnnotation(new AnnotationLine(r.warmupSeconds(), true, false));
             double top = 0;
@@ -91,13 +95,19 @@ public final class ResultCharts {
                 x[i] = points.get(i)[0];
                 y[i] = points.get(i)[1];
             }
-            chart.addSeries(type.label(), x, y);
+            color(chart.addSeries(type.label(), x, y), COLORS[type.ordinal()]);
             any = true;
         }
         if (!any) {
             chart.addSeries("no transactions", new double[] {1}, new double[] {0});
         }
         return chart;
+    }
+
+    private static XYSeries color(XYSeries series, Color color) {
+        series.setLineColor(color);
+        series.setMarkerColor(color);
+        return series;
     }
 
     /** Points (bucket's geometric middle in ms, % of the transactions in it) over log-spaced buckets of latency. */

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Loads the initial TPC-C database (§4.3): recreates the tables, writes the population in
  * slices (item and stock ranges, one warehouse's districts, each district's customers and
  * orders) spread over {@code threads} threads with a connection each, batched inserts committed
- * every batch, then creates the secondary indexes. Slice {@code k} draws from
+ * every batch, then creates the secondary indexes and, where the database has one, runs ANALYZE. Slice {@code k} draws from
  * {@code seed + k}, so the same seed yields the same data (but for timestamps).
  */
 public final class TpccLoader {
@@ -44,7 +44,7 @@ public final class TpccLoader {
         void write(PopulationWriter writer) throws SQLException;
     }
 
-    /** Loads everything; {@code progress} (may be null) gets the progress bar. */
+    /** Loads everything; {@code progressOut} (may be null) gets the progress bar, redrawn in place on a {@code terminal}. */
     public Result load(Connection admin, PrintStream progressOut, boolean terminal) throws SQLException, InterruptedException {
         TpccSchema.recreateTables(admin);
         List<Slice> slices = slices();
@@ -82,6 +82,7 @@ public final class TpccLoader {
                 throw new IllegalStateException("TPC-C load failed: " + e, e);
             }
             TpccSchema.createIndexes(admin);
+            TpccSchema.analyze(admin);
             return new Result(progress.rows(), progress.seconds());
         }
     }

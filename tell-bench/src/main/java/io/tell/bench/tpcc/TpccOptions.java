@@ -17,10 +17,11 @@ import java.nio.file.Path;
  * @param out where the JSON and charts go; null for none
  * @param seed the seed of the loader's and terminals' random numbers and of the C constants
  * @param batchSize rows per insert batch (and commit) while loading
+ * @param isolation the terminals' {@link java.sql.Connection} isolation level; 0 leaves the driver's default
  */
 public record TpccOptions(JdbcTarget target, int warehouses, int terminals, double durationSeconds, double warmupSeconds,
                           int loadThreads, boolean load, boolean specWaits, boolean selectForUpdate, Path out, long seed,
-                          int batchSize) {
+                          int batchSize, int isolation) {
 
     public TpccOptions {
         if (warehouses < 1 || terminals < 1 || loadThreads < 1 || batchSize < 1) {
@@ -34,26 +35,26 @@ public record TpccOptions(JdbcTarget target, int warehouses, int terminals, doub
     /** One warehouse, 4 terminals, 60 s after 10 s warm-up, loading with as many threads as cores. */
     public static TpccOptions defaults(JdbcTarget target) {
         return new TpccOptions(target, 1, 4, 60, 10, Runtime.getRuntime().availableProcessors(), true, false, false,
-                null, 42, 1_000);
+                null, 42, 1_000, 0);
     }
 
     public TpccOptions withRun(int terminals, double durationSeconds, double warmupSeconds) {
         return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
-                selectForUpdate, out, seed, batchSize);
+                selectForUpdate, out, seed, batchSize, isolation);
     }
 
     public TpccOptions withLoad(boolean load) {
         return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
-                selectForUpdate, out, seed, batchSize);
+                selectForUpdate, out, seed, batchSize, isolation);
     }
 
     public TpccOptions withWarehouses(int warehouses) {
         return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
-                selectForUpdate, out, seed, batchSize);
+                selectForUpdate, out, seed, batchSize, isolation);
     }
 
     public TpccOptions withOut(Path out) {
         return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
-                selectForUpdate, out, seed, batchSize);
+                selectForUpdate, out, seed, batchSize, isolation);
     }
 }

@@ -1,6 +1,7 @@
 package io.tell.bench.tpcc;
 
 import java.io.PrintStream;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -34,13 +35,17 @@ final class TpccRun {
         SqlErrors errors = new SqlErrors(progress);
         AtomicBoolean stop = new AtomicBoolean();
         LongAdder newOrders = new LongAdder();
-        List<java.sql.Connection> connections = new ArrayList<>();
+        List<Connection> connections = new ArrayList<>();
         try {
             for (int t = 0; t < options.terminals(); t++) {
-                connections.add(options.target().connect());
+                Connection connection = options.target().connect();
+                connections.add(connection);
+                if (options.isolation() != 0) {
+                    connection.setTransactionIsolation(options.isolation());
+                }
             }
         } catch (SQLException e) {
-            for (java.sql.Connection open : connections) {
+            for (Connection open : connections) {
                 open.close();
             }
             throw e;

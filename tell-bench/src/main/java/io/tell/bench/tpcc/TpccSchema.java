@@ -100,6 +100,22 @@ public final class TpccSchema {
         commitUnlessAuto(connection);
     }
 
+    /**
+     * Refreshes the optimizer statistics after a load where the database has a plain ANALYZE
+     * (PostgreSQL, H2); without it PostgreSQL plans on empty-table statistics until autovacuum
+     * catches up. Other databases are left alone.
+     */
+    public static void analyze(Connection connection) throws SQLException {
+        String product = connection.getMetaData().getDatabaseProductName();
+        if (!product.equals("PostgreSQL") && !product.equals("H2")) {
+            return;
+        }
+        try (Statement s = connection.createStatement()) {
+            s.execute("ANALYZE");
+        }
+        commitUnlessAuto(connection);
+    }
+
     private static void commitUnlessAuto(Connection connection) throws SQLException {
         if (!connection.getAutoCommit()) {
             connection.commit();
