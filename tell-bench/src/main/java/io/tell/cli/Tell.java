@@ -11,6 +11,7 @@ public final class Tell {
               bank        bank-transfer workload with an invariant check (the embedded demo)
               sql         interactive SQL shell (sqlline): tell sql [JDBC_URL], default jdbc:tell:mem:
               commitmgr   run a commit manager service: --port P --store URL
+              tpcc        the TPC-C benchmark over JDBC (any JDBC URL), with consistency checks
               jmh         run the JMH microbenchmarks (JMH options follow, e.g. -l to list)
               help        this text
             """;
@@ -30,6 +31,8 @@ public final class Tell {
                     return BankCommand.run(argv);
                 case "sql":
                     return SqlCommand.run(Arrays.copyOfRange(argv, 1, argv.length));
+                case "tpcc":
+                    return TpccCommand.run(argv);
                 case "commitmgr":
                     io.tell.cm.CommitManagerMain.main(Arrays.copyOfRange(argv, 1, argv.length));
                     return 0;
@@ -42,6 +45,8 @@ public final class Tell {
                     System.out.print(USAGE);
                     System.out.println();
                     System.out.println(BankCommand.USAGE);
+                    System.out.println();
+                    System.out.println(TpccCommand.USAGE);
                     return 0;
                 default:
                     System.err.println("tell: unknown command '" + command + "'");
@@ -50,7 +55,7 @@ public final class Tell {
             }
         } catch (Args.UsageException e) {
             System.err.println("tell " + command + ": " + e.getMessage());
-            System.err.println(BankCommand.USAGE);
+            System.err.println("tpcc".equals(command) ? TpccCommand.USAGE : BankCommand.USAGE);
             return 2;
         } catch (TellException e) {
             System.err.println("tell " + command + ": " + e.getMessage() + " [" + e.code() + (e.retriable() ? ", retriable" : "") + "]");

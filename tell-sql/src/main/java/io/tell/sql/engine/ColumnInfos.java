@@ -28,7 +28,18 @@ final class ColumnInfos {
 
     static ColumnInfo of(String label, RelDataType type, String table, String column) {
         SqlTypeName name = type.getSqlTypeName();
-        int precision = type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? 0 : type.getPrecision();
+        int precision = switch (name) {
+            case TINYINT -> 3;
+            case SMALLINT -> 5;
+            case INTEGER -> 10;
+            case BIGINT -> 19;
+            case REAL -> 7;
+            case FLOAT, DOUBLE -> 15;
+            case BOOLEAN -> 1;
+            case DATE -> 10;
+            case TIMESTAMP -> 29;
+            default -> type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? 0 : type.getPrecision();
+        };
         int scale = type.getScale() == RelDataType.SCALE_NOT_SPECIFIED ? 0 : type.getScale();
         String typeName = switch (name) {
             case DOUBLE, FLOAT -> "DOUBLE";

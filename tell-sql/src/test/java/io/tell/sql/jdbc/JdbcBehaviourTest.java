@@ -36,7 +36,6 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,7 +43,6 @@ import org.junit.jupiter.api.Test;
  * database, so that several connections share it. Only standard SQL and JDBC behaviour is
  * assumed, except where a comment names what is Tell's (optimistic conflicts at commit).
  */
-@Disabled("needs the SQL engine (issue 4) - enabled on merge")
 class JdbcBehaviourTest {
     private static final String ALL_TYPES = """
             CREATE TABLE ALL_TYPES (

@@ -1,0 +1,49 @@
+package io.tell.bench.tpcc;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The result of a TPC-C run: tpmC (committed New-Orders per minute of the measured interval),
+ * all committed transactions per second, one {@link TypeResult} per type, the latency histograms
+ * and the per-second commit timeline (warm-up included), and the consistency checks.
+ */
+public record TpccResult(String url, int warehouses, int terminals, double warmupSeconds, double measuredSeconds,
+                         double tpmC, double transactionsPerSecond, List<TypeResult> types,
+                         Map<TransactionType, Histogram> latencyMicros, Map<TransactionType, long[]> committedPerSecond,
+                         long skippedDeliveries, List<ConsistencyCheck.Result> checks) {
+
+    static TpccResult of(TpccOptions options, int warehouses, TpccRun.Recorded recorded, List<ConsistencyCheck.Result> checks) {
+        double seconds = recorded.clock().measuredSeconds();
+        List<TypeResult> types = new ArrayList<>();
+        Map<TransactionType, Histogram> histograms = new EnumMap<>(TransactionType.class);
+        Map<TransactionType, long[]> timeline = new EnumMap<>(TransactionType.class);
+        long committed = 0;
+        for (TransactionType type : TransactionType.values()) {
+            TypeStats s = recorded.stats().get(type);
+            types.add(new TypeResult(type, s.committed, s.rolledBack, s.retried, s.errors, LatencySummary.of(s.latencyMicros)));
+            histograms.put(type, s.latencyMicros);
+            timeline.put(type, s.committedPerSecond);
+            committed += s.committed;
+        }
+        double tpmC = recorded.stats().get(TransactionType.NEW_ORDER).committed * 60 / seconds;
+        return new TpccResult(options.target().url(), warehouses, options.terminals(), options.warmupSeconds(), seconds,
+                tpmC, committed / seconds, List.copyOf(types), histograms, timeline, recorded.skippedDeliveries(),
+                List.copyOf(checks));
+    }
+
+    public TypeResult type(TransactionType type) {
+        return types.get(type.ordinal());
+    }
+
+    public long errors() {
+        return types.stream().mapToLong(TypeResult::errors).sum();
+    }
+
+    public boolean consistent() {
+        return checks.stream().allMatch(ConsistencyCheck.Result::passed);
+    }
+}
