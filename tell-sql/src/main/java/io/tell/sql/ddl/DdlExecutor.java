@@ -44,7 +44,7 @@ public final class DdlExecutor {
     }
 
     /** The catalog's form of a CREATE TABLE; DEFAULT values are coerced to their column types here. */
-    static TableSpec spec(DdlStatement.CreateTable c) {
+    private static TableSpec spec(DdlStatement.CreateTable c) {
         List<ColumnDef> columns = new ArrayList<>();
         for (DdlStatement.Column col : c.columns()) {
             try {

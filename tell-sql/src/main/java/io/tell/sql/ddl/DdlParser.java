@@ -2,6 +2,7 @@ package io.tell.sql.ddl;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.sql.ColumnType;
 import io.tell.sql.TableSpec;
 import io.tell.sql.ddl.DdlLexer.Kind;
 import io.tell.sql.ddl.DdlLexer.Token;
@@ -102,7 +103,7 @@ public final class DdlParser {
 
     private void column(TableParts t) {
         String name = in.identifier("a column name");
-        var type = in.type();
+        ColumnType type = in.type();
         Boolean nullable = null;
         Object defaultValue = null;
         boolean hasDefault = false;
@@ -114,8 +115,8 @@ public final class DdlParser {
                 }
                 defaultValue = in.literal();
                 hasDefault = true;
-            } else if (in.accept("NOT") || in.token().is("NULL")) {
-                boolean notNull = !at.is("NULL");
+            } else if (at.is("NOT") || at.is("NULL")) {
+                boolean notNull = in.accept("NOT");
                 in.expect("NULL");
                 if (nullable != null && nullable == notNull) {
                     throw DdlLexer.error("Conflicting NULL and NOT NULL for column " + name, at.line(), at.column());
