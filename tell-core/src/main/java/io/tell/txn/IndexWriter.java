@@ -79,7 +79,8 @@ final class IndexWriter {
             long rid = TableIndex.ridOf(e.key.key());
             for (TableIndex index : indexes) {
                 byte[] key = index.keyOf().apply(e.newRow);
-                if (key != null && (oldRow == null || !Arrays.equals(key, index.keyOf().apply(oldRow)))) {
+                byte[] oldKey = oldRow == null || index.equals(e.reindexed) ? null : index.keyOf().apply(oldRow);
+                if (key != null && !Arrays.equals(key, oldKey)) {
                     out.add(new Change(index, key, rid));
                 }
             }

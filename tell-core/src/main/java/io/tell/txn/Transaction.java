@@ -29,6 +29,8 @@ public final class Transaction implements AutoCloseable {
         final MvccRecord record;
         boolean written;
         byte[] newRow;
+        /** An index the commit fills for this row as if the row were new ({@link #reindex}). */
+        TableIndex reindexed;
 
         Entry(RecordKey key, Versioned stored) {
             this.key = key;
@@ -147,6 +149,25 @@ public final class Transaction implements AutoCloseable {
         if (!e.written) {
             stage(e, row);
         }
+        return true;
+    }
+
+    /**
+     * Rewrites a visible row of {@code index}'s table unchanged and has the commit add the
+     * row's entry to {@code index} (and claim its key, for a unique index) as for a new row:
+     * how an index created over existing rows is filled. A concurrent writer of the row
+     * conflicts, as with {@link #lock}; a key another row holds fails the commit with
+     * {@link ErrorCode#DUPLICATE_KEY}. {@code index} must be one the manager keeps
+     * ({@link TransactionManager#addIndex}). False when there is no visible row.
+     */
+    public boolean reindex(TableIndex index, byte[] key) {
+        if (!manager.indexesOf(index.table()).contains(index)) {
+            throw new IllegalArgumentException("index " + index.name() + " is not kept by this transaction manager");
+        }
+        if (!lock(index.table(), key)) {
+            return false;
+        }
+        buffer.get(new RecordKey(index.table(), key)).reindexed = index;
         return true;
     }
 

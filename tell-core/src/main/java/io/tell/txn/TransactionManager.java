@@ -114,6 +114,18 @@ public final class TransactionManager implements AutoCloseable {
         });
     }
 
+    /**
+     * From now on, transactions of this node no longer keep {@code index} (it was dropped).
+     * A commit already past looking up its table's indexes may still add entries to it.
+     */
+    public void removeIndex(TableIndex index) {
+        indexes.computeIfPresent(index.table(), (t, list) -> {
+            List<TableIndex> next = new ArrayList<>(list);
+            next.remove(index);
+            return next.isEmpty() ? null : List.copyOf(next);
+        });
+    }
+
     public List<TableIndex> indexesOf(String table) {
         return indexes.getOrDefault(table, List.of());
     }

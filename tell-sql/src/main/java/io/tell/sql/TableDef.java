@@ -18,11 +18,15 @@ import java.util.Set;
  * @param rowDomain    the record domain of the rows, keyed by 8-byte rid
  * @param ridCounter   the counter domain the rids come from (key {@link #RID_COUNTER_KEY})
  * @param pkTree       the B+tree of the primary-key index (null without a primary key)
+ * @param ridTree      the B+tree listing every row of a table without a primary key, for full
+ *                     scans: one entry per row, all under the empty key, so in rid order (null
+ *                     with a primary key, whose tree serves full scans)
  * @param nextIndexNo  the number the next index's tree name will carry
  */
 public record TableDef(long id, String name, List<ColumnDef> columns, List<String> primaryKey,
                        List<IndexDef> indexes, List<ForeignKeyDef> foreignKeys,
-                       String rowDomain, String ridCounter, String pkTree, int nextIndexNo) {
+                       String rowDomain, String ridCounter, String pkTree, String ridTree,
+                       int nextIndexNo) {
     public static final String RID_COUNTER_KEY = "rid";
 
     public TableDef {
@@ -55,8 +59,9 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
                     ? new ColumnDef(c.name(), c.type(), false, c.defaultValue()) : c);
         }
         String base = "tell.t" + id;
+        boolean keyed = !spec.primaryKey().isEmpty();
         TableDef def = new TableDef(id, name, columns, spec.primaryKey(), List.of(), List.of(), base, base + ".rid",
-                spec.primaryKey().isEmpty() ? null : base + ".pk", 1);
+                keyed ? base + ".pk" : null, keyed ? null : base + ".rows", 1);
         int unnamed = 1;
         for (TableSpec.IndexSpec ix : spec.indexes()) {
             String ixName = ix.name() != null ? ix.name() : name + (ix.constraint() ? "_UNIQUE_" : "_INDEX_") + unnamed++;
@@ -81,17 +86,20 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         }
         List<IndexDef> next = new ArrayList<>(indexes);
         next.add(new IndexDef(indexName, cols, unique, constraint, rowDomain + ".i" + nextIndexNo));
-        return new TableDef(id, name, columns, primaryKey, next, foreignKeys, rowDomain, ridCounter, pkTree, nextIndexNo + 1);
+        return new TableDef(id, name, columns, primaryKey, next, foreignKeys, rowDomain, ridCounter, pkTree, ridTree,
+                nextIndexNo + 1);
     }
 
     TableDef withoutIndex(String indexName) {
         List<IndexDef> next = new ArrayList<>(indexes);
         next.removeIf(ix -> ix.name().equals(indexName));
-        return new TableDef(id, name, columns, primaryKey, next, foreignKeys, rowDomain, ridCounter, pkTree, nextIndexNo);
+        return new TableDef(id, name, columns, primaryKey, next, foreignKeys, rowDomain, ridCounter, pkTree, ridTree,
+                nextIndexNo);
     }
 
     TableDef withForeignKeys(List<ForeignKeyDef> fks) {
-        return new TableDef(id, name, columns, primaryKey, indexes, fks, rowDomain, ridCounter, pkTree, nextIndexNo);
+        return new TableDef(id, name, columns, primaryKey, indexes, fks, rowDomain, ridCounter, pkTree, ridTree,
+                nextIndexNo);
     }
 
     /** The position of column {@code column}, or -1. */

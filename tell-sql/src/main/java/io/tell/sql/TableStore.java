@@ -9,6 +9,7 @@ import io.tell.index.KeyType;
 import io.tell.index.ScanRange;
 import io.tell.sql.internal.RidAllocator;
 import io.tell.sql.internal.RowCodec;
+import io.tell.store.RecordKey;
 import io.tell.txn.IndexedRow;
 import io.tell.txn.TableIndex;
 import io.tell.txn.Transaction;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Rows of one table, read and written in {@link Transaction}s of one processing node. Rows are
@@ -28,13 +30,20 @@ import java.util.Optional;
  * duplicate key fails the commit with {@link ErrorCode#DUPLICATE_KEY}. A unique key with a NULL
  * column is not constrained (SQL semantics).
  *
- * <p>Thread-safe; one per table definition and node. Indexes dropped from the catalog stay
- * maintained by this node's transaction manager until it is restarted (tell-core has no
- * removal yet), which is wasted work but not wrong.
+ * <p>Every table can be scanned in full ({@link #scanAll}): through its primary key, or, without
+ * one, through the table's rid tree, a {@link TableIndex} with one entry per row kept like any
+ * other (so SERIALIZABLE transactions see phantoms of full scans too).
+ *
+ * <p>Thread-safe; one per table definition and node. An index dropped from the catalog stays
+ * maintained by a node's transaction manager until the node is told
+ * ({@link io.tell.txn.TransactionManager#removeIndex}) or restarted.
  */
 public final class TableStore {
     /** Rids reserved per counter round trip. */
     public static final int RID_BATCH = 100;
+
+    /** The one key of the rid tree: its entries then order by rid. */
+    private static final byte[] ALL_ROWS_KEY = new byte[0];
 
     /** A row with its rid. */
     public record Row(long rid, Object[] values) {
@@ -44,6 +53,7 @@ public final class TableStore {
     private final RowCodec codec;
     private final TableIndex primaryKey;
     private final KeyEncoder pkEncoder;
+    private final TableIndex allRows;
     private final Map<String, TableIndex> indexes = new LinkedHashMap<>();
     private final Map<String, KeyEncoder> encoders = new LinkedHashMap<>();
     private final RidAllocator rids;
@@ -54,15 +64,16 @@ public final class TableStore {
         this.rids = new RidAllocator(tm.store(), def.ridCounter(), TableDef.RID_COUNTER_KEY, RID_BATCH);
         if (def.pkTree() != null) {
             pkEncoder = encoder(def.primaryKey());
-            primaryKey = index(tm, def.pkTree(), def.primaryKey(), true, pkEncoder);
+            primaryKey = index(tm, def.pkTree(), true, keyOf(def.primaryKey(), true, pkEncoder));
         } else {
             pkEncoder = null;
             primaryKey = null;
         }
+        allRows = def.ridTree() == null ? null : index(tm, def.ridTree(), false, row -> ALL_ROWS_KEY);
         for (IndexDef ix : def.indexes()) {
             KeyEncoder enc = encoder(ix.columns());
             encoders.put(ix.name(), enc);
-            indexes.put(ix.name(), index(tm, ix.treeName(), ix.columns(), ix.unique(), enc));
+            indexes.put(ix.name(), index(tm, ix.treeName(), ix.unique(), keyOf(ix.columns(), ix.unique(), enc)));
         }
     }
 
@@ -146,17 +157,55 @@ public final class TableStore {
         return out;
     }
 
-    /** Every row {@code tx} sees, in primary-key order. */
+    /**
+     * Every row {@code tx} sees: in primary-key order, or in rid order for a table without a
+     * primary key.
+     */
     public List<Row> scanAll(Transaction tx) {
-        if (primaryKey == null) {
-            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "table " + def.name() + " has no primary key to scan");
+        if (allRows == null) {
+            return range(tx, null, new Object[0], true, new Object[0], true, Integer.MAX_VALUE);
         }
-        return range(tx, null, new Object[0], true, new Object[0], true, Integer.MAX_VALUE);
+        List<Row> out = new ArrayList<>();
+        for (IndexedRow r : tx.scanIndex(allRows, ScanRange.ALL, Integer.MAX_VALUE)) {
+            out.add(new Row(r.rid(), codec.decode(r.row())));
+        }
+        return out;
+    }
+
+    /**
+     * Makes {@code tx} add the rows it sees with rids in {@code [firstRid, firstRid + count)}
+     * to {@code index} when it commits, as though they were new (one store round trip): how an
+     * index created over existing rows is filled. A unique index then refuses duplicates with
+     * {@link ErrorCode#DUPLICATE_KEY} at commit. Returns the number of rows.
+     */
+    public int reindex(Transaction tx, String index, long firstRid, int count) {
+        TableIndex ix = indexes.get(index);
+        if (ix == null) {
+            throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no index " + index);
+        }
+        List<RecordKey> keys = new ArrayList<>(count);
+        for (long rid = firstRid; rid < firstRid + count; rid++) {
+            keys.add(new RecordKey(def.rowDomain(), TableIndex.ridKey(rid)));
+        }
+        List<byte[]> rows = tx.getAll(keys);
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            if (rows.get(i) != null) {
+                tx.reindex(ix, keys.get(i).key());
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Locks the row with {@code rid} for {@code SELECT ... FOR UPDATE}; false when {@code tx} sees none. */
     public boolean lock(Transaction tx, long rid) {
         return tx.lock(def.rowDomain(), TableIndex.ridKey(rid));
+    }
+
+    /** The highest rid any node has reserved for this table so far: every row's rid is at most this. */
+    public long ridHighWater() {
+        return rids.highWater();
     }
 
     /** Replaces the row with {@code rid}; false when {@code tx} sees none. */
@@ -237,27 +286,32 @@ public final class TableStore {
     }
 
     /** This node's index object for {@code tree}, registered with the transaction manager once. */
-    private TableIndex index(TransactionManager tm, String tree, List<String> columns, boolean unique, KeyEncoder enc) {
+    private TableIndex index(TransactionManager tm, String tree, boolean unique, Function<byte[], byte[]> keyOf) {
         synchronized (tm) {
             for (TableIndex existing : tm.indexesOf(def.rowDomain())) {
                 if (existing.name().equals(tree)) {
                     return existing;
                 }
             }
-            int[] positions = def.columnIndexes(columns);
             TableIndex ix = new TableIndex(def.rowDomain(), BTree.open(tm.store(), BTreeConfig.of(tree, false)), unique,
-                    bytes -> {
-                        Object[] key = new Object[positions.length];
-                        for (int i = 0; i < positions.length; i++) {
-                            key[i] = codec.decodeColumn(bytes, positions[i]);
-                            if (key[i] == null && unique) {
-                                return null;
-                            }
-                        }
-                        return enc.encode(key);
-                    });
+                    keyOf);
             tm.addIndex(ix);
             return ix;
         }
+    }
+
+    /** A row's key of the index over {@code columns}; none (null) with a NULL column when {@code unique}. */
+    private Function<byte[], byte[]> keyOf(List<String> columns, boolean unique, KeyEncoder enc) {
+        int[] positions = def.columnIndexes(columns);
+        return bytes -> {
+            Object[] key = new Object[positions.length];
+            for (int i = 0; i < positions.length; i++) {
+                key[i] = codec.decodeColumn(bytes, positions[i]);
+                if (key[i] == null && unique) {
+                    return null;
+                }
+            }
+            return enc.encode(key);
+        };
     }
 }

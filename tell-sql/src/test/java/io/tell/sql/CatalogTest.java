@@ -3,6 +3,7 @@ package io.tell.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,6 +78,7 @@ class CatalogTest {
         assertTrue(seen.indexes().get(0).unique() && seen.indexes().get(0).constraint());
         assertEquals("tell.t" + seen.id(), seen.rowDomain());
         assertEquals("tell.t" + seen.id() + ".pk", seen.pkTree());
+        assertNull(seen.ridTree(), "the primary key serves full scans");
         assertNotEquals(seen.indexes().get(0).treeName(), seen.indexes().get(1).treeName());
 
         pn2.createIndex("CUSTOMER", "BY_EMAIL_KIND", List.of("EMAIL", "KIND"), true, false);

@@ -220,6 +220,63 @@ class TableStoreTest {
     }
 
     @Test
+    void tablesWithoutPrimaryKeyAreScannedInFullInRidOrder() {
+        TableDef def = new Catalog(store).createTable(TableSpec.builder("LOG")
+                .column("MSG", ColumnType.varchar(10)).build(), false);
+        TableStore log1 = new TableStore(tm1, def);
+        TableStore log2 = new TableStore(tm2, def);
+        long a = tm1.run(3, tx -> log1.insert(tx, new Object[] {"a"}));
+        long b = tm2.run(3, tx -> log2.insert(tx, new Object[] {"b"}));
+        long c = tm1.run(3, tx -> log1.insert(tx, new Object[] {"c"}));
+        tm2.run(3, tx -> log2.update(tx, a, new Object[] {"a2"}));
+        tm2.run(3, tx -> log2.delete(tx, c));
+        try (Transaction tx = tm2.begin()) {
+            long d = log2.insert(tx, new Object[] {"d"});
+            List<TableStore.Row> rows = log2.scanAll(tx);
+            assertEquals(List.of(a, b, d), rows.stream().map(TableStore.Row::rid).toList(), "rid order, own insert included");
+            assertEquals(List.of("a2", "b", "d"), rows.stream().map(r -> r.values()[0]).toList());
+        }
+        assertSame(ErrorCode.INVALID_DEFINITION, assertThrows(TellException.class, () -> {
+            try (Transaction tx = tm1.beginReadOnly()) {
+                log1.range(tx, null, new Object[0], true, new Object[0], true, 10);
+            }
+        }).code(), "no primary key to range over");
+    }
+
+    @Test
+    void tablesWithPrimaryKeyAreScannedInKeyOrder() {
+        tm1.run(3, tx -> {
+            t1.insert(tx, account(2, 1, "c", null, null));
+            t1.insert(tx, account(1, 7, "b", null, null));
+            return t1.insert(tx, account(1, 3, "a", null, null));
+        });
+        try (Transaction tx = tm2.beginReadOnly()) {
+            assertEquals(List.of("a", "b", "c"), owners(t2.scanAll(tx)));
+        }
+    }
+
+    @Test
+    void anIndexAddedToATableWithRowsIsFilledByReindex() {
+        tm1.run(3, tx -> {
+            t1.insert(tx, account(1, 1, "ann", "a@x", "1"));
+            t1.insert(tx, account(1, 2, "bob", "b@x", "1"));
+            return t1.insert(tx, account(2, 1, "ann", "c@x", "1"));
+        });
+        TableDef def = new Catalog(store).createIndex("ACCOUNT", "BY_BALANCE", List.of("BALANCE", "OWNER"), false, false);
+        TableStore t = new TableStore(tm2, def);
+        long high = t.ridHighWater();
+        assertEquals(TableStore.RID_BATCH, high, "one range reserved so far");
+        int rows = tm2.run(3, tx -> t.reindex(tx, "BY_BALANCE", 1, (int) high));
+        assertEquals(3, rows);
+        try (Transaction tx = tm1.beginReadOnly()) {
+            assertEquals(List.of("ann", "ann", "bob"),
+                    owners(new TableStore(tm1, def).lookup(tx, "BY_BALANCE", new BigDecimal("1.00"))));
+        }
+        assertSame(ErrorCode.UNDEFINED_OBJECT, assertThrows(TellException.class,
+                () -> tm2.run(1, tx -> t.reindex(tx, "NOPE", 1, 1))).code());
+    }
+
+    @Test
     void ridsComeFromTheTableCounterInRanges() {
         long a = tm1.run(3, tx -> t1.insert(tx, account(1, 1, "a", null, null)));
         long b = tm2.run(3, tx -> t2.insert(tx, account(1, 2, "b", null, null)));

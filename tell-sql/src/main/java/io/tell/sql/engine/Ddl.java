@@ -1,30 +1,39 @@
 package io.tell.sql.engine;
 
-import io.tell.error.ErrorCode;
-import io.tell.error.TellException;
+import io.tell.sql.ColumnInfo;
 import io.tell.sql.PreparedSql;
 import io.tell.sql.ProcessingNode;
+import io.tell.sql.ddl.DdlExecutor;
+import io.tell.sql.ddl.DdlParser;
+import io.tell.sql.ddl.DdlStatement;
 import java.util.List;
 
-/** DDL statements: parsed by Tell's own DDL parser and run against the catalog. */
-final class Ddl {
-    private Ddl() {
-    }
-
+/** A DDL statement, parsed by Tell's own DDL parser (Calcite's core grammar has no DDL) and run against the catalog. */
+record Ddl(String sql, DdlStatement statement) implements PreparedSql {
     static boolean isDdl(String sql) {
-        String w = SqlText.firstWord(sql);
-        return w.equals("CREATE") || w.equals("DROP");
+        return DdlParser.isDdl(sql);
     }
 
-    static PreparedSql prepare(String sql) {
-        throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "DDL: not merged yet");
+    static Ddl prepare(String sql) {
+        return new Ddl(sql, DdlParser.parse(sql));
     }
 
-    static void execute(ProcessingNode node, PreparedSql statement) {
-        throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "DDL: not merged yet");
+    static void execute(ProcessingNode node, PreparedSql ddl) {
+        DdlExecutor.execute(node, ((Ddl) ddl).statement());
     }
 
-    static List<Object> none() {
+    @Override
+    public Kind kind() {
+        return Kind.DDL;
+    }
+
+    @Override
+    public List<ColumnInfo> columns() {
+        return List.of();
+    }
+
+    @Override
+    public List<ColumnInfo> parameters() {
         return List.of();
     }
 }

@@ -17,7 +17,10 @@ import java.util.Map;
  * per table definition.
  */
 public final class CatalogCodec {
+    /** The directory's format. */
     public static final int FORMAT = 1;
+    /** The table definitions' format: 2 added the rid tree; 1 (no rid tree) is still read. */
+    public static final int TABLE_FORMAT = 2;
 
     /** One directory entry: the table's id and the id of its current definition record. */
     public record DirEntry(long tableId, long defId) {
@@ -57,7 +60,7 @@ public final class CatalogCodec {
 
     public static byte[] encodeTable(TableDef t) {
         ByteSink out = new ByteSink();
-        out.write(FORMAT);
+        out.write(TABLE_FORMAT);
         out.writeVarint(t.id());
         out.writeString(t.name());
         out.writeVarint(t.columns().size());
@@ -76,6 +79,7 @@ public final class CatalogCodec {
         out.writeString(t.rowDomain());
         out.writeString(t.ridCounter());
         out.writeString(t.pkTree() == null ? "" : t.pkTree());
+        out.writeString(t.ridTree() == null ? "" : t.ridTree());
         out.writeVarint(t.nextIndexNo());
         out.writeVarint(t.indexes().size());
         for (IndexDef ix : t.indexes()) {
@@ -95,7 +99,11 @@ public final class CatalogCodec {
     }
 
     public static TableDef decodeTable(byte[] bytes) {
-        ByteSource in = start(bytes, "table definition");
+        ByteSource in = new ByteSource(bytes);
+        int format = in.read();
+        if (format != 1 && format != TABLE_FORMAT) {
+            throw ByteSource.corrupt("unknown table definition format " + format);
+        }
         long id = in.readVarint();
         String name = in.readString();
         long nc = in.readVarint();
@@ -112,6 +120,7 @@ public final class CatalogCodec {
         String rowDomain = in.readString();
         String ridCounter = in.readString();
         String pkTree = in.readString();
+        String ridTree = format == 1 ? "" : in.readString();
         int nextIndexNo = (int) in.readVarint();
         long ni = in.readVarint();
         List<IndexDef> indexes = new ArrayList<>();
@@ -127,7 +136,7 @@ public final class CatalogCodec {
         }
         end(in, "table definition");
         return new TableDef(id, name, columns, pk, indexes, fks, rowDomain, ridCounter,
-                pkTree.isEmpty() ? null : pkTree, nextIndexNo);
+                pkTree.isEmpty() ? null : pkTree, ridTree.isEmpty() ? null : ridTree, nextIndexNo);
     }
 
     private static SqlType sqlType(String name) {

@@ -26,6 +26,11 @@ public final class RidAllocator {
         this.batch = batch;
     }
 
+    /** The highest rid any node has reserved so far (0: none); one store round trip. */
+    public long highWater() {
+        return store.increment(counterDomain, counterKey, 0);
+    }
+
     /** A fresh rid (>= 1). Callers of one table share one allocator; a counter call under the lock is rare. */
     public synchronized long next() {
         if (next == limit) {

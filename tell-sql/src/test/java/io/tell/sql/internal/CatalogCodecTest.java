@@ -13,8 +13,10 @@ import io.tell.sql.IndexDef;
 import io.tell.sql.TableDef;
 import io.tell.sql.internal.CatalogCodec.DirEntry;
 import io.tell.sql.internal.CatalogCodec.Directory;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,14 +32,27 @@ class CatalogCodecTest {
             List.of(new IndexDef("ORDERS_UNIQUE_1", List.of("CODE"), true, true, "tell.t7.i1"),
                     new IndexDef("BY_CUST_AT", List.of("CUST", "AT"), false, false, "tell.t7.i2")),
             List.of(new ForeignKeyDef("ORDERS_FK_1", List.of("CUST"), "CUSTOMER", List.of("ID"))),
-            "tell.t7", "tell.t7.rid", "tell.t7.pk", 3);
+            "tell.t7", "tell.t7.rid", "tell.t7.pk", null, 3);
 
     @Test
     void tableDefinitionsRoundTrip() {
         assertEquals(TABLE, CatalogCodec.decodeTable(CatalogCodec.encodeTable(TABLE)));
         TableDef noKey = new TableDef(8, "LOG", List.of(ColumnDef.of("MSG", ColumnType.varchar(100))), List.of(),
-                List.of(), List.of(), "tell.t8", "tell.t8.rid", null, 1);
+                List.of(), List.of(), "tell.t8", "tell.t8.rid", null, "tell.t8.rows", 1);
         assertEquals(noKey, CatalogCodec.decodeTable(CatalogCodec.encodeTable(noKey)));
+    }
+
+    @Test
+    void definitionsOfFormatOneHaveNoRidTree() {
+        byte[] v2 = CatalogCodec.encodeTable(TABLE);
+        String hex = HexFormat.of().formatHex(v2);
+        String pkTree = HexFormat.of().formatHex("tell.t7.pk".getBytes(StandardCharsets.UTF_8));
+        int at = hex.indexOf(pkTree + "00") / 2 + "tell.t7.pk".length(); // the empty rid tree name
+        byte[] v1 = new byte[v2.length - 1];
+        System.arraycopy(v2, 0, v1, 0, at);
+        System.arraycopy(v2, at + 1, v1, at, v2.length - at - 1);
+        v1[0] = 1;
+        assertEquals(TABLE, CatalogCodec.decodeTable(v1));
     }
 
     @Test
@@ -55,7 +70,7 @@ class CatalogCodecTest {
         assertSame(ErrorCode.CORRUPT_DATA, assertThrows(TellException.class,
                 () -> CatalogCodec.decodeTable(Arrays.copyOf(good, good.length - 2))).code());
         byte[] other = good.clone();
-        other[0] = 2;
+        other[0] = 3;
         assertSame(ErrorCode.CORRUPT_DATA, assertThrows(TellException.class, () -> CatalogCodec.decodeTable(other)).code());
         assertSame(ErrorCode.CORRUPT_DATA, assertThrows(TellException.class,
                 () -> CatalogCodec.decodeDirectory(new byte[] {1, 5})).code());

@@ -1,0 +1,107 @@
+package io.tell.sql.ddl;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.Catalog;
+import io.tell.sql.ColumnDef;
+import io.tell.sql.IndexDef;
+import io.tell.sql.ProcessingNode;
+import io.tell.sql.TableDef;
+import io.tell.sql.TableSpec;
+import io.tell.sql.TableStore;
+import io.tell.txn.TableIndex;
+import io.tell.txn.TransactionManager;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs {@link DdlStatement}s against a processing node's catalog. CREATE INDEX also fills the
+ * new index from the rows already in the table: in transactions of {@value #BACKFILL_BATCH} rids
+ * each, every row is rewritten with {@code Transaction.reindex}, so its commit adds the row's
+ * entry (and claims its key for a unique index). If that fails (duplicates for a unique index:
+ * {@link ErrorCode#DUPLICATE_KEY}) the index is dropped again. Rows written meanwhile by this
+ * node or by nodes that already know the index keep it up to date themselves; see the module
+ * README for writers that do not.
+ */
+public final class DdlExecutor {
+    /** Rids looked at per backfill transaction. */
+    static final int BACKFILL_BATCH = 1000;
+    private static final int ATTEMPTS = 10;
+
+    private DdlExecutor() {
+    }
+
+    /** Runs {@code statement}; returns 0, the update count of DDL. */
+    public static long execute(ProcessingNode node, DdlStatement statement) {
+        Catalog catalog = node.catalog();
+        switch (statement) {
+            case DdlStatement.CreateTable c -> catalog.createTable(spec(c), c.ifNotExists());
+            case DdlStatement.CreateIndex c -> createIndex(node, c);
+            case DdlStatement.DropTable d -> catalog.dropTable(d.name(), d.ifExists());
+            case DdlStatement.DropIndex d -> dropIndex(node, d.name(), d.ifExists());
+        }
+        return 0;
+    }
+
+    /** The catalog's form of a CREATE TABLE; DEFAULT values are coerced to their column types here. */
+    private static TableSpec spec(DdlStatement.CreateTable c) {
+        List<ColumnDef> columns = new ArrayList<>();
+        for (DdlStatement.Column col : c.columns()) {
+            try {
+                columns.add(new ColumnDef(col.name(), col.type(), col.nullable(), col.defaultValue()));
+            } catch (TellException e) {
+                throw TellException.of(e.code(), "table " + c.name() + ": " + e.getMessage(), e);
+            }
+        }
+        return new TableSpec(c.name(), columns, c.primaryKey(), c.uniques(), c.foreignKeys());
+    }
+
+    private static void createIndex(ProcessingNode node, DdlStatement.CreateIndex c) {
+        if (c.ifNotExists() && node.catalog().snapshot().tableOfIndex(c.name()).isPresent()) {
+            return;
+        }
+        TableDef def = node.catalog().createIndex(c.table(), c.name(), c.columns(), c.unique(), c.ifNotExists());
+        try {
+            backfill(node.transactions(), node.table(def), c.name());
+        } catch (TellException e) {
+            try {
+                dropIndex(node, c.name(), true);
+            } catch (TellException dropFailed) {
+                e.addSuppressed(dropFailed);
+            }
+            if (e.code() == ErrorCode.DUPLICATE_KEY) {
+                throw TellException.of(ErrorCode.DUPLICATE_KEY, "could not create unique index " + c.name()
+                        + ": table " + c.table() + " has rows with equal keys (" + e.getMessage() + ")", e);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Rewrites every row the table has (rids 1 to the counter's high water, read once the node
+     * keeps the index, so rows inserted later are indexed by their own commits).
+     */
+    private static void backfill(TransactionManager tm, TableStore table, String index) {
+        long high = table.ridHighWater();
+        for (long first = 1; first <= high; first += BACKFILL_BATCH) {
+            long from = first;
+            tm.run(ATTEMPTS, tx -> table.reindex(tx, index, from, BACKFILL_BATCH));
+        }
+    }
+
+    private static void dropIndex(ProcessingNode node, String name, boolean ifExists) {
+        TableDef before = node.catalog().snapshot().tableOfIndex(name).orElse(null);
+        if (node.catalog().dropIndex(name, ifExists) && before != null) {
+            stopKeeping(node.transactions(), before, before.index(name));
+        }
+    }
+
+    /** This node's transactions stop maintaining a dropped index (it would go on refusing keys if unique). */
+    private static void stopKeeping(TransactionManager tm, TableDef table, IndexDef index) {
+        for (TableIndex kept : tm.indexesOf(table.rowDomain())) {
+            if (kept.name().equals(index.treeName())) {
+                tm.removeIndex(kept);
+            }
+        }
+    }
+}
