@@ -21,8 +21,8 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  * so evaluating a row makes one virtual call per node and no decision on the SQL kind. The value
  * of a compiled expression has the Java class of the node's type ({@link Values#javaClass}).
  *
- * <p>Operators: AND, OR, NOT, the IS tests, comparisons and IS [NOT] DISTINCT FROM, SEARCH,
- * IN, BETWEEN, {@code + - * /}, MOD, unary minus and plus, CASE, COALESCE, NULLIF, CAST,
+ * <p>Operators: AND, OR, NOT, the IS tests, comparisons and IS [NOT] DISTINCT FROM, SEARCH
+ * (IN lists and ranges), BETWEEN, {@code + - * /}, MOD, unary minus and plus, CASE, COALESCE, NULLIF, CAST,
  * LIKE, SIMILAR TO, {@code ||}, UPPER, LOWER, INITCAP, TRIM, SUBSTRING, OVERLAY, CHAR_LENGTH,
  * POSITION, ABS, SIGN, FLOOR, CEIL, ROUND, TRUNCATE, POWER, SQRT, EXP, LN, LOG10, EXTRACT,
  * CURRENT_DATE, CURRENT_TIME, CURRENT_TIMESTAMP, LOCALTIME, LOCALTIMESTAMP and datetime ±
@@ -142,7 +142,6 @@ public final class ExprCompiler {
             case NULLIF -> Conditionals.nullIf(call, ops);
             case CAST -> Casts.compile(ops.get(0), call.getOperands().get(0).getType(), call.getType());
             case SEARCH -> Searches.search(call, ops.get(0));
-            case IN -> Searches.in(call, ops);
             case BETWEEN -> Searches.between(call, ops);
             case LIKE -> Patterns.like(call, ops);
             case SIMILAR -> Patterns.similar(call, ops);

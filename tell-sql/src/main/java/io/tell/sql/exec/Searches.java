@@ -18,8 +18,8 @@ import org.apache.calcite.util.Sarg;
 /**
  * {@code SEARCH(x, Sarg)}, Calcite's form of IN lists, BETWEEN and range unions, evaluated
  * without expanding it: the Sarg's points and ranges are converted to executor values once, a
- * point list of hashable values becomes a hash set, other ranges are binary-searched. Also the
- * IN and BETWEEN calls themselves, should a plan hold them.
+ * point list of hashable values becomes a hash set, other ranges are binary-searched. Also a
+ * BETWEEN call, should a plan hold one (the converter expands it; IN cannot be a plain call).
  */
 final class Searches {
     /** Types whose values are equal exactly when {@code equals} says so, and hash alike. */
@@ -95,34 +95,6 @@ final class Searches {
         }
         int c = cmp.compare(v, r.upper());
         return c < 0 || c == 0 && r.upperClosed();
-    }
-
-    /** {@code x IN (e1, e2, …)}: TRUE if x equals one, else UNKNOWN if x or one is null, else FALSE. */
-    static Expr in(RexCall call, List<Expr> operands) {
-        List<RexNode> nodes = call.getOperands();
-        Expr value = operands.get(0);
-        Expr[] items = operands.subList(1, operands.size()).toArray(Expr[]::new);
-        @SuppressWarnings("unchecked")
-        Comparator<Object>[] cmps = new Comparator[items.length];
-        for (int i = 0; i < items.length; i++) {
-            cmps[i] = Comparisons.comparator(nodes.get(0).getType(), nodes.get(i + 1).getType());
-        }
-        return (row, ctx) -> {
-            Object v = value.eval(row, ctx);
-            if (v == null) {
-                return null;
-            }
-            boolean unknown = false;
-            for (int i = 0; i < items.length; i++) {
-                Object item = items[i].eval(row, ctx);
-                if (item == null) {
-                    unknown = true;
-                } else if (cmps[i].compare(v, item) == 0) {
-                    return true;
-                }
-            }
-            return unknown ? null : Boolean.FALSE;
-        };
     }
 
     /** {@code x BETWEEN lo AND hi} as {@code x >= lo AND x <= hi}; SYMMETRIC also tries the bounds swapped. */
