@@ -26,6 +26,9 @@ final class Numbers {
 
     /** Converts a non-null value of numeric type {@code from} to BigDecimal. */
     static Function<Object, BigDecimal> toDecimal(SqlTypeName from) {
+        if (from == SqlTypeName.NULL) {
+            return v -> null; // never called: a value of type NULL is null
+        }
         if (IntegerType.is(from)) {
             return v -> BigDecimal.valueOf(((Number) v).longValue());
         }
@@ -39,7 +42,7 @@ final class Numbers {
     }
 
     /** The shortest decimal that reads back as {@code d}; NaN and infinities are out of range. */
-    static BigDecimal decimalOf(double d) {
+    private static BigDecimal decimalOf(double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             throw ExecErrors.outOfRange(d, "DECIMAL");
         }
@@ -69,13 +72,5 @@ final class Numbers {
             return f;
         }
         return d;
-    }
-
-    /** A result of arithmetic on finite operands that overflowed to infinity. */
-    static double finite(double result, String type) {
-        if (Double.isInfinite(result)) {
-            throw ExecErrors.overflow(type);
-        }
-        return result;
     }
 }

@@ -15,7 +15,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * caches compiled patterns). A literal LIKE pattern of plain characters and {@code %} at its
  * ends is matched without a regex (equals, startsWith, endsWith, contains). CHAR operands are
  * matched without their trailing spaces, as PostgreSQL does. A malformed pattern or escape is
- * DATA_EXCEPTION, raised on the first row.
+ * DATA_EXCEPTION, raised on the first row. (NOT LIKE reaches the executor as NOT(LIKE); ILIKE,
+ * a library operator, matches ignoring case.)
  */
 final class Patterns {
     private static final SqlFunctions.LikeFunction LIKE = new SqlFunctions.LikeFunction();
@@ -32,24 +33,14 @@ final class Patterns {
 
     static Expr like(RexCall call, List<Expr> operands) {
         boolean caseSensitive = !(call.getOperator() instanceof SqlLikeOperator op) || op.isCaseSensitive();
-        Expr match = compile(call, operands, caseSensitive,
+        return compile(call, operands, caseSensitive,
                 caseSensitive ? (s, p, e) -> e == null ? LIKE.like(s, p) : LIKE.like(s, p, e)
                         : (s, p, e) -> e == null ? LIKE.ilike(s, p) : LIKE.ilike(s, p, e));
-        return negated(call) ? not(match) : match;
     }
 
     static Expr similar(RexCall call, List<Expr> operands) {
-        Expr match = compile(call, operands, false,
+        return compile(call, operands, false,
                 (s, p, e) -> e == null ? SIMILAR.similar(s, p) : SIMILAR_ESCAPE.similar(s, p, e));
-        return negated(call) ? not(match) : match;
-    }
-
-    private static boolean negated(RexCall call) {
-        return call.getOperator() instanceof SqlLikeOperator op && op.isNegated();
-    }
-
-    private static Expr not(Expr e) {
-        return Strict.unary(e, v -> !(Boolean) v);
     }
 
     private static Expr compile(RexCall call, List<Expr> operands, boolean simpleLike, Matcher matcher) {

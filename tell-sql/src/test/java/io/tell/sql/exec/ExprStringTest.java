@@ -58,6 +58,8 @@ class ExprStringTest {
         assertEquals(true, f.eval("C LIKE '%b'", row("C", "ab   ")));
         RexNode escaped = f.rexBuilder.makeCall(SqlStdOperatorTable.LIKE, f.ref("S"), f.ref("C"), f.ref("S"));
         assertNull(f.eval(escaped, row("C", "x")));
+        RexNode ilike = f.rexBuilder.makeCall(org.apache.calcite.sql.fun.SqlLibraryOperators.ILIKE, f.ref("S"), f.ref("C"));
+        assertEquals(true, f.eval(ilike, row("S", "ABC", "C", "a%")));
     }
 
     @Test
