@@ -11,7 +11,7 @@ CREATE TABLE all_types (
   v VARCHAR(10) NOT NULL DEFAULT 'none',
   c CHAR(3),
   ok BOOLEAN DEFAULT TRUE,
-  day DATE,
+  born DATE,
   ts TIMESTAMP
 )
 
@@ -33,7 +33,7 @@ statement count 1
 INSERT INTO all_types VALUES (2, 9000000000, 7, 12.345, 0.5, 0.25, 'x', 'ab', FALSE, DATE '2024-02-29', TIMESTAMP '2024-02-29 10:11:12')
 
 query
-SELECT b, s, d, f, r, v, c, ok, day, ts FROM all_types WHERE id = 2
+SELECT b, s, d, f, r, v, c, ok, born, ts FROM all_types WHERE id = 2
 ----
 9000000000 | 7 | 12.35 | 0.5 | 0.25 | x | ab  | false | 2024-02-29 | 2024-02-29T10:11:12
 

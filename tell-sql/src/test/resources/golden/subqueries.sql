@@ -41,7 +41,7 @@ bob | 3
 cy | NULL
 
 query
-SELECT id FROM orders WHERE amount > (SELECT AVG(amount) FROM orders) ORDER BY id
+SELECT id FROM orders WHERE amount >= (SELECT AVG(amount) FROM orders) ORDER BY id
 ----
 10
 11

@@ -21,8 +21,12 @@ import java.util.List;
  * stale and is taken over).
  */
 final class IndexWriter {
-    /** One new entry: {@code key -> rid} in {@code index}. */
-    private record Change(TableIndex index, byte[] key, long rid) {
+    /**
+     * One new entry: {@code key -> rid} in {@code index}. {@code freshRow}: the row has no
+     * version in the store yet (an insert of a new rid), so no other transaction can rely on
+     * this entry.
+     */
+    private record Change(TableIndex index, byte[] key, long rid, boolean freshRow) {
     }
 
     private final TransactionManager manager;
@@ -55,9 +59,17 @@ final class IndexWriter {
         claim(changes.stream().filter(c -> c.index().unique()).toList());
     }
 
-    /** Takes out the entries this writer added (after a failure). */
+    /**
+     * Takes out the entries this writer added for new rows (after a failure). Entries for rows
+     * that already existed stay, stale, for readers to skip: a concurrent writer giving the
+     * same row the same key found our entry present, added none, and may have committed
+     * relying on it — taking it out would lose the row from the index.
+     */
     void undo() {
         for (Change c : added) {
+            if (!c.freshRow()) {
+                continue;
+            }
             try {
                 c.index().tree().delete(c.key(), c.rid());
             } catch (TellException e) {
@@ -81,7 +93,7 @@ final class IndexWriter {
                 byte[] key = index.keyOf().apply(e.newRow);
                 byte[] oldKey = oldRow == null || index.equals(e.reindexed) ? null : index.keyOf().apply(oldRow);
                 if (key != null && !Arrays.equals(key, oldKey)) {
-                    out.add(new Change(index, key, rid));
+                    out.add(new Change(index, key, rid, e.record.newest() == null));
                 }
             }
         }

@@ -13,6 +13,8 @@ import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeSystem;
+import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlNode;
@@ -47,6 +49,19 @@ public final class SqlFrontEnd {
         public boolean shouldConvertRaggedUnionTypesToVarying() {
             return true;
         }
+
+        @Override
+        public boolean isPercentRemainderAllowed() {
+            return true;
+        }
+    };
+
+    /** Calcite's default type system, except that CASE/UNION over strings of different lengths yield VARCHAR. */
+    static final RelDataTypeSystem TYPE_SYSTEM = new RelDataTypeSystemImpl() {
+        @Override
+        public boolean shouldConvertRaggedUnionTypesToVarying() {
+            return true;
+        }
     };
 
     static final SqlParser.Config PARSER = SqlParser.config()
@@ -64,7 +79,7 @@ public final class SqlFrontEnd {
     }
 
     private final CatalogSnapshot snapshot;
-    private final RelDataTypeFactory types = new JavaTypeFactoryImpl();
+    private final RelDataTypeFactory types = new JavaTypeFactoryImpl(TYPE_SYSTEM);
     private final CalciteCatalogReader catalogReader;
 
     public SqlFrontEnd(CatalogSnapshot snapshot) {
@@ -118,9 +133,16 @@ public final class SqlFrontEnd {
             return new Validated(node, validator.getValidatedNodeType(node), validator.getParameterRowType(node), validator);
         } catch (CalciteContextException e) {
             String message = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
+            if (message.endsWith(NOT_NULL_WITHOUT_DEFAULT)) {
+                // An INSERT leaving out a NOT NULL column without DEFAULT: a not-null violation, as in other databases.
+                throw TellException.of(ErrorCode.NOT_NULL_VIOLATION, message, e);
+            }
             throw TellException.of(ErrorCode.SQL_INVALID, message + position(e.getPosLine(), e.getPosColumn()), e);
         }
     }
+
+    /** The end of Calcite's message for an INSERT that leaves out a NOT NULL column without DEFAULT. */
+    private static final String NOT_NULL_WITHOUT_DEFAULT = "has no default value and does not allow NULLs";
 
     private static String position(int line, int column) {
         return " (at line " + line + ", column " + column + ")";

@@ -1,11 +1,14 @@
 package io.tell.sql.exec;
 
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * The one representation of SQL values inside the executor: every value has the Java class
  * its SQL type names here, the same classes {@link io.tell.sql.SqlType} uses for stored
- * columns. SQL NULL is {@code null}.
+ * columns. SQL NULL is {@code null}. Intervals, which only appear inside expressions, are held
+ * as Calcite holds them: a year-month interval as its {@link Integer} number of months, a
+ * day-time interval as its {@link Long} number of milliseconds.
  */
 public final class Values {
     private Values() {
@@ -27,7 +30,26 @@ public final class Values {
             case TIME -> java.time.LocalTime.class;
             case TIMESTAMP -> java.time.LocalDateTime.class;
             case BINARY, VARBINARY -> byte[].class;
+            case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> Integer.class;
+            case INTERVAL_DAY, INTERVAL_DAY_HOUR, INTERVAL_DAY_MINUTE, INTERVAL_DAY_SECOND, INTERVAL_HOUR,
+                 INTERVAL_HOUR_MINUTE, INTERVAL_HOUR_SECOND, INTERVAL_MINUTE, INTERVAL_MINUTE_SECOND,
+                 INTERVAL_SECOND -> Long.class;
             default -> Object.class;
         };
+    }
+
+    /**
+     * {@code value}, a Java object from outside the executor (a JDBC parameter), as a value of
+     * {@code type}: numbers of any class that fit exactly (a DECIMAL keeps digits beyond the
+     * type's scale rather than rounding them away), text parsed as CAST reads it, {@code java.sql}
+     * dates and timestamps as {@code java.time} values. Strings are neither cut nor padded: a
+     * column's own coercion checks lengths when the value is stored, and a comparison with a
+     * longer string is simply false. Null stays null.
+     *
+     * @throws io.tell.error.TellException TYPE_MISMATCH for a value of the wrong kind,
+     *     VALUE_OUT_OF_RANGE when it does not fit, DATA_EXCEPTION for text that does not parse
+     */
+    public static Object coerce(Object value, RelDataType type) {
+        return value == null ? null : ValueCoercion.coerce(value, type);
     }
 }
