@@ -56,11 +56,24 @@ public final class SqlFrontEnd {
         }
     };
 
-    /** Calcite's default type system, except that CASE/UNION over strings of different lengths yield VARCHAR. */
+    /**
+     * Calcite's default type system, except that CASE/UNION over strings of different lengths
+     * yield VARCHAR, and SUM of SMALLINT/INTEGER is BIGINT (as in PostgreSQL), so sums of
+     * small columns do not overflow their column's type.
+     */
     static final RelDataTypeSystem TYPE_SYSTEM = new RelDataTypeSystemImpl() {
         @Override
         public boolean shouldConvertRaggedUnionTypesToVarying() {
             return true;
+        }
+
+        @Override
+        public RelDataType deriveSumType(RelDataTypeFactory factory, RelDataType argumentType) {
+            return switch (argumentType.getSqlTypeName()) {
+                case TINYINT, SMALLINT, INTEGER -> factory.createTypeWithNullability(
+                        factory.createSqlType(SqlTypeName.BIGINT), argumentType.isNullable());
+                default -> super.deriveSumType(factory, argumentType);
+            };
         }
     };
 
