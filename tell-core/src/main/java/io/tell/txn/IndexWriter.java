@@ -131,10 +131,13 @@ final class IndexWriter {
             if (claim == null) {
                 ops.add(new WriteOp(claimKeys.get(i), rid, Expect.ABSENT));
                 claimed.add(c);
-            } else if (!Arrays.equals(claim.value(), rid)) {
-                if (holds(holderRows.get(i), c.index(), c.key())) {
+            } else {
+                if (!Arrays.equals(claim.value(), rid) && holds(holderRows.get(i), c.index(), c.key())) {
                     throw violation(c);
                 }
+                // Taken over from a holder that no longer has the key, or our own claim from an
+                // earlier time the row had this key: either way rewritten conditionally, so a
+                // concurrent claimer that read the same claim loses (exactly one write wins).
                 ops.add(new WriteOp(claimKeys.get(i), rid, Expect.version(claim.version())));
                 claimed.add(c);
             }
