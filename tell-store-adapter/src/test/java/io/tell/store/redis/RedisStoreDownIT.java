@@ -131,7 +131,8 @@ class RedisStoreDownIT {
             assertTrue(System.nanoTime() < deadline, "replica never synced");
             RedisProcess.sleep(50);
         }
-        RecordStore store = track(RecordStores.open(primary.url() + "?replicas=1&timeoutMs=600"));
+        // Generous for the write that must reach the replica (a loaded machine), still well inside PROMPT.
+        RecordStore store = track(RecordStores.open(primary.url() + "?replicas=1&timeoutMs=2000"));
         RecordStore wantsTwo = track(RecordStores.open(primary.url() + "?replicas=2&timeoutMs=600"));
         assertTrue(store.write(WriteOp.insert(D, b("k"), b("v"))).written());
         assertEquals(9L, replica.call("STRLEN", "tell:r:" + D + ":k"), "an acknowledged write is on the replica");
