@@ -25,25 +25,97 @@ final class IndexReader {
         this.start = start;
     }
 
+    /** Entries per tree read when a scan has a limit: a few more than asked for, as some rows may not be visible. */
+    private static final int MIN_PAGE = 16;
+
+    /**
+     * Up to {@code limit} rows in (key, rid) order. Without a limit the whole range is read at
+     * once (one leaf walk, one batched row read); with one, it is read in pages and stops as
+     * soon as enough visible rows are found, and only the part of the range actually read
+     * counts as scanned (for SERIALIZABLE validation and for merging the transaction's own writes).
+     */
     List<IndexedRow> scan(Transaction tx, java.util.Map<RecordKey, Transaction.Entry> buffer,
                           TableIndex index, ScanRange range, int limit) {
-        List<IndexEntry> entries = index.tree().scan(range, false, Integer.MAX_VALUE);
-        tx.scanned(index, range, entries);
+        Found found = new Found();
+        List<IndexEntry> all = new ArrayList<>();
+        ScanRange scanned = range;
+        if (limit == Integer.MAX_VALUE) {
+            all = index.tree().scan(range, false, Integer.MAX_VALUE);
+            check(tx, buffer, index, all, found);
+        } else {
+            int page = Math.max(MIN_PAGE, limit * 2);
+            ScanRange remaining = range;
+            IndexEntry last = null;
+            while (true) {
+                List<IndexEntry> entries = new ArrayList<>();
+                List<IndexEntry> read = index.tree().scan(remaining, false, page);
+                for (IndexEntry e : read) {
+                    if (last == null || e.compareTo(last) > 0) {
+                        entries.add(e);
+                    }
+                }
+                all.addAll(entries);
+                check(tx, buffer, index, entries, found);
+                if (read.size() < page) {
+                    break;
+                }
+                last = read.get(read.size() - 1);
+                if (found.entries.size() >= limit) {
+                    scanned = new ScanRange(range.lower(), ScanRange.inclusive(last.key()));
+                    break;
+                }
+                remaining = new ScanRange(ScanRange.inclusive(last.key()), range.upper());
+            }
+        }
+        tx.scanned(index, scanned, all);
+        // Rows this transaction wrote with a key in range: the index learns of them at commit.
+        for (Transaction.Entry be : buffer.values()) {
+            if (be.written && be.newRow != null && be.key.domain().equals(index.table())) {
+                byte[] key = index.keyOf().apply(be.newRow);
+                long rid = TableIndex.ridOf(be.key.key());
+                if (key != null && scanned.contains(key) && found.seen.add(rid)) {
+                    found.entries.add(new IndexEntry(key, rid));
+                    found.rows.add(be.newRow.clone());
+                }
+            }
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < found.entries.size(); i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.comparing(found.entries::get));
+        List<IndexedRow> out = new ArrayList<>();
+        for (int i : order) {
+            if (out.size() >= limit) {
+                break;
+            }
+            out.add(new IndexedRow(found.entries.get(i).rid(), found.rows.get(i)));
+        }
+        return out;
+    }
+
+    /** Entries whose rows the transaction sees with the entry's key, and those rows. */
+    private static final class Found {
+        final List<IndexEntry> entries = new ArrayList<>();
+        final List<byte[]> rows = new ArrayList<>();
+        final Set<Long> seen = new HashSet<>();
+    }
+
+    /** Reads the rows of {@code entries} (one batched round trip) and keeps those visible with the entry's key. */
+    private void check(Transaction tx, java.util.Map<RecordKey, Transaction.Entry> buffer, TableIndex index,
+                       List<IndexEntry> entries, Found found) {
         List<RecordKey> keys = new ArrayList<>(entries.size());
         for (IndexEntry e : entries) {
             keys.add(new RecordKey(index.table(), TableIndex.ridKey(e.rid())));
         }
         List<byte[]> rows = tx.getAll(keys);
-        List<IndexEntry> found = new ArrayList<>();
-        List<byte[]> foundRows = new ArrayList<>();
-        Set<Long> seen = new HashSet<>();
         for (int i = 0; i < entries.size(); i++) {
             IndexEntry e = entries.get(i);
             byte[] row = rows.get(i);
             if (row != null && Arrays.equals(e.key(), index.keyOf().apply(row))) {
-                if (seen.add(e.rid())) {
-                    found.add(e);
-                    foundRows.add(row);
+                if (found.seen.add(e.rid())) {
+                    found.entries.add(e);
+                    found.rows.add(row);
                 }
             } else {
                 Transaction.Entry be = buffer.get(keys.get(i));
@@ -52,30 +124,6 @@ final class IndexReader {
                 }
             }
         }
-        // Rows this transaction wrote with a key in range: the index learns of them at commit.
-        for (Transaction.Entry be : buffer.values()) {
-            if (be.written && be.newRow != null && be.key.domain().equals(index.table())) {
-                byte[] key = index.keyOf().apply(be.newRow);
-                long rid = TableIndex.ridOf(be.key.key());
-                if (key != null && range.contains(key) && seen.add(rid)) {
-                    found.add(new IndexEntry(key, rid));
-                    foundRows.add(be.newRow.clone());
-                }
-            }
-        }
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < found.size(); i++) {
-            order.add(i);
-        }
-        order.sort(Comparator.comparing(found::get));
-        List<IndexedRow> out = new ArrayList<>();
-        for (int i : order) {
-            if (out.size() >= limit) {
-                break;
-            }
-            out.add(new IndexedRow(found.get(i).rid(), foundRows.get(i)));
-        }
-        return out;
     }
 
     /**
