@@ -90,6 +90,14 @@ public final class TellIndexScan extends TableScan implements TellRel {
 
     @Override
     public ExecNode implement(Implementor impl) {
+        return implement(impl, null);
+    }
+
+    /**
+     * The scan reading at most {@code limit} rows (null: all) in index order: what an ORDER BY on
+     * the index's next columns with a LIMIT needs ({@link TellSort}).
+     */
+    ExecNode implement(Implementor impl, Expr limit) {
         TableStore store = impl.table(table);
         boolean publish = impl.publishesRid(this);
         boolean lock = impl.forUpdate();
@@ -131,7 +139,7 @@ public final class TellIndexScan extends TableScan implements TellRel {
             }
             List<TableStore.Row> rows;
             try {
-                rows = store.range(ctx.transaction(), index, from, fromInclusive, to, toInclusive, Integer.MAX_VALUE);
+                rows = store.range(ctx.transaction(), index, from, fromInclusive, to, toInclusive, limit(limit, ctx));
             } catch (TellException e) {
                 if (lo == null && hi == null) {
                     return Cursor.EMPTY; // an equality value the column's type cannot hold matches nothing
@@ -140,6 +148,31 @@ public final class TellIndexScan extends TableScan implements TellRel {
             }
             return new ScanCursor(rows, ctx, store, publish, lock);
         };
+    }
+
+    private static int limit(Expr limit, ExecContext ctx) {
+        Object n = limit == null ? null : limit.eval(null, ctx);
+        return n == null ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE, Math.max(0, ((Number) n).longValue()));
+    }
+
+    /**
+     * True when rows come out of this scan already ordered by {@code columns} (table column
+     * positions, ascending, nulls first): they are the index's columns right after the equality
+     * prefix (a prefix of them), and none can be NULL.
+     */
+    boolean ordersBy(List<Integer> columns) {
+        TableDef def = Implementor.def(table);
+        List<String> indexColumns = index == null ? def.primaryKey() : def.index(index).columns();
+        if (columns.isEmpty() || keys.size() + columns.size() > indexColumns.size()) {
+            return false;
+        }
+        for (int i = 0; i < columns.size(); i++) {
+            int column = def.columnIndex(indexColumns.get(keys.size() + i));
+            if (columns.get(i) != column || def.columns().get(column).nullable()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean nextColumnNullable(TableDef def) {

@@ -27,7 +27,11 @@ public final class TellProject extends Project implements TellRel {
 
     @Override
     public ExecNode implement(Implementor impl) {
-        ExecNode in = impl.visit(getInput());
+        return implementOver(impl.visit(getInput()));
+    }
+
+    /** This projection over an already implemented input. */
+    ExecNode implementOver(ExecNode in) {
         Expr[] exprs = exps.stream().map(ExprCompiler::compile).toArray(Expr[]::new);
         return ctx -> {
             Cursor c = in.open(ctx);

@@ -37,9 +37,10 @@ public final class TellSort extends Sort implements TellRel {
 
     @Override
     public ExecNode implement(Implementor impl) {
-        ExecNode in = impl.visit(getInput());
         Expr off = offset == null ? null : ExprCompiler.compile(offset);
         Expr lim = fetch == null ? null : ExprCompiler.compile(fetch);
+        ExecNode limited = limitedScan(impl, lim);
+        ExecNode in = limited != null ? limited : impl.visit(getInput());
         Comparator<Object[]> order = comparator(collation.getFieldCollations());
         return ctx -> {
             long skip = count(off, ctx, 0);
@@ -72,6 +73,44 @@ public final class TellSort extends Sort implements TellRel {
                 return r;
             };
         };
+    }
+
+    /**
+     * ORDER BY a prefix of an index scan's order with LIMIT and no OFFSET: the scan (under
+     * projections of plain columns) reads only that many rows. The sort above still runs, over
+     * at most that many rows. Null when the shape does not match.
+     */
+    private ExecNode limitedScan(Implementor impl, Expr lim) {
+        if (lim == null || offset != null || collation.getFieldCollations().isEmpty()) {
+            return null;
+        }
+        List<Integer> columns = new ArrayList<>();
+        for (RelFieldCollation f : collation.getFieldCollations()) {
+            if (f.getDirection() != RelFieldCollation.Direction.ASCENDING) {
+                return null;
+            }
+            columns.add(f.getFieldIndex());
+        }
+        java.util.Deque<TellProject> projects = new java.util.ArrayDeque<>();
+        RelNode r = getInput();
+        while (r instanceof TellProject p) {
+            for (int i = 0; i < columns.size(); i++) {
+                if (!(p.getProjects().get(columns.get(i)) instanceof org.apache.calcite.rex.RexInputRef ref)) {
+                    return null;
+                }
+                columns.set(i, ref.getIndex());
+            }
+            projects.push(p);
+            r = p.getInput();
+        }
+        if (!(r instanceof TellIndexScan scan) || !scan.ordersBy(columns)) {
+            return null;
+        }
+        ExecNode node = scan.implement(impl, lim);
+        while (!projects.isEmpty()) {
+            node = projects.pop().implementOver(node);
+        }
+        return node;
     }
 
     private static long count(Expr e, ExecContext ctx, long dflt) {
