@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
  * committer wins across nodes).
  */
 class TwoJvmSqlIT {
-    private static final int ACCOUNTS = 20;
-    private static final int TRANSFERS = 150;
+    private static final int ACCOUNTS = 5;
+    private static final int TRANSFERS = 200;
 
     @Test
     void ddlDataAndSnapshotIsolationAcrossJvms() throws Exception {
@@ -55,6 +55,7 @@ class TwoJvmSqlIT {
                     Process child = java(TransferNode.class.getName(), url, String.valueOf(ACCOUNTS),
                             String.valueOf(TRANSFERS), String.valueOf(seed));
                     CompletableFuture<String> childOut = CompletableFuture.supplyAsync(() -> output(child));
+                    awaitChildStarted(s, seed, child);
                     int[] mine;
                     try (Connection c2 = DriverManager.getConnection(url)) {
                         mine = TransferNode.transfers(c2, ACCOUNTS, TRANSFERS, new Random(seed + 1));
@@ -63,8 +64,12 @@ class TwoJvmSqlIT {
                     String out = childOut.get();
                     assertEquals(0, child.exitValue(), "child node failed:\n" + out);
                     assertTrue(out.contains("done " + TRANSFERS), out);
+                    String childDone = out.lines().filter(l -> l.startsWith("done")).findFirst().orElse("done 0 0");
+                    int childConflicts = Integer.parseInt(childDone.split(" ")[2]);
                     System.out.println("this JVM: " + mine[0] + " committed, " + mine[1] + " conflicts retried; child: "
-                            + out.lines().filter(l -> l.startsWith("done")).findFirst().orElse(""));
+                            + childDone);
+                    assertTrue(mine[1] + childConflicts > 0,
+                            "two nodes transferring between " + ACCOUNTS + " accounts at once never conflicted");
 
                     try (ResultSet rs = s.executeQuery("SELECT note FROM node_log WHERE id = " + seed)) {
                         assertTrue(rs.next(), "the child's committed row is visible here");
@@ -81,6 +86,24 @@ class TwoJvmSqlIT {
                 cm.waitFor(10, TimeUnit.SECONDS);
             }
         }
+    }
+
+    /** Waits until the child's marker row is visible here: its DDL view and its commits reach this node. */
+    private static void awaitChildStarted(Statement s, long seed, Process child) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM node_log WHERE id = " + seed)) {
+                rs.next();
+                if (rs.getInt(1) == 1) {
+                    return;
+                }
+            }
+            if (!child.isAlive()) {
+                throw new IllegalStateException("child node exited early");
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException("the child's marker row never became visible");
     }
 
     private static Process java(String main, String... args) throws IOException {
