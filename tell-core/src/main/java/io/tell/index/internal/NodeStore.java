@@ -127,19 +127,13 @@ public final class NodeStore {
 
     /**
      * The current state of node {@code id}, or null if it has no mapping record. One round trip
-     * for an inline node or when the physical record this client saw last for it is still
-     * current (read in the same batch); two otherwise.
+     * (the mapping) for an inline node or when this client already decoded the physical record
+     * the mapping points to (physical records are written once); two otherwise.
      */
     public NodeRef read(long id) {
         for (int attempt = 0; attempt < MAX_MISSING_PHYSICAL; attempt++) {
-            long hint = hints.get(id);
-            List<RecordKey> keys = new ArrayList<>(2);
-            keys.add(mapKey(id));
-            if (hint != 0) {
-                keys.add(nodeKey(hint));
-            }
-            List<Versioned> got = store.getAll(keys);
-            Versioned mapping = got.get(0);
+            LeafHints.Hint hint = hints.get(id);
+            Versioned mapping = store.get(mapDomain, Bytes.ofLong(id));
             if (mapping == null) {
                 return null;
             }
@@ -148,10 +142,14 @@ public final class NodeStore {
                 return new NodeRef(id, mapping.version(), 0, decode(id, m, 1));
             }
             long physicalId = pointer(id, m);
-            Versioned physical = physicalId == hint ? got.get(1) : store.get(nodeDomain, Bytes.ofLong(physicalId));
+            if (hint != null && hint.physicalId() == physicalId) {
+                return new NodeRef(id, mapping.version(), physicalId, hint.node());
+            }
+            Versioned physical = store.get(nodeDomain, Bytes.ofLong(physicalId));
             if (physical != null) {
-                hints.put(id, physicalId);
-                return new NodeRef(id, mapping.version(), physicalId, decode(id, physical.value(), 0));
+                BTreeNode node = decode(id, physical.value(), 0);
+                hints.put(id, physicalId, node);
+                return new NodeRef(id, mapping.version(), physicalId, node);
             }
             // The mapping moved on and its old physical record was collected between our reads.
         }
@@ -196,7 +194,7 @@ public final class NodeStore {
             throw TellException.of(ErrorCode.INTERNAL, "fresh node id " + node.id() + " already in use");
         }
         if (physicalId != 0) {
-            hints.put(node.id(), physicalId);
+            hints.put(node.id(), physicalId, node);
         }
         return new NodeRef(node.id(), mapped.version(), physicalId, node);
     }
@@ -237,7 +235,7 @@ public final class NodeStore {
             garbage.add(nodeKey(current.physicalId()));
         }
         if (physicalId != 0) {
-            hints.put(current.id(), physicalId);
+            hints.put(current.id(), physicalId, next);
         }
         return new NodeRef(current.id(), result.version(), physicalId, next);
     }
