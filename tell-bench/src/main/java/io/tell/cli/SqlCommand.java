@@ -10,6 +10,7 @@ import java.util.List;
  */
 final class SqlCommand {
     static final String DEFAULT_URL = "jdbc:tell:mem:";
+    private static final int DUMB_TERMINAL_WIDTH = 160;
 
     private SqlCommand() {
     }
@@ -23,8 +24,14 @@ final class SqlCommand {
         argv.add("tell");
         argv.add("-p");
         argv.add("");
+        boolean widthGiven = false;
         for (int i = url.equals(DEFAULT_URL) && (args.length == 0 || args[0].startsWith("-")) ? 0 : 1; i < args.length; i++) {
             argv.add(args[i]);
+            widthGiven |= args[i].toLowerCase(java.util.Locale.ROOT).startsWith("--maxwidth");
+        }
+        if (System.console() == null && !widthGiven) {
+            // Without a terminal (input from a file or pipe) sqlline's table width would be 0.
+            argv.add("--maxWidth=" + DUMB_TERMINAL_WIDTH);
         }
         sqlline.SqlLine.Status status = new sqlline.SqlLine().begin(argv.toArray(new String[0]), null, true);
         return status == sqlline.SqlLine.Status.OK ? 0 : 1;
