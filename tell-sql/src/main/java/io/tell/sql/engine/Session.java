@@ -11,7 +11,6 @@ import io.tell.sql.exec.Cursor;
 import io.tell.sql.exec.ExecContext;
 import io.tell.txn.Isolation;
 import io.tell.txn.Transaction;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -111,7 +110,7 @@ public final class Session implements SqlSession {
             if (plan.catalogVersion() != catalog.version()) {
                 plan = plans.plan(plan.sql(), catalog);
             }
-            ctx = new ExecContext(tx, Params.coerce(values, plan.parameterTypes()), LocalDateTime.now(), timeoutMillis);
+            ctx = new ExecContext(tx, Params.coerce(values, plan.parameterTypes()), null, timeoutMillis);
             running = ctx;
             Cursor c = plan.exec().open(ctx);
             SqlResult result;

@@ -16,12 +16,13 @@ import java.util.Map;
 public final class ExecContext {
     private final Transaction transaction;
     private final Object[] params;
-    private final LocalDateTime statementTime;
+    private LocalDateTime statementTime;
     private final Map<Integer, Object[]> correlated = new HashMap<>();
     private final long deadlineNanos;
     private long targetRid;
     private volatile boolean cancelled;
 
+    /** With {@code statementTime} null, the time is read when the statement first asks for it. */
     public ExecContext(Transaction transaction, Object[] params, LocalDateTime statementTime, long timeoutMillis) {
         this.transaction = transaction;
         this.params = params;
@@ -39,6 +40,9 @@ public final class ExecContext {
     }
 
     public LocalDateTime statementTime() {
+        if (statementTime == null) {
+            statementTime = LocalDateTime.now();
+        }
         return statementTime;
     }
 
