@@ -4,6 +4,7 @@ import io.tell.bench.tpcc.JdbcTarget;
 import io.tell.bench.tpcc.TpccBenchmark;
 import io.tell.bench.tpcc.TpccOptions;
 import io.tell.bench.tpcc.TpccResult;
+import io.tell.bench.tpcc.TpccScale;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -60,7 +61,7 @@ final class TpccCommand {
             options = new TpccOptions(target, args.intValue("warehouses", 1, 1), args.intValue("terminals", 4, 1),
                     duration, args.seconds("warmup", 10), args.intValue("load-threads", Runtime.getRuntime().availableProcessors(), 1),
                     !args.has("no-load"), args.has("spec-waits"), args.has("select-for-update"), out, args.longValue("seed", 42),
-                    args.intValue("batch", 1_000, 1), isolation(args.get("isolation", "default")));
+                    args.intValue("batch", 1_000, 1), isolation(args.get("isolation", "default")), TpccScale.SPEC);
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }

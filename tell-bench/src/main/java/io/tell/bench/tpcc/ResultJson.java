@@ -17,6 +17,8 @@ public final class ResultJson {
     static String json(TpccResult r) {
         StringBuilder b = new StringBuilder("{\n");
         b.append("  \"url\": ").append(string(r.url())).append(",\n");
+        b.append(String.format(Locale.ROOT, "  \"scale\": {\"spec\": %b, \"items\": %d, \"customersPerDistrict\": %d},%n",
+                r.scale().isSpec(), r.scale().items(), r.scale().customersPerDistrict()));
         field(b, "warehouses", r.warehouses());
         field(b, "terminals", r.terminals());
         field(b, "warmupSeconds", r.warmupSeconds());

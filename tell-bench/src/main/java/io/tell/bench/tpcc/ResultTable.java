@@ -10,6 +10,10 @@ public final class ResultTable {
     public static void print(TpccResult r, PrintStream out) {
         out.printf("TPC-C on %s: %d warehouse%s, %d terminals, %.0f s measured after %.0f s warm-up%n", r.url(),
                 r.warehouses(), r.warehouses() == 1 ? "" : "s", r.terminals(), r.measuredSeconds(), r.warmupSeconds());
+        if (!r.scale().isSpec()) {
+            out.printf("REDUCED SCALE (tests only, not a TPC-C result): %,d items, %,d customers per district%n",
+                    r.scale().items(), r.scale().customersPerDistrict());
+        }
         out.printf("tpmC %,.0f (committed New-Orders per minute)   total %,.1f tx/s committed%n%n", r.tpmC(),
                 r.transactionsPerSecond());
         out.printf("%-13s %10s %11s %8s %7s %7s %9s %8s %8s %8s %8s %9s%n", "transaction", "committed", "rolled back",

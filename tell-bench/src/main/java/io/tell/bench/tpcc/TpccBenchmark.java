@@ -31,7 +31,7 @@ public final class TpccBenchmark {
             int warehouses = options.warehouses();
             if (options.load()) {
                 TpccLoader loader = new TpccLoader(options.target(), warehouses, options.loadThreads(), options.seed(),
-                        options.batchSize());
+                        options.batchSize(), options.scale());
                 TpccLoader.Result loaded = loader.load(admin, progress, progress != null && LoadProgress.stderrIsTerminal());
                 say("tpcc: loaded %d warehouse%s, %,d rows in %.1f s (%,.0f rows/s, %d threads)%n", warehouses,
                         warehouses == 1 ? "" : "s", loaded.rows(), loaded.seconds(), loaded.rows() / loaded.seconds(),

@@ -11,7 +11,7 @@ import org.HdrHistogram.Histogram;
  * all committed transactions per second, one {@link TypeResult} per type, the latency histograms
  * and the per-second commit timeline (warm-up included), and the consistency checks.
  */
-public record TpccResult(String url, int warehouses, int terminals, double warmupSeconds, double measuredSeconds,
+public record TpccResult(String url, TpccScale scale, int warehouses, int terminals, double warmupSeconds, double measuredSeconds,
                          double tpmC, double transactionsPerSecond, List<TypeResult> types,
                          Map<TransactionType, Histogram> latencyMicros, Map<TransactionType, long[]> committedPerSecond,
                          long skippedDeliveries, List<ConsistencyCheck.Result> checks) {
@@ -30,7 +30,7 @@ public record TpccResult(String url, int warehouses, int terminals, double warmu
             committed += s.committed;
         }
         double tpmC = recorded.stats().get(TransactionType.NEW_ORDER).committed * 60 / seconds;
-        return new TpccResult(options.target().url(), warehouses, options.terminals(), options.warmupSeconds(), seconds,
+        return new TpccResult(options.target().url(), options.scale(), warehouses, options.terminals(), options.warmupSeconds(), seconds,
                 tpmC, committed / seconds, List.copyOf(types), histograms, timeline, recorded.skippedDeliveries(),
                 List.copyOf(checks));
     }

@@ -55,7 +55,7 @@ final class TpccRun {
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < options.terminals(); t++) {
             TerminalHome home = TerminalHome.of(t, options.warehouses(), options.selectForUpdate());
-            TpccRandom random = new TpccRandom(options.seed() * 1_000_003 + t, c);
+            TpccRandom random = new TpccRandom(options.seed() * 1_000_003 + t, c, options.scale());
             Terminal terminal = new Terminal(connections.get(t), home, random, clock, options.specWaits(), errors, stop, newOrders);
             terminals.add(terminal);
             threads.add(Thread.ofPlatform().name("tpcc-terminal-" + t).unstarted(terminal));
