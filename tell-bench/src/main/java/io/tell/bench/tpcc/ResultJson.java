@@ -46,13 +46,33 @@ public final class ResultJson {
             }
             b.append(']').append(i + 1 < types.length ? "," : "").append('\n');
         }
-        b.append("  },\n  \"consistency\": [\n");
+        b.append("  },\n");
+        if (r.roundTrips() != null) {
+            b.append("  \"roundTrips\": {\n    \"perCommittedTransaction\": ").append(roundTrips(r.roundTrips()));
+            b.append(",\n    \"aloneByType\": {");
+            String sep = "\n";
+            for (TransactionType type : TransactionType.values()) {
+                RoundTrips t = r.roundTripsAlone().get(type);
+                if (t != null) {
+                    b.append(sep).append("      ").append(string(type.label())).append(": ").append(roundTrips(t));
+                    sep = ",\n";
+                }
+            }
+            b.append("\n    }\n  },\n");
+        }
+        b.append("  \"consistency\": [\n");
         for (int i = 0; i < r.checks().size(); i++) {
             ConsistencyCheck.Result c = r.checks().get(i);
             b.append(String.format(Locale.ROOT, "    {\"condition\": %d, \"description\": %s, \"passed\": %b, \"detail\": %s}%s%n",
                     c.condition(), string(c.description()), c.passed(), string(c.detail()), i + 1 < r.checks().size() ? "," : ""));
         }
         return b.append("  ]\n}\n").toString();
+    }
+
+    private static String roundTrips(RoundTrips t) {
+        return String.format(Locale.ROOT, "{\"transactions\": %d, \"store\": %.3f, \"reads\": %.3f, \"writes\": %.3f,"
+                        + " \"increments\": %.3f, \"scans\": %.3f, \"commitManager\": %.3f}", t.transactions(), t.store(),
+                t.reads(), t.writes(), t.increments(), t.scans(), t.commitManager());
     }
 
     private static void field(StringBuilder b, String name, double value) {

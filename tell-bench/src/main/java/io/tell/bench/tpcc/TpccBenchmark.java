@@ -8,10 +8,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A whole TPC-C benchmark over JDBC: load (unless told to keep the data), run the terminals,
- * check consistency, print the table and write JSON and charts. One connection stays open from
+ * on Tell count the round trips of each transaction type alone, check consistency, print the
+ * table and write JSON and charts. One connection stays open from
  * start to end, so an in-memory database (H2 {@code mem:}) lives through the run.
  */
 public final class TpccBenchmark {
@@ -44,8 +46,13 @@ public final class TpccBenchmark {
             say("tpcc: %d terminals, %.0f s warm-up + %.0f s measured%s%n", run.terminals(), run.warmupSeconds(),
                     run.durationSeconds(), run.specWaits() ? ", with keying and think times" : ", no think time");
             TpccRun.Recorded recorded = new TpccRun(run, progress).run();
+            Map<TransactionType, RoundTrips> alone = Map.of();
+            if (recorded.roundTrips() != null) {
+                say("tpcc: counting round trips of each transaction type alone (1 connection)%n");
+                alone = new RoundTripCalibration(run).run();
+            }
             List<ConsistencyCheck.Result> checks = ConsistencyCheck.run(admin);
-            TpccResult result = TpccResult.of(run, warehouses, recorded, checks);
+            TpccResult result = TpccResult.of(run, warehouses, recorded, checks, alone);
             ResultTable.print(result, out);
             if (options.out() != null) {
                 Files.createDirectories(options.out());
