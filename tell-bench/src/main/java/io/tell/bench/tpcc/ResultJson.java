@@ -69,7 +69,8 @@ public final class ResultJson {
         return b.append("  ]\n}\n").toString();
     }
 
-    private static String roundTrips(RoundTrips t) {
+    /** Round trips as a JSON object. */
+    public static String roundTrips(RoundTrips t) {
         return String.format(Locale.ROOT, "{\"transactions\": %d, \"store\": %.3f, \"reads\": %.3f, \"writes\": %.3f,"
                         + " \"increments\": %.3f, \"scans\": %.3f, \"commitManager\": %.3f}", t.transactions(), t.store(),
                 t.reads(), t.writes(), t.increments(), t.scans(), t.commitManager());
@@ -83,7 +84,8 @@ public final class ResultJson {
         b.append("  ").append(string(name)).append(": ").append(value).append(",\n");
     }
 
-    static String string(String s) {
+    /** A JSON string literal. */
+    public static String string(String s) {
         StringBuilder b = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
             switch (c) {

@@ -57,6 +57,11 @@ public record TpccOptions(JdbcTarget target, int warehouses, int terminals, doub
                 selectForUpdate, out, seed, batchSize, isolation, scale);
     }
 
+    public TpccOptions withTarget(JdbcTarget target) {
+        return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
+                selectForUpdate, out, seed, batchSize, isolation, scale);
+    }
+
     public TpccOptions withOut(Path out) {
         return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
                 selectForUpdate, out, seed, batchSize, isolation, scale);
