@@ -19,11 +19,13 @@ public final class CommitManagerProcess implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path log;
+    private final ExitGuard guard;
 
     private CommitManagerProcess(Process process, int port, Path log) {
         this.process = process;
         this.port = port;
         this.log = log;
+        this.guard = new ExitGuard("commit-manager", process::destroyForcibly);
     }
 
     /** Starts one over {@code storeUrl} (e.g. {@code redis://127.0.0.1:6379}) and waits until it listens. */
@@ -72,6 +74,7 @@ public final class CommitManagerProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        guard.release();
         process.destroy();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             process.destroyForcibly();

@@ -41,6 +41,7 @@ public final class PostgresServer implements AutoCloseable {
     private final String origin;
     private final List<String> stop;
     private final Path removeAfter;
+    private final ExitGuard guard;
     private String settings = "";
 
     private PostgresServer(int port, String origin, List<String> stop, Path removeAfter) {
@@ -48,6 +49,7 @@ public final class PostgresServer implements AutoCloseable {
         this.origin = origin;
         this.stop = stop;
         this.removeAfter = removeAfter;
+        this.guard = new ExitGuard("postgres", this::stopQuietly);
     }
 
     /**
@@ -86,6 +88,19 @@ public final class PostgresServer implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        guard.release();
+        stopAndRemove();
+    }
+
+    private void stopQuietly() {
+        try {
+            stopAndRemove();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void stopAndRemove() throws InterruptedException {
         if (!stop.isEmpty()) {
             ExternalCommand.run(stop, COMMAND_SECONDS);
         }

@@ -26,11 +26,13 @@ public final class RedisServerProcess implements AutoCloseable {
     private final Process process;
     private final int port;
     private final String version;
+    private final ExitGuard guard;
 
     private RedisServerProcess(Process process, int port, String version) {
         this.process = process;
         this.port = port;
         this.version = version;
+        this.guard = new ExitGuard("redis-server", process::destroyForcibly);
     }
 
     /** Starts one in {@code dir} (created if missing) and waits until it answers PING. */
@@ -86,6 +88,7 @@ public final class RedisServerProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        guard.release();
         process.destroy();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             process.destroyForcibly();
