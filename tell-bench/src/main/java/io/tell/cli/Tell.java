@@ -12,6 +12,7 @@ public final class Tell {
               sql         interactive SQL shell (sqlline): tell sql [JDBC_URL], default jdbc:tell:mem:
               commitmgr   run a commit manager service: --port P --store URL
               tpcc        the TPC-C benchmark over JDBC (any JDBC URL), with consistency checks
+              bench       bench compare: TPC-C on Tell embedded, H2, Tell on Redis and PostgreSQL, one table
               jmh         run the JMH microbenchmarks (JMH options follow, e.g. -l to list)
               help        this text
             """;
@@ -33,6 +34,8 @@ public final class Tell {
                     return SqlCommand.run(Arrays.copyOfRange(argv, 1, argv.length));
                 case "tpcc":
                     return TpccCommand.run(argv);
+                case "bench":
+                    return BenchCommand.run(argv);
                 case "commitmgr":
                     io.tell.cm.CommitManagerMain.main(Arrays.copyOfRange(argv, 1, argv.length));
                     return 0;
@@ -47,6 +50,8 @@ public final class Tell {
                     System.out.println(BankCommand.USAGE);
                     System.out.println();
                     System.out.println(TpccCommand.USAGE);
+                    System.out.println();
+                    System.out.println(BenchCommand.USAGE);
                     return 0;
                 default:
                     System.err.println("tell: unknown command '" + command + "'");
@@ -55,7 +60,11 @@ public final class Tell {
             }
         } catch (Args.UsageException e) {
             System.err.println("tell " + command + ": " + e.getMessage());
-            System.err.println("tpcc".equals(command) ? TpccCommand.USAGE : BankCommand.USAGE);
+            System.err.println(switch (command) {
+                case "tpcc" -> TpccCommand.USAGE;
+                case "bench" -> BenchCommand.USAGE;
+                default -> BankCommand.USAGE;
+            });
             return 2;
         } catch (TellException e) {
             System.err.println("tell " + command + ": " + e.getMessage() + " [" + e.code() + (e.retriable() ? ", retriable" : "") + "]");

@@ -4,6 +4,7 @@ import io.tell.bench.tpcc.JdbcTarget;
 import io.tell.bench.tpcc.TpccBenchmark;
 import io.tell.bench.tpcc.TpccOptions;
 import io.tell.bench.tpcc.TpccResult;
+import io.tell.bench.tpcc.TpccScale;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -21,8 +22,9 @@ final class TpccCommand {
               TPC-C over plain JDBC: drops, creates and loads the nine tables (W warehouses, in parallel,
               with a progress bar), runs TERMINALS terminals (a thread and connection each, the 45/43/4/4/4
               deck, conflicts 40001/40P01 retried), then checks consistency (§3.3.2 conditions 1-4) and
-              prints tpmC, tx/s, per-type outcomes and latency percentiles; writes result.json,
-              throughput.png and latency.png into the output directory.
+              prints tpmC, tx/s, per-type outcomes and latency percentiles (on a Tell URL also Tell's store
+              and commit-manager round trips per transaction: for the run, and for each type run alone after
+              it); writes result.json, throughput.png and latency.png into the output directory.
               --url          jdbc:tell:mem:tpcc (default), jdbc:h2:mem:tpcc, jdbc:postgresql://localhost/tpcc, …
               --warehouses 1  --terminals 4  --duration 60s  --warmup 10s  --load-threads <cores>  --batch 1000
               --no-load      keep the data in the database (its warehouse count is used)
@@ -60,7 +62,7 @@ final class TpccCommand {
             options = new TpccOptions(target, args.intValue("warehouses", 1, 1), args.intValue("terminals", 4, 1),
                     duration, args.seconds("warmup", 10), args.intValue("load-threads", Runtime.getRuntime().availableProcessors(), 1),
                     !args.has("no-load"), args.has("spec-waits"), args.has("select-for-update"), out, args.longValue("seed", 42),
-                    args.intValue("batch", 1_000, 1), isolation(args.get("isolation", "default")));
+                    args.intValue("batch", 1_000, 1), isolation(args.get("isolation", "default")), TpccScale.SPEC);
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }

@@ -17,8 +17,6 @@ import java.util.Arrays;
  * concurrent New-Orders lock stock rows in one order.
  */
 final class NewOrder implements TpccTransaction {
-    /** An item id no item has: 1 % of New-Orders end with it and are rolled back (§2.4.1.4). */
-    static final int UNUSED_ITEM = TpccScale.ITEMS + 1;
 
     /** One order line of the input. */
     record Line(int itemId, int supplyWarehouse, int quantity) {
@@ -85,7 +83,7 @@ final class NewOrder implements TpccTransaction {
         boolean rollback = random.uniform(1, 100) == 1;
         Line[] lines = new Line[count];
         for (int i = 0; i < count; i++) {
-            int itemId = rollback && i == count - 1 ? UNUSED_ITEM : random.itemId();
+            int itemId = rollback && i == count - 1 ? random.scale().unusedItem() : random.itemId();
             int supply = random.uniform(1, 100) == 1 ? random.otherWarehouse(home.warehouse(), home.warehouses()) : home.warehouse();
             lines[i] = new Line(itemId, supply, random.uniform(1, 10));
         }

@@ -1,10 +1,6 @@
 package io.tell.bench.tpcc;
 
-import static io.tell.bench.tpcc.TpccScale.CUSTOMERS_PER_DISTRICT;
 import static io.tell.bench.tpcc.TpccScale.DISTRICTS_PER_WAREHOUSE;
-import static io.tell.bench.tpcc.TpccScale.FIRST_NEW_ORDER;
-import static io.tell.bench.tpcc.TpccScale.ITEMS;
-import static io.tell.bench.tpcc.TpccScale.ORDERS_PER_DISTRICT;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -21,6 +17,7 @@ import java.sql.Types;
 final class PopulationWriter {
     private final Connection connection;
     private final TpccRandom random;
+    private final TpccScale scale;
     private final int batchSize;
     private final LoadProgress progress;
     private final Timestamp now;
@@ -28,6 +25,7 @@ final class PopulationWriter {
     PopulationWriter(Connection connection, TpccRandom random, int batchSize, LoadProgress progress, Timestamp now) {
         this.connection = connection;
         this.random = random;
+        this.scale = random.scale();
         this.batchSize = batchSize;
         this.progress = progress;
         this.now = now;
@@ -72,7 +70,7 @@ final class PopulationWriter {
                 address(s, 3);
                 s.setBigDecimal(9, random.decimal("0.0000", "0.2000", 4));
                 s.setBigDecimal(10, new BigDecimal("30000.00"));
-                s.setInt(11, ORDERS_PER_DISTRICT + 1);
+                s.setInt(11, scale.ordersPerDistrict() + 1);
                 b.add();
             }
         }
@@ -118,14 +116,15 @@ final class PopulationWriter {
              BatchInsert h = insert("INSERT INTO HISTORY (H_C_ID, H_C_D_ID, H_C_W_ID, H_D_ID, H_W_ID, H_DATE, H_AMOUNT, H_DATA)"
                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
             PreparedStatement s = c.statement();
-            for (int id = 1; id <= CUSTOMERS_PER_DISTRICT; id++) {
+            for (int id = 1; id <= scale.customersPerDistrict(); id++) {
                 s.setInt(1, id);
                 s.setInt(2, d);
                 s.setInt(3, w);
                 s.setString(4, random.aString(8, 16));
                 s.setString(5, "OE");
                 // The first 1000 customers take every last name once; the others NURand(255, 0, 999).
-                s.setString(6, id <= 1000 ? TpccRandom.lastName(id - 1) : random.randomLastName());
+                // (On a reduced scale, with fewer customers, each takes its own.)
+                s.setString(6, id <= scale.lastNames() ? TpccRandom.lastName(id - 1) : random.randomLastName());
                 s.setString(7, random.aString(10, 20));
                 s.setString(8, random.aString(10, 20));
                 s.setString(9, random.aString(10, 20));
@@ -164,9 +163,9 @@ final class PopulationWriter {
              BatchInsert ol = insert("INSERT INTO ORDER_LINE (OL_O_ID, OL_D_ID, OL_W_ID, OL_NUMBER, OL_I_ID, OL_SUPPLY_W_ID,"
                      + " OL_DELIVERY_D, OL_QUANTITY, OL_AMOUNT, OL_DIST_INFO) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
              BatchInsert no = insert("INSERT INTO NEW_ORDER (NO_O_ID, NO_D_ID, NO_W_ID) VALUES (?, ?, ?)")) {
-            int[] customers = random.permutation(CUSTOMERS_PER_DISTRICT);
-            for (int id = 1; id <= ORDERS_PER_DISTRICT; id++) {
-                boolean delivered = id < FIRST_NEW_ORDER;
+            int[] customers = random.permutation(scale.customersPerDistrict());
+            for (int id = 1; id <= scale.ordersPerDistrict(); id++) {
+                boolean delivered = id < scale.firstNewOrder();
                 int lines = random.uniform(TpccScale.MIN_OL, TpccScale.MAX_OL);
                 PreparedStatement s = o.statement();
                 s.setInt(1, id);
@@ -202,7 +201,7 @@ final class PopulationWriter {
         s.setInt(2, d);
         s.setInt(3, w);
         s.setInt(4, number);
-        s.setInt(5, random.uniform(1, ITEMS));
+        s.setInt(5, random.uniform(1, scale.items()));
         s.setInt(6, w);
         if (delivered) {
             s.setTimestamp(7, now);

@@ -17,6 +17,8 @@ public final class ResultJson {
     static String json(TpccResult r) {
         StringBuilder b = new StringBuilder("{\n");
         b.append("  \"url\": ").append(string(r.url())).append(",\n");
+        b.append(String.format(Locale.ROOT, "  \"scale\": {\"spec\": %b, \"items\": %d, \"customersPerDistrict\": %d},%n",
+                r.scale().isSpec(), r.scale().items(), r.scale().customersPerDistrict()));
         field(b, "warehouses", r.warehouses());
         field(b, "terminals", r.terminals());
         field(b, "warmupSeconds", r.warmupSeconds());
@@ -44,13 +46,34 @@ public final class ResultJson {
             }
             b.append(']').append(i + 1 < types.length ? "," : "").append('\n');
         }
-        b.append("  },\n  \"consistency\": [\n");
+        b.append("  },\n");
+        if (r.roundTrips() != null) {
+            b.append("  \"roundTrips\": {\n    \"perCommittedTransaction\": ").append(roundTrips(r.roundTrips()));
+            b.append(",\n    \"aloneByType\": {");
+            String sep = "\n";
+            for (TransactionType type : TransactionType.values()) {
+                RoundTrips t = r.roundTripsAlone().get(type);
+                if (t != null) {
+                    b.append(sep).append("      ").append(string(type.label())).append(": ").append(roundTrips(t));
+                    sep = ",\n";
+                }
+            }
+            b.append("\n    }\n  },\n");
+        }
+        b.append("  \"consistency\": [\n");
         for (int i = 0; i < r.checks().size(); i++) {
             ConsistencyCheck.Result c = r.checks().get(i);
             b.append(String.format(Locale.ROOT, "    {\"condition\": %d, \"description\": %s, \"passed\": %b, \"detail\": %s}%s%n",
                     c.condition(), string(c.description()), c.passed(), string(c.detail()), i + 1 < r.checks().size() ? "," : ""));
         }
         return b.append("  ]\n}\n").toString();
+    }
+
+    /** Round trips as a JSON object. */
+    public static String roundTrips(RoundTrips t) {
+        return String.format(Locale.ROOT, "{\"transactions\": %d, \"store\": %.3f, \"reads\": %.3f, \"writes\": %.3f,"
+                        + " \"increments\": %.3f, \"scans\": %.3f, \"commitManager\": %.3f}", t.transactions(), t.store(),
+                t.reads(), t.writes(), t.increments(), t.scans(), t.commitManager());
     }
 
     private static void field(StringBuilder b, String name, double value) {
@@ -61,7 +84,8 @@ public final class ResultJson {
         b.append("  ").append(string(name)).append(": ").append(value).append(",\n");
     }
 
-    static String string(String s) {
+    /** A JSON string literal. */
+    public static String string(String s) {
         StringBuilder b = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
             switch (c) {

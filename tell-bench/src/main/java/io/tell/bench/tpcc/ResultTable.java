@@ -10,6 +10,10 @@ public final class ResultTable {
     public static void print(TpccResult r, PrintStream out) {
         out.printf("TPC-C on %s: %d warehouse%s, %d terminals, %.0f s measured after %.0f s warm-up%n", r.url(),
                 r.warehouses(), r.warehouses() == 1 ? "" : "s", r.terminals(), r.measuredSeconds(), r.warmupSeconds());
+        if (!r.scale().isSpec()) {
+            out.printf("REDUCED SCALE (tests only, not a TPC-C result): %,d items, %,d customers per district%n",
+                    r.scale().items(), r.scale().customersPerDistrict());
+        }
         out.printf("tpmC %,.0f (committed New-Orders per minute)   total %,.1f tx/s committed%n%n", r.tpmC(),
                 r.transactionsPerSecond());
         out.printf("%-13s %10s %11s %8s %7s %7s %9s %8s %8s %8s %8s %9s%n", "transaction", "committed", "rolled back",
@@ -25,10 +29,33 @@ public final class ResultTable {
         if (r.skippedDeliveries() > 0) {
             out.printf("Delivery skipped %,d districts without an undelivered order%n", r.skippedDeliveries());
         }
+        if (r.roundTrips() != null) {
+            printRoundTrips(r, out);
+        }
         out.println();
         out.println("consistency (TPC-C §3.3.2):");
         for (ConsistencyCheck.Result c : r.checks()) {
             out.printf("  %d  %-52s %s  %s%n", c.condition(), c.description(), c.passed() ? "PASS" : "FAIL", c.detail());
         }
+    }
+
+    private static void printRoundTrips(TpccResult r, PrintStream out) {
+        out.println();
+        out.println("Tell round trips per transaction (store calls, a batch counting one; CM = commit-manager calls):");
+        out.printf("%-22s %9s %7s %7s %7s %7s %7s %7s%n", "", "txns", "store", "reads", "writes", "incr", "scans", "CM");
+        roundTrips(out, "run, per commit", r.roundTrips());
+        for (TransactionType type : TransactionType.values()) {
+            RoundTrips t = r.roundTripsAlone().get(type);
+            if (t != null) {
+                roundTrips(out, type.label() + " alone", t);
+            }
+        }
+        out.println("run, per commit = the measured interval's round trips / its commits (aborted attempts included);");
+        out.println("<type> alone = after the run, one connection running only that type (New-Order's rollbacks included)");
+    }
+
+    private static void roundTrips(PrintStream out, String label, RoundTrips t) {
+        out.printf("%-22s %,9d %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f%n", label, t.transactions(), t.store(), t.reads(),
+                t.writes(), t.increments(), t.scans(), t.commitManager());
     }
 }

@@ -21,7 +21,7 @@ final class Terminal implements Runnable {
     private static final long MAX_BACKOFF_NANOS = 2_500_000;
 
     private final Connection connection;
-    private final Map<TransactionType, TpccTransaction> transactions = new EnumMap<>(TransactionType.class);
+    private final Map<TransactionType, TpccTransaction> transactions;
     private final Map<TransactionType, TypeStats> stats = new EnumMap<>(TransactionType.class);
     private final TpccRandom random;
     private final TransactionDeck deck;
@@ -42,11 +42,10 @@ final class Terminal implements Runnable {
         this.errors = errors;
         this.stop = stop;
         this.liveNewOrders = liveNewOrders;
-        this.delivery = new Delivery(connection, home);
-        for (TpccTransaction t : new TpccTransaction[] {new NewOrder(connection, home), new Payment(connection, home),
-                new OrderStatus(connection, home), delivery, new StockLevel(connection, home)}) {
-            transactions.put(t.type(), t);
-            stats.put(t.type(), new TypeStats(clock.totalSeconds()));
+        this.transactions = TpccTransaction.all(connection, home);
+        this.delivery = (Delivery) transactions.get(TransactionType.DELIVERY);
+        for (TransactionType type : TransactionType.values()) {
+            stats.put(type, new TypeStats(clock.totalSeconds()));
         }
     }
 

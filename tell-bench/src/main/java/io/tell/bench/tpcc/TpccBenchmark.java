@@ -8,10 +8,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A whole TPC-C benchmark over JDBC: load (unless told to keep the data), run the terminals,
- * check consistency, print the table and write JSON and charts. One connection stays open from
+ * on Tell count the round trips of each transaction type alone, check consistency, print the
+ * table and write JSON and charts. One connection stays open from
  * start to end, so an in-memory database (H2 {@code mem:}) lives through the run.
  */
 public final class TpccBenchmark {
@@ -31,7 +33,7 @@ public final class TpccBenchmark {
             int warehouses = options.warehouses();
             if (options.load()) {
                 TpccLoader loader = new TpccLoader(options.target(), warehouses, options.loadThreads(), options.seed(),
-                        options.batchSize());
+                        options.batchSize(), options.scale());
                 TpccLoader.Result loaded = loader.load(admin, progress, progress != null && LoadProgress.stderrIsTerminal());
                 say("tpcc: loaded %d warehouse%s, %,d rows in %.1f s (%,.0f rows/s, %d threads)%n", warehouses,
                         warehouses == 1 ? "" : "s", loaded.rows(), loaded.seconds(), loaded.rows() / loaded.seconds(),
@@ -44,8 +46,18 @@ public final class TpccBenchmark {
             say("tpcc: %d terminals, %.0f s warm-up + %.0f s measured%s%n", run.terminals(), run.warmupSeconds(),
                     run.durationSeconds(), run.specWaits() ? ", with keying and think times" : ", no think time");
             TpccRun.Recorded recorded = new TpccRun(run, progress).run();
+            Map<TransactionType, RoundTrips> alone = Map.of();
+            if (recorded.roundTrips() != null) {
+                say("tpcc: counting round trips of each transaction type alone (1 connection)%n");
+                try {
+                    alone = new RoundTripCalibration(run).run();
+                } catch (SQLException e) {
+                    // The run's results stand without the per-type round trips; say why they are missing.
+                    say("tpcc: counting round trips by type failed, left out: %s [SQLState %s]%n", e.getMessage(), e.getSQLState());
+                }
+            }
             List<ConsistencyCheck.Result> checks = ConsistencyCheck.run(admin);
-            TpccResult result = TpccResult.of(run, warehouses, recorded, checks);
+            TpccResult result = TpccResult.of(run, warehouses, recorded, checks, alone);
             ResultTable.print(result, out);
             if (options.out() != null) {
                 Files.createDirectories(options.out());

@@ -29,8 +29,15 @@ public final class TpccLoader {
     private final int threads;
     private final long seed;
     private final int batchSize;
+    private final TpccScale scale;
 
+    /** A loader of the specification's population. */
     public TpccLoader(JdbcTarget target, int warehouses, int threads, long seed, int batchSize) {
+        this(target, warehouses, threads, seed, batchSize, TpccScale.SPEC);
+    }
+
+    public TpccLoader(JdbcTarget target, int warehouses, int threads, long seed, int batchSize, TpccScale scale) {
+        this.scale = scale;
         this.target = target;
         this.warehouses = warehouses;
         this.threads = threads;
@@ -55,14 +62,14 @@ public final class TpccLoader {
             todo.add(k);
         }
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        try (LoadProgress progress = new LoadProgress(TpccScale.expectedRows(warehouses), progressOut, terminal)) {
+        try (LoadProgress progress = new LoadProgress(scale.expectedRows(warehouses), progressOut, terminal)) {
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < Math.min(threads, slices.size()); t++) {
                 workers.add(Thread.ofPlatform().name("tpcc-loader-" + t).start(() -> {
                     try (Connection connection = target.connect()) {
                         Integer k;
                         while (failure.get() == null && (k = todo.poll()) != null) {
-                            TpccRandom random = new TpccRandom(seed + k, c);
+                            TpccRandom random = new TpccRandom(seed + k, c, scale);
                             slices.get(k).write(new PopulationWriter(connection, random, batchSize, progress, now));
                             connection.commit();
                         }
@@ -103,17 +110,17 @@ public final class TpccLoader {
                 int did = d;
                 slices.add(writer -> writer.customers(wid, did));
             }
-            for (int from = 1; from <= TpccScale.STOCK_PER_WAREHOUSE; from += SLICE) {
+            for (int from = 1; from <= scale.stockPerWarehouse(); from += SLICE) {
                 int wid = w;
                 int f = from;
-                slices.add(writer -> writer.stock(wid, f, Math.min(f + SLICE - 1, TpccScale.STOCK_PER_WAREHOUSE)));
+                slices.add(writer -> writer.stock(wid, f, Math.min(f + SLICE - 1, scale.stockPerWarehouse())));
             }
             int wid = w;
             slices.add(writer -> writer.warehouse(wid));
         }
-        for (int from = 1; from <= TpccScale.ITEMS; from += SLICE) {
+        for (int from = 1; from <= scale.items(); from += SLICE) {
             int f = from;
-            slices.add(writer -> writer.items(f, Math.min(f + SLICE - 1, TpccScale.ITEMS)));
+            slices.add(writer -> writer.items(f, Math.min(f + SLICE - 1, scale.items())));
         }
         return slices;
     }

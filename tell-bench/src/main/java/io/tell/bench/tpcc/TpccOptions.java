@@ -18,10 +18,11 @@ import java.nio.file.Path;
  * @param seed the seed of the loader's and terminals' random numbers and of the C constants
  * @param batchSize rows per insert batch (and commit) while loading
  * @param isolation the terminals' {@link java.sql.Connection} isolation level; 0 leaves the driver's default
+ * @param scale the cardinalities: {@link TpccScale#SPEC}, or reduced for tests only
  */
 public record TpccOptions(JdbcTarget target, int warehouses, int terminals, double durationSeconds, double warmupSeconds,
                           int loadThreads, boolean load, boolean specWaits, boolean selectForUpdate, Path out, long seed,
-                          int batchSize, int isolation) {
+                          int batchSize, int isolation, TpccScale scale) {
 
     public TpccOptions {
         if (warehouses < 1 || terminals < 1 || loadThreads < 1 || batchSize < 1) {
@@ -30,31 +31,45 @@ public record TpccOptions(JdbcTarget target, int warehouses, int terminals, doub
         if (!(durationSeconds > 0) || warmupSeconds < 0) {
             throw new IllegalArgumentException("duration must be positive and warm-up not negative");
         }
+        if (scale == null) {
+            throw new IllegalArgumentException("scale is required (TpccScale.SPEC)");
+        }
     }
 
     /** One warehouse, 4 terminals, 60 s after 10 s warm-up, loading with as many threads as cores. */
     public static TpccOptions defaults(JdbcTarget target) {
         return new TpccOptions(target, 1, 4, 60, 10, Runtime.getRuntime().availableProcessors(), true, false, false,
-                null, 42, 1_000, 0);
+                null, 42, 1_000, 0, TpccScale.SPEC);
     }
 
     public TpccOptions withRun(int terminals, double durationSeconds, double warmupSeconds) {
         return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
-                selectForUpdate, out, seed, batchSize, isolation);
+                selectForUpdate, out, seed, batchSize, isolation, scale);
     }
 
     public TpccOptions withLoad(boolean load) {
         return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
-                selectForUpdate, out, seed, batchSize, isolation);
+                selectForUpdate, out, seed, batchSize, isolation, scale);
     }
 
     public TpccOptions withWarehouses(int warehouses) {
         return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
-                selectForUpdate, out, seed, batchSize, isolation);
+                selectForUpdate, out, seed, batchSize, isolation, scale);
+    }
+
+    public TpccOptions withTarget(JdbcTarget target) {
+        return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
+                selectForUpdate, out, seed, batchSize, isolation, scale);
     }
 
     public TpccOptions withOut(Path out) {
         return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
-                selectForUpdate, out, seed, batchSize, isolation);
+                selectForUpdate, out, seed, batchSize, isolation, scale);
+    }
+
+    /** For tests only: a reduced population (see {@link TpccScale#reducedBy}); not a TPC-C result. */
+    public TpccOptions withScale(TpccScale scale) {
+        return new TpccOptions(target, warehouses, terminals, durationSeconds, warmupSeconds, loadThreads, load, specWaits,
+                selectForUpdate, out, seed, batchSize, isolation, scale);
     }
 }

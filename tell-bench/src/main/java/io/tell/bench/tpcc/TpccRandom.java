@@ -16,14 +16,25 @@ public final class TpccRandom {
 
     private final SplittableRandom random;
     private final NuRandConstants c;
+    private final TpccScale scale;
 
+    /** Draws for the specification's scale. */
     public TpccRandom(long seed, NuRandConstants c) {
+        this(seed, c, TpccScale.SPEC);
+    }
+
+    public TpccRandom(long seed, NuRandConstants c, TpccScale scale) {
         this.random = new SplittableRandom(seed);
         this.c = c;
+        this.scale = scale;
     }
 
     public NuRandConstants constants() {
         return c;
+    }
+
+    public TpccScale scale() {
+        return scale;
     }
 
     /** A uniform integer in [min, max]. */
@@ -54,19 +65,19 @@ public final class TpccRandom {
         return (((uniform(0, a) | uniform(x, y)) + constant) % (y - x + 1)) + x;
     }
 
-    /** A customer id for the transactions: NURand(1023, 1, 3000). */
+    /** A customer id for the transactions: NURand(1023, 1, 3000) (3000: the customers per district). */
     public int customerId() {
-        return nuRand(1023, 1, TpccScale.CUSTOMERS_PER_DISTRICT);
+        return nuRand(1023, 1, scale.customersPerDistrict());
     }
 
-    /** An item id for the transactions: NURand(8191, 1, 100000). */
+    /** An item id for the transactions: NURand(8191, 1, 100000) (100000: the items). */
     public int itemId() {
-        return nuRand(8191, 1, TpccScale.ITEMS);
+        return nuRand(8191, 1, scale.items());
     }
 
-    /** A last name for the transactions and for customers past the first 1000: NURand(255, 0, 999). */
+    /** A last name for the transactions and for customers past the first 1000: NURand(255, 0, 999) (999: last names - 1). */
     public String randomLastName() {
-        return lastName(nuRand(255, 0, 999));
+        return lastName(nuRand(255, 0, scale.lastNames() - 1));
     }
 
     /** The last name of number {@code n} in [0, 999]: three syllables by its digits (§4.3.2.3). */

@@ -3,20 +3,17 @@ package io.tell.bench.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tell.bench.process.CommitManagerProcess;
+import io.tell.bench.process.JavaProcess;
 import io.tell.store.redis.RedisProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -37,53 +34,46 @@ class TwoJvmSqlIT {
     void ddlDataAndSnapshotIsolationAcrossJvms() throws Exception {
         long seed = Long.getLong("tell.seed", System.nanoTime());
         System.out.println("TwoJvmSqlIT seed " + seed + " (rerun with -Dtell.seed=" + seed + ")");
-        try (RedisProcess redis = RedisProcess.start()) {
-            int cmPort = freePort();
-            Process cm = java("io.tell.cli.Tell", "commitmgr", "--port", String.valueOf(cmPort), "--store", redis.url());
-            try {
-                awaitPort(cmPort, cm);
-                String url = "jdbc:" + "tell:" + redis.url() + "?cm=127.0.0.1:" + cmPort;
-                try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-                    s.executeUpdate("CREATE TABLE account (id INTEGER PRIMARY KEY, balance BIGINT NOT NULL)");
-                    s.executeUpdate("CREATE TABLE node_log (id BIGINT PRIMARY KEY, note VARCHAR(40))");
-                    StringBuilder insert = new StringBuilder("INSERT INTO account VALUES ");
-                    for (int i = 0; i < ACCOUNTS; i++) {
-                        insert.append(i == 0 ? "" : ", ").append('(').append(i).append(", 1000)");
-                    }
-                    s.executeUpdate(insert.toString());
-
-                    Process child = java(TransferNode.class.getName(), url, String.valueOf(ACCOUNTS),
-                            String.valueOf(TRANSFERS), String.valueOf(seed));
-                    CompletableFuture<String> childOut = CompletableFuture.supplyAsync(() -> output(child));
-                    awaitChildStarted(s, seed, child);
-                    int[] mine;
-                    try (Connection c2 = DriverManager.getConnection(url)) {
-                        mine = TransferNode.transfers(c2, ACCOUNTS, TRANSFERS, new Random(seed + 1));
-                    }
-                    assertTrue(child.waitFor(120, TimeUnit.SECONDS), "child node did not finish");
-                    String out = childOut.get();
-                    assertEquals(0, child.exitValue(), "child node failed:\n" + out);
-                    assertTrue(out.contains("done " + TRANSFERS), out);
-                    String childDone = out.lines().filter(l -> l.startsWith("done")).findFirst().orElse("done 0 0");
-                    int childConflicts = Integer.parseInt(childDone.split(" ")[2]);
-                    System.out.println("this JVM: " + mine[0] + " committed, " + mine[1] + " conflicts retried; child: "
-                            + childDone);
-                    assertTrue(mine[1] + childConflicts > 0,
-                            "two nodes transferring between " + ACCOUNTS + " accounts at once never conflicted");
-
-                    try (ResultSet rs = s.executeQuery("SELECT note FROM node_log WHERE id = " + seed)) {
-                        assertTrue(rs.next(), "the child's committed row is visible here");
-                        assertEquals("child started", rs.getString(1));
-                    }
-                    try (ResultSet rs = s.executeQuery("SELECT SUM(balance), COUNT(*) FROM account")) {
-                        assertTrue(rs.next());
-                        assertEquals(ACCOUNTS * 1000L, rs.getLong(1), "money was created or lost");
-                        assertEquals(ACCOUNTS, rs.getInt(2));
-                    }
+        try (RedisProcess redis = RedisProcess.start();
+             CommitManagerProcess cm = CommitManagerProcess.start(redis.url(), redis.dir().resolve("cm.log"))) {
+            String url = "jdbc:" + "tell:" + redis.url() + "?cm=" + cm.address();
+            try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE account (id INTEGER PRIMARY KEY, balance BIGINT NOT NULL)");
+                s.executeUpdate("CREATE TABLE node_log (id BIGINT PRIMARY KEY, note VARCHAR(40))");
+                StringBuilder insert = new StringBuilder("INSERT INTO account VALUES ");
+                for (int i = 0; i < ACCOUNTS; i++) {
+                    insert.append(i == 0 ? "" : ", ").append('(').append(i).append(", 1000)");
                 }
-            } finally {
-                cm.destroy();
-                cm.waitFor(10, TimeUnit.SECONDS);
+                s.executeUpdate(insert.toString());
+
+                Process child = java(TransferNode.class.getName(), url, String.valueOf(ACCOUNTS),
+                        String.valueOf(TRANSFERS), String.valueOf(seed));
+                CompletableFuture<String> childOut = CompletableFuture.supplyAsync(() -> output(child));
+                awaitChildStarted(s, seed, child);
+                int[] mine;
+                try (Connection c2 = DriverManager.getConnection(url)) {
+                    mine = TransferNode.transfers(c2, ACCOUNTS, TRANSFERS, new Random(seed + 1));
+                }
+                assertTrue(child.waitFor(120, TimeUnit.SECONDS), "child node did not finish");
+                String out = childOut.get();
+                assertEquals(0, child.exitValue(), "child node failed:\n" + out);
+                assertTrue(out.contains("done " + TRANSFERS), out);
+                String childDone = out.lines().filter(l -> l.startsWith("done")).findFirst().orElse("done 0 0");
+                int childConflicts = Integer.parseInt(childDone.split(" ")[2]);
+                System.out.println("this JVM: " + mine[0] + " committed, " + mine[1] + " conflicts retried; child: "
+                        + childDone);
+                assertTrue(mine[1] + childConflicts > 0,
+                        "two nodes transferring between " + ACCOUNTS + " accounts at once never conflicted");
+
+                try (ResultSet rs = s.executeQuery("SELECT note FROM node_log WHERE id = " + seed)) {
+                    assertTrue(rs.next(), "the child's committed row is visible here");
+                    assertEquals("child started", rs.getString(1));
+                }
+                try (ResultSet rs = s.executeQuery("SELECT SUM(balance), COUNT(*) FROM account")) {
+                    assertTrue(rs.next());
+                    assertEquals(ACCOUNTS * 1000L, rs.getLong(1), "money was created or lost");
+                    assertEquals(ACCOUNTS, rs.getInt(2));
+                }
             }
         }
     }
@@ -107,13 +97,7 @@ class TwoJvmSqlIT {
     }
 
     private static Process java(String main, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(main);
-        cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        return JavaProcess.builder(main, List.of(args)).redirectErrorStream(true).start();
     }
 
     private static String output(Process p) {
@@ -126,27 +110,5 @@ class TwoJvmSqlIT {
             sb.append(e);
         }
         return sb.toString();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static void awaitPort(int port, Process p) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            if (!p.isAlive()) {
-                throw new IllegalStateException("commit manager exited:\n" + output(p));
-            }
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return;
-            } catch (IOException e) {
-                Thread.sleep(100);
-            }
-        }
-        throw new IllegalStateException("commit manager did not listen on " + port);
     }
 }

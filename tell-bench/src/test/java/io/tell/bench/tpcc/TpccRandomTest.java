@@ -30,7 +30,7 @@ class TpccRandomTest {
                 "NURand(1023) is not skewed: max " + sorted[sorted.length - 1] + ", median " + sorted[sorted.length / 2]);
         for (int i = 0; i < 100_000; i++) {
             int item = random.itemId();
-            assertTrue(item >= 1 && item <= TpccScale.ITEMS);
+            assertTrue(item >= 1 && item <= TpccScale.SPEC.items());
             int n = random.nuRand(255, 0, 999);
             assertTrue(n >= 0 && n <= 999);
         }

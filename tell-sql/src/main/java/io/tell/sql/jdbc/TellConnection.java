@@ -61,7 +61,11 @@ public final class TellConnection extends TellWrapper implements Connection {
         this.user = user;
     }
 
-    ProcessingNode node() {
+    /**
+     * The processing node this connection runs on (shared by the connections to one URL), for
+     * tools that read its round-trip counters: {@code connection.unwrap(TellConnection.class).node()}.
+     */
+    public ProcessingNode node() {
         return node;
     }
 

@@ -226,6 +226,7 @@ class JdbcConnectionTest {
     void smallThings() throws SQLException {
         assertEquals("SELECT 1", connection.nativeSQL("SELECT 1"));
         assertSame(connection, connection.unwrap(TellConnection.class));
+        assertTrue(connection.unwrap(TellConnection.class).node().url().embedded());
         assertTrue(connection.isWrapperFor(Connection.class));
         assertFalse(connection.isWrapperFor(String.class));
         assertThrows(SQLException.class, () -> connection.unwrap(String.class));

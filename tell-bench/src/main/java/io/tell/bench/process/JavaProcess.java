@@ -1,0 +1,29 @@
+package io.tell.bench.process;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A child JVM running a main class of this JVM's class path (the {@code tell.jar}, or a test's
+ * class path), with the same {@code java}.
+ */
+public final class JavaProcess {
+    private JavaProcess() {
+    }
+
+    /** A process builder for {@code java -cp <this class path> mainClass args…}. */
+    public static ProcessBuilder builder(String mainClass, List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        if (Runtime.version().feature() >= 24) {
+            // Netty and Lettuce still use sun.misc.Unsafe memory access, which JDK 24+ warns about.
+            cmd.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(mainClass);
+        cmd.addAll(args);
+        return new ProcessBuilder(cmd);
+    }
+}

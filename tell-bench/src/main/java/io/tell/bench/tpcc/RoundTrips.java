@@ -1,0 +1,14 @@
+package io.tell.bench.tpcc;
+
+/**
+ * Round trips a Tell processing node made per transaction, on average over {@code transactions}:
+ * store calls by kind (a batch of keys is one call) and calls to the commit manager.
+ */
+public record RoundTrips(long transactions, double reads, double writes, double increments, double scans,
+                         double commitManager) {
+
+    /** All store calls. */
+    public double store() {
+        return reads + writes + increments + scans;
+    }
+}

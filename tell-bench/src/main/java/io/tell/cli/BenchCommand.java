@@ -1,0 +1,85 @@
+package io.tell.cli;
+
+import io.tell.bench.compare.ComparedDatabase;
+import io.tell.bench.compare.ComparedRun;
+import io.tell.bench.compare.Comparison;
+import io.tell.bench.compare.ComparisonReport;
+import io.tell.bench.tpcc.JdbcTarget;
+import io.tell.bench.tpcc.TpccOptions;
+import io.tell.bench.tpcc.TpccScale;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/** {@code tell bench compare}: TPC-C with the same driver and settings on Tell and the databases it is measured against. */
+final class BenchCommand {
+    static final String USAGE = """
+            tell bench compare [--warehouses 1] [--terminals 4] [--duration 30s] [--warmup 10s] [--load-threads N]
+                               [--seed 42] [--only tell-embedded,h2,tell-redis,postgres] [--postgres auto|throw-away]
+                               [--out DIR]
+              TPC-C (as tell tpcc: same driver, settings and seed, each database loading its own data) against, one
+              after another: Tell embedded (jdbc:tell:mem:), H2 in memory, Tell on Redis (a redis-server and a
+              commit-manager process started on loopback ports, stopped after) and PostgreSQL on loopback (the server
+              on 5432 if running, else a Debian cluster started with pg_ctlcluster, else a throw-away initdb cluster;
+              role and database tell_bench created when missing; skipped when none can be had). Prints each run's
+              table, then one table with tpmC, tx/s, New-Order p50/p99, abort %, Tell's round trips and the ratios
+              Tell embedded / H2 and Tell on Redis / PostgreSQL; writes compare.md, compare.json and each run's
+              result.json and charts into the output directory (default target/compare-<timestamp>/).
+              --postgres throw-away   always use a throw-away cluster (default auto: as above)""";
+
+    private static final Map<String, ComparedDatabase> BY_KEY = Map.of(
+            "tell-embedded", ComparedDatabase.tellEmbedded(), "h2", ComparedDatabase.h2(),
+            "tell-redis", ComparedDatabase.tellOverRedis());
+    private static final List<String> ORDER = List.of("tell-embedded", "h2", "tell-redis", "postgres");
+
+    private BenchCommand() {
+    }
+
+    static int run(String[] argv) throws Exception {
+        if (argv.length < 2 || !argv[1].equals("compare")) {
+            throw new Args.UsageException(argv.length < 2 ? "which benchmark? (compare)" : "unknown benchmark '" + argv[1] + "'");
+        }
+        Args args = new Args(argv, 2, List.of("warehouses", "terminals", "duration", "warmup", "load-threads", "seed", "only",
+                "postgres", "out"));
+        String postgres = args.get("postgres", "auto");
+        if (!postgres.equals("auto") && !postgres.equals("throw-away")) {
+            throw new Args.UsageException("--postgres must be auto or throw-away: " + postgres);
+        }
+        List<ComparedDatabase> databases = new ArrayList<>();
+        List<String> only = Arrays.asList(args.get("only", String.join(",", ORDER)).split(","));
+        for (String key : only) {
+            if (!ORDER.contains(key.trim())) {
+                throw new Args.UsageException("--only takes " + String.join(", ", ORDER) + ": " + key);
+            }
+        }
+        for (String key : ORDER) {
+            if (only.stream().anyMatch(k -> k.trim().equals(key))) {
+                databases.add(key.equals("postgres") ? ComparedDatabase.postgres(postgres.equals("throw-away")) : BY_KEY.get(key));
+            }
+        }
+        Path out = Path.of(args.get("out",
+                "target/compare-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))));
+        TpccOptions settings;
+        try {
+            settings = new TpccOptions(JdbcTarget.of("jdbc:tell:mem:"), args.intValue("warehouses", 1, 1),
+                    args.intValue("terminals", 4, 1), args.seconds("duration", 30), args.seconds("warmup", 10),
+                    args.intValue("load-threads", Runtime.getRuntime().availableProcessors(), 1), true, false, false, out,
+                    args.longValue("seed", 42), 1_000, 0, TpccScale.SPEC);
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        List<ComparedRun> runs = new Comparison(settings, databases, out, System.out, System.err).run();
+        ComparisonReport report = new ComparisonReport(settings, runs);
+        report.print(System.out);
+        report.write(out);
+        System.out.println();
+        System.out.println("comparison: " + out.resolve("compare.md") + ", " + out.resolve("compare.json")
+                + " (each database's result.json and charts in its own directory)");
+        boolean allGood = runs.stream().allMatch(r -> r.skipped() || r.result() != null && r.result().consistent());
+        return allGood ? 0 : 1;
+    }
+}
