@@ -42,6 +42,9 @@ public final class TpccBenchmark {
                 warehouses = countWarehouses(admin);
                 say("tpcc: using the %d warehouse%s in the database (no load)%n", warehouses, warehouses == 1 ? "" : "s");
             }
+            // End admin's transaction: an open snapshot would hold back the garbage collection of
+            // every database (Tell's lav, PostgreSQL's vacuum horizon) for the whole run.
+            admin.commit();
             TpccOptions run = options.withWarehouses(warehouses);
             say("tpcc: %d terminals, %.0f s warm-up + %.0f s measured%s%n", run.terminals(), run.warmupSeconds(),
                     run.durationSeconds(), run.specWaits() ? ", with keying and think times" : ", no think time");
