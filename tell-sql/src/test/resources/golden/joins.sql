@@ -78,3 +78,17 @@ SELECT a.name, b.name, c.name FROM emp a JOIN emp b ON b.boss = a.id JOIN dept c
 ----
 ada | bo | eng
 ada | cy | ops
+
+# Projections reach the scans (only the columns used are decoded), through filters and joins.
+
+query
+SELECT e.name FROM emp e WHERE e.boss = 1 AND e.dept = 2
+----
+cy
+
+query
+EXPLAIN PLAN FOR SELECT e.name FROM emp e WHERE e.boss = 1 AND e.dept = 2
+----
+TellProject(NAME=[$0])
+  TellFilter(condition=[AND(=($2, 1), =($1, 2))])
+    TellTableScan(table=[[EMP]], columns=[[NAME, DEPT, BOSS]])

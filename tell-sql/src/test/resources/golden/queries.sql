@@ -135,11 +135,11 @@ SELECT id FROM item WHERE id = 1 FOR UPDATE
 query
 EXPLAIN PLAN FOR SELECT name FROM item WHERE cat = 1 AND sub = 2
 ----
-TellProject(NAME=[$1])
-  TellIndexScan(table=[[ITEM]], index=[ITEM_CAT], key=[[1, 2]])
+TellProject(NAME=[$0])
+  TellIndexScan(table=[[ITEM]], index=[ITEM_CAT], key=[[1, 2]], columns=[[NAME]])
 
 query
 EXPLAIN PLAN FOR SELECT name FROM item WHERE id = 3
 ----
-TellProject(NAME=[$1])
-  TellIndexScan(table=[[ITEM]], index=[PRIMARY KEY], key=[[3]])
+TellProject(NAME=[$0])
+  TellIndexScan(table=[[ITEM]], index=[PRIMARY KEY], key=[[3]], columns=[[NAME]])

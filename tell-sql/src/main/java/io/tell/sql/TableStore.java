@@ -121,6 +121,15 @@ public final class TableStore {
      */
     public List<Row> range(Transaction tx, String index, Object[] from, boolean fromInclusive,
                            Object[] to, boolean toInclusive, int limit) {
+        return range(tx, index, from, fromInclusive, to, toInclusive, limit, null);
+    }
+
+    /**
+     * As {@link #range(Transaction, String, Object[], boolean, Object[], boolean, int)}, with each
+     * row's values only those of the columns at {@code wanted} (ascending; null: all).
+     */
+    public List<Row> range(Transaction tx, String index, Object[] from, boolean fromInclusive,
+                           Object[] to, boolean toInclusive, int limit, int[] wanted) {
         TableIndex ix;
         KeyEncoder enc;
         List<String> columns;
@@ -150,11 +159,7 @@ public final class TableStore {
             byte[] p = prefixKey(enc, columns, to);
             upper = toInclusive ? bound(KeyEncoder.prefixEnd(p), false) : ScanRange.exclusive(p);
         }
-        List<Row> out = new ArrayList<>();
-        for (IndexedRow r : tx.scanIndex(ix, new ScanRange(lower, upper), limit)) {
-            out.add(new Row(r.rid(), codec.decode(r.row())));
-        }
-        return out;
+        return rows(tx.scanIndex(ix, new ScanRange(lower, upper), limit), wanted);
     }
 
     /**
@@ -162,12 +167,21 @@ public final class TableStore {
      * primary key.
      */
     public List<Row> scanAll(Transaction tx) {
+        return scanAll(tx, null);
+    }
+
+    /** Every row {@code tx} sees, with only the columns at {@code columns} (ascending; null: all). */
+    public List<Row> scanAll(Transaction tx, int[] columns) {
         if (allRows == null) {
-            return range(tx, null, new Object[0], true, new Object[0], true, Integer.MAX_VALUE);
+            return range(tx, null, new Object[0], true, new Object[0], true, Integer.MAX_VALUE, columns);
         }
-        List<Row> out = new ArrayList<>();
-        for (IndexedRow r : tx.scanIndex(allRows, ScanRange.ALL, Integer.MAX_VALUE)) {
-            out.add(new Row(r.rid(), codec.decode(r.row())));
+        return rows(tx.scanIndex(allRows, ScanRange.ALL, Integer.MAX_VALUE), columns);
+    }
+
+    private List<Row> rows(List<IndexedRow> found, int[] columns) {
+        List<Row> out = new ArrayList<>(found.size());
+        for (IndexedRow r : found) {
+            out.add(new Row(r.rid(), columns == null ? codec.decode(r.row()) : codec.decode(r.row(), columns)));
         }
         return out;
     }

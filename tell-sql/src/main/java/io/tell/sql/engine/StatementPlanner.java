@@ -10,6 +10,7 @@ import io.tell.sql.exec.Cursor;
 import io.tell.sql.exec.ExecNode;
 import io.tell.sql.plan.FastPath;
 import io.tell.sql.plan.Implementor;
+import io.tell.sql.plan.Projections;
 import io.tell.sql.plan.TellRel;
 import io.tell.sql.plan.TellRules;
 import java.util.ArrayList;
@@ -72,7 +73,7 @@ final class StatementPlanner {
         SqlNode body = explain ? ((SqlExplain) stmt).getExplicandum() : stmt;
         PreparedSql.Kind kind = explain || body.getKind().belongsTo(SqlKind.QUERY) ? PreparedSql.Kind.QUERY
                 : PreparedSql.Kind.DML;
-        RelNode physical = physical(frontEnd, v, body);
+        RelNode physical = Projections.pushDown(physical(frontEnd, v, body));
         List<RelDataType> paramTypes = new ArrayList<>();
         List<ColumnInfo> params = new ArrayList<>();
         for (RelDataTypeField f : explain ? List.<RelDataTypeField>of() : v.parameterTypes().getFieldList()) {

@@ -92,6 +92,29 @@ public final class RowCodec {
         return read(in, types[column]);
     }
 
+    /**
+     * Only the columns at {@code columns} (ascending positions), in that order: one pass that
+     * skips the others without building their values.
+     */
+    public Object[] decode(byte[] bytes, int[] columns) {
+        ByteSource in = header(bytes);
+        int bitmap = in.position();
+        in.skip((types.length + 7) / 8);
+        Object[] out = new Object[columns.length];
+        int next = 0;
+        for (int i = 0; i < types.length && next < columns.length; i++) {
+            boolean wanted = columns[next] == i;
+            if (isNull(bytes, bitmap, i)) {
+                next += wanted ? 1 : 0;
+            } else if (wanted) {
+                out[next++] = read(in, types[i]);
+            } else {
+                skip(in, types[i]);
+            }
+        }
+        return out;
+    }
+
     private ByteSource header(byte[] bytes) {
         ByteSource in = new ByteSource(bytes);
         int format = in.read();

@@ -19,6 +19,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexNode;
 
 /**
@@ -35,10 +36,18 @@ public final class TellIndexScan extends TableScan implements TellRel {
     final RexNode upper;
     final boolean upperInclusive;
     private final boolean unique;
+    private final int[] columns;
 
     public TellIndexScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, String index, List<RexNode> keys,
                          RexNode lower, boolean lowerInclusive, RexNode upper, boolean upperInclusive, boolean unique) {
+        this(cluster, traits, table, index, keys, lower, lowerInclusive, upper, upperInclusive, unique, null);
+    }
+
+    private TellIndexScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, String index, List<RexNode> keys,
+                          RexNode lower, boolean lowerInclusive, RexNode upper, boolean upperInclusive, boolean unique,
+                          int[] columns) {
         super(cluster, traits, List.of(), table);
+        this.columns = columns;
         this.index = index;
         this.keys = List.copyOf(keys);
         this.lower = lower;
@@ -51,7 +60,18 @@ public final class TellIndexScan extends TableScan implements TellRel {
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
         return new TellIndexScan(getCluster(), traitSet, table, index, keys, lower, lowerInclusive, upper,
-                upperInclusive, unique);
+                upperInclusive, unique, columns);
+    }
+
+    /** This scan producing only the columns at {@code columns} (ascending table positions). */
+    TellIndexScan withColumns(int[] columns) {
+        return new TellIndexScan(getCluster(), traitSet, table, index, keys, lower, lowerInclusive, upper,
+                upperInclusive, unique, columns);
+    }
+
+    @Override
+    public RelDataType deriveRowType() {
+        return Projections.rowType(this, columns);
     }
 
     @Override
@@ -60,7 +80,8 @@ public final class TellIndexScan extends TableScan implements TellRel {
                 .item("index", index == null ? "PRIMARY KEY" : index)
                 .itemIf("key", keys, !keys.isEmpty())
                 .itemIf(lowerInclusive ? "from" : "after", lower, lower != null)
-                .itemIf(upperInclusive ? "to" : "before", upper, upper != null);
+                .itemIf(upperInclusive ? "to" : "before", upper, upper != null)
+                .itemIf("columns", Projections.names(this, columns), columns != null);
     }
 
     /** True when the index is unique and every one of its columns is bound by equality: at most one row. */
@@ -139,7 +160,8 @@ public final class TellIndexScan extends TableScan implements TellRel {
             }
             List<TableStore.Row> rows;
             try {
-                rows = store.range(ctx.transaction(), index, from, fromInclusive, to, toInclusive, limit(limit, ctx));
+                rows = store.range(ctx.transaction(), index, from, fromInclusive, to, toInclusive, limit(limit, ctx),
+                        columns);
             } catch (TellException e) {
                 if (lo == null && hi == null) {
                     return Cursor.EMPTY; // an equality value the column's type cannot hold matches nothing
@@ -156,19 +178,20 @@ public final class TellIndexScan extends TableScan implements TellRel {
     }
 
     /**
-     * True when rows come out of this scan already ordered by {@code columns} (table column
-     * positions, ascending, nulls first): they are the index's columns right after the equality
+     * True when rows come out of this scan already ordered by its output {@code fields}
+     * (ascending, nulls first): they are the index's columns right after the equality
      * prefix (a prefix of them), and none can be NULL.
      */
-    boolean ordersBy(List<Integer> columns) {
+    boolean ordersBy(List<Integer> fields) {
         TableDef def = Implementor.def(table);
         List<String> indexColumns = index == null ? def.primaryKey() : def.index(index).columns();
-        if (columns.isEmpty() || keys.size() + columns.size() > indexColumns.size()) {
+        if (fields.isEmpty() || keys.size() + fields.size() > indexColumns.size()) {
             return false;
         }
-        for (int i = 0; i < columns.size(); i++) {
+        for (int i = 0; i < fields.size(); i++) {
             int column = def.columnIndex(indexColumns.get(keys.size() + i));
-            if (columns.get(i) != column || def.columns().get(column).nullable()) {
+            int field = columns == null ? fields.get(i) : columns[fields.get(i)];
+            if (field != column || def.columns().get(column).nullable()) {
                 return false;
             }
         }

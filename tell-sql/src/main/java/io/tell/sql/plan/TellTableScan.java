@@ -7,17 +7,44 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.core.TableScan;
 
-/** All rows of a table, in primary-key order (a full range scan of its primary-key tree). */
+/**
+ * All rows of a table, in primary-key order (a full range scan of its primary-key tree), with
+ * all columns or only those at {@code columns} (ascending; decoded alone, see {@link Projections}).
+ */
 public final class TellTableScan extends TableScan implements TellRel {
+    private final int[] columns;
+
     public TellTableScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table) {
+        this(cluster, traits, table, null);
+    }
+
+    private TellTableScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, int[] columns) {
         super(cluster, traits, List.of(), table);
+        this.columns = columns;
+    }
+
+    /** This scan producing only the columns at {@code columns} (ascending table positions). */
+    TellTableScan withColumns(int[] columns) {
+        return new TellTableScan(getCluster(), traitSet, table, columns);
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new TellTableScan(getCluster(), traitSet, table);
+        return new TellTableScan(getCluster(), traitSet, table, columns);
+    }
+
+    @Override
+    public RelDataType deriveRowType() {
+        return Projections.rowType(this, columns);
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        return Projections.explain(super.explainTerms(pw), this, columns);
     }
 
     @Override
@@ -25,6 +52,7 @@ public final class TellTableScan extends TableScan implements TellRel {
         TableStore store = impl.table(table);
         boolean publish = impl.publishesRid(this);
         boolean lock = impl.forUpdate();
-        return ctx -> new ScanCursor(store.scanAll(ctx.transaction()), ctx, store, publish, lock);
+        int[] wanted = columns;
+        return ctx -> new ScanCursor(store.scanAll(ctx.transaction(), wanted), ctx, store, publish, lock);
     }
 }
