@@ -459,4 +459,56 @@ class JdbcBehaviourTest {
             assertTrue(pool.getHikariPoolMXBean().getTotalConnections() <= 2);
         }
     }
+
+    /**
+     * Write skew through JDBC: two transactions each read both accounts' total and withdraw
+     * from a different one. REPEATABLE_READ (snapshot isolation) commits both; SERIALIZABLE
+     * aborts the second committer with 40001. Then a phantom: a SERIALIZABLE transaction that
+     * counted a range fails when another inserted into it.
+     */
+    @Test
+    void writeSkewAndPhantomsDependOnTheIsolationLevel() throws SQLException {
+        createAccounts();
+        assertEquals(List.of(true, true), skew(Connection.TRANSACTION_REPEATABLE_READ));
+        execute(connection, "UPDATE ACCOUNT SET BALANCE = 150 WHERE ID IN (1, 2)");
+        assertEquals(List.of(true, false), skew(Connection.TRANSACTION_SERIALIZABLE));
+
+        try (Connection a = DriverManager.getConnection(url); Connection b = DriverManager.getConnection(url)) {
+            a.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            a.setAutoCommit(false);
+            assertEquals(2, count(a, "ACCOUNT WHERE ID < 10"));
+            execute(b, "INSERT INTO ACCOUNT VALUES (3, 'cy', 1, 1.00)");
+            execute(a, "UPDATE ACCOUNT SET RATE = 9.99 WHERE ID = 1");
+            SQLException e = assertThrows(SQLException.class, a::commit);
+            assertEquals("40001", e.getSQLState());
+        }
+    }
+
+    /** Two transactions at {@code level} withdrawing 100 from different accounts after checking the total; which committed. */
+    private List<Boolean> skew(int level) throws SQLException {
+        try (Connection a = DriverManager.getConnection(url); Connection b = DriverManager.getConnection(url)) {
+            for (Connection c : List.of(a, b)) {
+                c.setTransactionIsolation(level);
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT SUM(BALANCE) FROM ACCOUNT")) {
+                    assertTrue(rs.next());
+                    assertEquals(300, rs.getInt(1));
+                }
+            }
+            execute(a, "UPDATE ACCOUNT SET BALANCE = BALANCE - 100 WHERE ID = 1");
+            execute(b, "UPDATE ACCOUNT SET BALANCE = BALANCE - 100 WHERE ID = 2");
+            List<Boolean> committed = new ArrayList<>();
+            for (Connection c : List.of(a, b)) {
+                try {
+                    c.commit();
+                    committed.add(true);
+                } catch (SQLException e) {
+                    assertEquals("40001", e.getSQLState(), e.getMessage());
+                    c.rollback();
+                    committed.add(false);
+                }
+            }
+            return committed;
+        }
+    }
 }
