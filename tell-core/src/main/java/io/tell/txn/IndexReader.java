@@ -40,7 +40,7 @@ final class IndexReader {
         List<IndexEntry> all = new ArrayList<>();
         ScanRange scanned = range;
         if (limit == Integer.MAX_VALUE) {
-            all = index.tree().scan(range, false, Integer.MAX_VALUE);
+            all = tx.treeReads().scan(index, range, Integer.MAX_VALUE);
             check(tx, buffer, index, all, found);
         } else {
             int page = Math.max(MIN_PAGE, limit * 2);
@@ -48,7 +48,7 @@ final class IndexReader {
             IndexEntry last = null;
             while (true) {
                 List<IndexEntry> entries = new ArrayList<>();
-                List<IndexEntry> read = index.tree().scan(remaining, false, page);
+                List<IndexEntry> read = tx.treeReads().scan(index, remaining, page);
                 for (IndexEntry e : read) {
                     if (last == null || e.compareTo(last) > 0) {
                         entries.add(e);
@@ -121,6 +121,7 @@ final class IndexReader {
                 Transaction.Entry be = buffer.get(keys.get(i));
                 if (be != null && !be.written && rowIsGone(be)) {
                     removeStale(index, e);
+                    tx.treeReads().forget(index);
                 }
             }
         }

@@ -2,6 +2,7 @@ package io.tell.txn;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.index.BTree;
 import io.tell.index.InsertResult;
 import io.tell.store.Expect;
 import io.tell.store.RecordKey;
@@ -15,7 +16,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Index maintenance at commit: new entries are added before the record batch, unique keys
+ * Index maintenance at commit: new entries are added before the record batch (all of them
+ * together, see {@link BTree#insertAll}), unique keys
  * are claimed after it (a claim's holder row must already be written). On failure the entries
  * added are taken out again (claims need no undo: a claim whose row does not hold its key is
  * stale and is taken over).
@@ -47,9 +49,14 @@ final class IndexWriter {
      */
     void addEntries(List<Transaction.Entry> writes) {
         changes = changes(writes);
+        List<BTree.Insertion> insertions = new ArrayList<>(changes.size());
         for (Change c : changes) {
-            if (c.index().tree().insert(c.key(), c.rid()) instanceof InsertResult.Inserted) {
-                added.add(c);
+            insertions.add(new BTree.Insertion(c.index().tree(), c.key(), c.rid()));
+        }
+        List<InsertResult> results = BTree.insertAll(insertions);
+        for (int i = 0; i < changes.size(); i++) {
+            if (results.get(i) instanceof InsertResult.Inserted) {
+                added.add(changes.get(i));
             }
         }
     }

@@ -44,6 +44,7 @@ public final class Transaction implements AutoCloseable {
     private final Isolation isolation;
     private final Map<RecordKey, Entry> buffer = new LinkedHashMap<>();
     private final List<ReadValidator.ScannedRange> scans = new ArrayList<>();
+    private final TreeReads treeReads = new TreeReads();
     private State state = State.ACTIVE;
 
     Transaction(TransactionManager manager, TxStart start, Isolation isolation) {
@@ -117,6 +118,26 @@ public final class Transaction implements AutoCloseable {
         if (visibleRow(e) != null) {
             throw TellException.of(ErrorCode.DUPLICATE_KEY, "duplicate key " + e.key);
         }
+        stage(e, row);
+    }
+
+    /**
+     * Inserts a row under a key that no transaction has ever used, such as a freshly allocated
+     * rid, without reading it first: no round trip. The commit writes it on condition that the
+     * record is still absent, so a key that was in use after all fails the commit with
+     * {@link ErrorCode#TX_CONFLICT} and nothing is overwritten.
+     */
+    public void insertNew(String domain, byte[] key, byte[] row) {
+        checkActive();
+        if (start.readOnly()) {
+            throw TellException.of(ErrorCode.TX_STATE, "read-only transaction cannot write " + domain);
+        }
+        RecordKey k = new RecordKey(domain, key);
+        if (buffer.containsKey(k)) {
+            throw TellException.of(ErrorCode.DUPLICATE_KEY, "duplicate key " + k);
+        }
+        Entry e = new Entry(k, null);
+        buffer.put(k, e);
         stage(e, row);
     }
 
@@ -214,6 +235,11 @@ public final class Transaction implements AutoCloseable {
     @Override
     public void close() {
         rollback();
+    }
+
+    /** The index entries this transaction has read, for the index reader. */
+    TreeReads treeReads() {
+        return treeReads;
     }
 
     /** Called by the index reader: remembers a scanned range for SERIALIZABLE validation. */

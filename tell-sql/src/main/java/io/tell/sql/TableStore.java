@@ -85,7 +85,7 @@ public final class TableStore {
     public long insert(Transaction tx, Object[] values) {
         Object[] row = validate(values);
         long rid = rids.next();
-        tx.insert(def.rowDomain(), TableIndex.ridKey(rid), codec.encode(row));
+        tx.insertNew(def.rowDomain(), TableIndex.ridKey(rid), codec.encode(row));
         return rid;
     }
 

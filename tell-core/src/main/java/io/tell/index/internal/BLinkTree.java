@@ -232,11 +232,21 @@ public final class BLinkTree implements BTree {
         return nav.store();
     }
 
-    private IndexEntry routing(IndexEntry entry) {
+    Navigator navigator() {
+        return nav;
+    }
+
+    /** Inserts {@code entries.get(i)} into {@code trees.get(i)}, batched across leaves and trees (see {@link BatchInsert}). */
+    public static List<InsertResult> insertAll(List<BLinkTree> trees, List<IndexEntry> entries) {
+        return BatchInsert.run(trees, entries);
+    }
+
+    /** The entry searched for when {@code entry} is inserted: a unique tree keeps every rid of a key in one leaf. */
+    IndexEntry routing(IndexEntry entry) {
         return config.unique() ? new IndexEntry(entry.key(), Long.MIN_VALUE) : entry;
     }
 
-    private static byte[] checkKey(byte[] key) {
+    static byte[] checkKey(byte[] key) {
         if (key == null || key.length > BTreeConfig.MAX_KEY_BYTES) {
             throw new IllegalArgumentException("index key must be non-null and at most " + BTreeConfig.MAX_KEY_BYTES
                     + " bytes" + (key == null ? "" : ", not " + key.length));

@@ -142,6 +142,26 @@ final class Navigator {
         }
     }
 
+    /**
+     * Where the cache alone routes {@code target}, reading nothing: the leaf when the cached
+     * inner nodes cover the target all the way down, otherwise the first node on the way that is
+     * not cached (the root, for a tree whose root is a leaf) or does not cover the target. A
+     * caller reads that node and checks it is a leaf covering the target. 0 before this client
+     * knows the root.
+     */
+    long route(IndexEntry target) {
+        long id = rootId;
+        while (id != 0) {
+            NodeRef cached = cache.get(id);
+            if (cached == null || cached.node().isLeaf() || !cached.node().covers(target, false)) {
+                return id;
+            }
+            BTreeNode n = cached.node();
+            id = n.child(n.childIndex(target, false));
+        }
+        return 0;
+    }
+
     /** Reads node {@code id} from the store and caches it if it is an inner node. */
     NodeRef fetch(long id) {
         NodeRef r = store.read(id);

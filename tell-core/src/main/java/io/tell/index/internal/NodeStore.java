@@ -132,24 +132,17 @@ public final class NodeStore {
      */
     public NodeRef read(long id) {
         for (int attempt = 0; attempt < MAX_MISSING_PHYSICAL; attempt++) {
-            LeafHints.Hint hint = hints.get(id);
             Versioned mapping = store.get(mapDomain, Bytes.ofLong(id));
             if (mapping == null) {
                 return null;
             }
-            byte[] m = mapping.value();
-            if (m[0] == INLINE) {
-                return new NodeRef(id, mapping.version(), 0, decode(id, m, 1));
+            NodeRef known = fromMapping(id, mapping);
+            if (known != null) {
+                return known;
             }
-            long physicalId = pointer(id, m);
-            if (hint != null && hint.physicalId() == physicalId) {
-                return new NodeRef(id, mapping.version(), physicalId, hint.node());
-            }
-            Versioned physical = store.get(nodeDomain, Bytes.ofLong(physicalId));
-            if (physical != null) {
-                BTreeNode node = decode(id, physical.value(), 0);
-                hints.put(id, physicalId, node);
-                return new NodeRef(id, mapping.version(), physicalId, node);
+            NodeRef read = fromPhysical(id, mapping, TellException.join(store.getAsync(physicalKey(id, mapping))));
+            if (read != null) {
+                return read;
             }
             // The mapping moved on and its old physical record was collected between our reads.
         }
@@ -206,38 +199,109 @@ public final class NodeStore {
      * reference, or null when the node changed since {@code current} was read.
      */
     public NodeRef replace(NodeRef current, BTreeNode next) {
-        byte[] encoded = NodeCodec.encode(next);
-        List<WriteOp> ops = new ArrayList<>();
-        long physicalId = 0;
-        byte[] mappingValue;
-        if (isInline(next)) {
-            mappingValue = inlineValue(encoded);
-        } else {
-            physicalId = newId();
+        Replacement r = prepareReplace(current, next);
+        if (r.physical() != null) {
             List<WriteOp> physicalOps = new ArrayList<>();
-            physicalOps.add(WriteOp.insert(nodeDomain, Bytes.ofLong(physicalId), encoded));
+            physicalOps.add(r.physical());
             drainGarbage(physicalOps);
             store.writeAll(physicalOps);
-            mappingValue = pointerValue(physicalId);
         }
-        ops.add(WriteOp.put(mapDomain, Bytes.ofLong(current.id()), mappingValue, Expect.version(current.version())));
-        if (physicalId == 0) {
+        List<WriteOp> ops = new ArrayList<>();
+        ops.add(r.mapping());
+        if (r.physical() == null) {
             drainGarbage(ops);
         }
-        WriteResult result = store.writeAll(ops).get(0);
-        if (!result.written()) {
-            if (physicalId != 0) {
-                garbage.add(nodeKey(physicalId));
+        return finishReplace(r, store.writeAll(ops).get(0));
+    }
+
+    /**
+     * A planned {@link #replace}: the insert of the new physical record (null for an inline
+     * node), which must be written before {@code mapping}, the conditional write that publishes
+     * it. Batches of many nodes issue these themselves and report each outcome to
+     * {@link #finishReplace}.
+     */
+    record Replacement(NodeRef current, BTreeNode next, long physicalId, WriteOp physical, WriteOp mapping) {
+    }
+
+    Replacement prepareReplace(NodeRef current, BTreeNode next) {
+        byte[] encoded = NodeCodec.encode(next);
+        if (isInline(next)) {
+            return new Replacement(current, next, 0, null, WriteOp.put(mapDomain, Bytes.ofLong(current.id()),
+                    inlineValue(encoded), Expect.version(current.version())));
+        }
+        long physicalId = newId();
+        return new Replacement(current, next, physicalId, WriteOp.insert(nodeDomain, Bytes.ofLong(physicalId), encoded),
+                WriteOp.put(mapDomain, Bytes.ofLong(current.id()), pointerValue(physicalId), Expect.version(current.version())));
+    }
+
+    /** Records the outcome of a replacement's mapping write: the new reference, or null when it lost. */
+    NodeRef finishReplace(Replacement r, WriteResult mapped) {
+        if (!mapped.written()) {
+            if (r.physicalId() != 0) {
+                garbage.add(nodeKey(r.physicalId()));
             }
             return null;
         }
-        if (current.physicalId() != 0) {
-            garbage.add(nodeKey(current.physicalId()));
+        if (r.current().physicalId() != 0) {
+            garbage.add(nodeKey(r.current().physicalId()));
         }
-        if (physicalId != 0) {
-            hints.put(current.id(), physicalId, next);
+        if (r.physicalId() != 0) {
+            hints.put(r.current().id(), r.physicalId(), r.next());
         }
-        return new NodeRef(current.id(), result.version(), physicalId, next);
+        return new NodeRef(r.current().id(), mapped.version(), r.physicalId(), r.next());
+    }
+
+    /** The record key of node {@code id}'s mapping, for batched reads. */
+    RecordKey mappingKey(long id) {
+        return mapKey(id);
+    }
+
+    /**
+     * Node {@code id} from its mapping record read by a batch, when that is enough: an inline
+     * node, or one whose physical record this client has decoded. Null otherwise (including an
+     * absent mapping); the caller then reads it with {@link #read}.
+     */
+    NodeRef fromMapping(long id, Versioned mapping) {
+        if (mapping == null) {
+            return null;
+        }
+        byte[] m = mapping.value();
+        if (m[0] == INLINE) {
+            return new NodeRef(id, mapping.version(), 0, decode(id, m, 1));
+        }
+        long physicalId = pointer(id, m);
+        LeafHints.Hint hint = hints.get(id);
+        return hint != null && hint.physicalId() == physicalId ? new NodeRef(id, mapping.version(), physicalId, hint.node()) : null;
+    }
+
+    /** The key of the physical record a pointer mapping of node {@code id} points to. */
+    RecordKey physicalKey(long id, Versioned mapping) {
+        return nodeKey(pointer(id, mapping.value()));
+    }
+
+    /**
+     * Node {@code id} from its pointer mapping and the physical record it points to, remembered
+     * as a hint; null when that record is gone (the mapping moved on and it was collected).
+     */
+    NodeRef fromPhysical(long id, Versioned mapping, Versioned physical) {
+        if (physical == null) {
+            return null;
+        }
+        long physicalId = pointer(id, mapping.value());
+        BTreeNode node = decode(id, physical.value(), 0);
+        hints.put(id, physicalId, node);
+        return new NodeRef(id, mapping.version(), physicalId, node);
+    }
+
+    /** Adds the queued garbage deletes (up to a batch's worth) to {@code ops}. */
+    void drainGarbage(List<WriteOp> ops) {
+        for (int i = 0; i < 64; i++) {
+            RecordKey k = garbage.poll();
+            if (k == null) {
+                return;
+            }
+            ops.add(new WriteOp(k, null, Expect.ANY));
+        }
     }
 
     /** Queues the records of a node that was created but never became reachable. */
@@ -263,16 +327,6 @@ public final class NodeStore {
 
     private boolean isInline(BTreeNode node) {
         return inlineLeaves && node.isLeaf();
-    }
-
-    private void drainGarbage(List<WriteOp> ops) {
-        for (int i = 0; i < 64; i++) {
-            RecordKey k = garbage.poll();
-            if (k == null) {
-                return;
-            }
-            ops.add(new WriteOp(k, null, Expect.ANY));
-        }
     }
 
     private RecordKey mapKey(long id) {

@@ -1,0 +1,205 @@
+package io.tell.index.internal;
+
+import io.tell.error.TellException;
+import io.tell.index.IndexEntry;
+import io.tell.index.InsertResult;
+import io.tell.store.RecordKey;
+import io.tell.store.RecordStore;
+import io.tell.store.Versioned;
+import io.tell.store.WriteOp;
+import io.tell.store.WriteResult;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Many inserts into the trees of one store at once. The cached inner nodes route each entry
+ * to its leaf without a read; then every leaf involved is read in one batch, changed with all
+ * its new entries, and published as {@link BLinkTree#insert} would publish it (new physical
+ * records in one batch, the conditional mapping writes in a second). With warm caches that is
+ * three round trips in all (four when some leaf was changed by another client), however many
+ * entries and trees. An entry the batch cannot place (an uncached route, a leaf that moved,
+ * would split, or lost its conditional write) is inserted on its own afterwards, so each
+ * entry gets the result a single insert would give, and each is atomic on its own.
+ */
+final class BatchInsert {
+    /** One entry for one tree, and where its result goes. */
+    private record Request(int index, BLinkTree tree, IndexEntry entry) {
+    }
+
+    /** The requests routed to one node of one tree. */
+    private static final class Group {
+        final BLinkTree tree;
+        final long nodeId;
+        final List<Request> requests = new ArrayList<>();
+        Versioned mapping;
+        NodeRef ref;
+        NodeStore.Replacement replacement;
+        /** Requests decided by this batch's read of the node: added to it, or found present. */
+        final List<Request> planned = new ArrayList<>();
+        int added;
+
+        Group(BLinkTree tree, long nodeId) {
+            this.tree = tree;
+            this.nodeId = nodeId;
+        }
+    }
+
+    private record GroupKey(BLinkTree tree, long nodeId) {
+    }
+
+    private BatchInsert() {
+    }
+
+    static List<InsertResult> run(List<BLinkTree> trees, List<IndexEntry> entries) {
+        if (trees.size() != entries.size()) {
+            throw new IllegalArgumentException(trees.size() + " trees for " + entries.size() + " entries");
+        }
+        InsertResult[] results = new InsertResult[entries.size()];
+        Map<RecordStore, List<Request>> byStore = new IdentityHashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            BLinkTree tree = Objects.requireNonNull(trees.get(i));
+            IndexEntry entry = new IndexEntry(BLinkTree.checkKey(entries.get(i).key()).clone(), entries.get(i).rid());
+            byStore.computeIfAbsent(tree.nodeStore().store(), s -> new ArrayList<>()).add(new Request(i, tree, entry));
+        }
+        List<Request> alone = new ArrayList<>();
+        for (Map.Entry<RecordStore, List<Request>> e : byStore.entrySet()) {
+            batch(e.getKey(), e.getValue(), results, alone);
+        }
+        for (Request r : alone) {
+            results[r.index()] = r.tree().insert(r.entry().key(), r.entry().rid());
+        }
+        return List.of(results);
+    }
+
+    private static void batch(RecordStore store, List<Request> requests, InsertResult[] results, List<Request> alone) {
+        Map<GroupKey, Group> groups = new LinkedHashMap<>();
+        for (Request r : requests) {
+            long id = r.tree().navigator().route(r.tree().routing(r.entry()));
+            if (id == 0) {
+                alone.add(r);
+            } else {
+                groups.computeIfAbsent(new GroupKey(r.tree(), id), k -> new Group(k.tree(), k.nodeId())).requests.add(r);
+            }
+        }
+        if (groups.isEmpty()) {
+            return;
+        }
+        List<Group> list = new ArrayList<>(groups.values());
+        read(store, list);
+        List<WriteOp> physical = new ArrayList<>();
+        List<WriteOp> mappings = new ArrayList<>();
+        List<Group> writing = new ArrayList<>();
+        for (Group g : list) {
+            if (plan(g, results, alone)) {
+                writing.add(g);
+                if (g.replacement.physical() != null) {
+                    physical.add(g.replacement.physical());
+                }
+                mappings.add(g.replacement.mapping());
+            }
+        }
+        if (writing.isEmpty()) {
+            return;
+        }
+        for (Group g : writing) {
+            g.tree.nodeStore().drainGarbage(physical.isEmpty() ? mappings : physical);
+        }
+        if (!physical.isEmpty()) {
+            store.writeAll(physical);
+        }
+        List<WriteResult> written = store.writeAll(mappings);
+        for (int i = 0; i < writing.size(); i++) {
+            Group g = writing.get(i);
+            if (g.tree.nodeStore().finishReplace(g.replacement, written.get(i)) == null) {
+                g.tree.navigator().stats().conflicts.increment();
+                undecide(g, results, alone);
+            }
+        }
+    }
+
+    /** Reads every group's node: the mappings in one batch, then any physical records not known here in another. */
+    private static void read(RecordStore store, List<Group> groups) {
+        List<RecordKey> keys = new ArrayList<>(groups.size());
+        for (Group g : groups) {
+            keys.add(g.tree.nodeStore().mappingKey(g.nodeId));
+        }
+        List<Versioned> mappings = TellException.join(store.getAllAsync(keys));
+        List<Group> unknown = new ArrayList<>();
+        List<RecordKey> physicalKeys = new ArrayList<>();
+        for (int i = 0; i < groups.size(); i++) {
+            Group g = groups.get(i);
+            g.mapping = mappings.get(i);
+            g.ref = g.tree.nodeStore().fromMapping(g.nodeId, g.mapping);
+            if (g.ref == null && g.mapping != null) {
+                unknown.add(g);
+                physicalKeys.add(g.tree.nodeStore().physicalKey(g.nodeId, g.mapping));
+            }
+        }
+        if (unknown.isEmpty()) {
+            return;
+        }
+        List<Versioned> physical = TellException.join(store.getAllAsync(physicalKeys));
+        for (int i = 0; i < unknown.size(); i++) {
+            Group g = unknown.get(i);
+            g.ref = g.tree.nodeStore().fromPhysical(g.nodeId, g.mapping, physical.get(i));
+        }
+    }
+
+    /**
+     * Adds the group's entries to its leaf, deciding duplicates on the way; true when there is
+     * a leaf to write (its entries count as inserted unless the write fails). Entries the leaf
+     * does not cover, or all of them when it is not a leaf or would overflow, go to
+     * {@code alone}.
+     */
+    private static boolean plan(Group g, InsertResult[] results, List<Request> alone) {
+        if (g.ref == null || !g.ref.node().isLeaf()) {
+            alone.addAll(g.requests);
+            return false;
+        }
+        boolean unique = g.tree.config().unique();
+        BTreeNode next = g.ref.node();
+        for (Request r : g.requests) {
+            IndexEntry entry = r.entry();
+            IndexEntry target = g.tree.routing(entry);
+            if (!next.covers(target, false)) {
+                alone.add(r);
+                continue;
+            }
+            g.planned.add(r);
+            int pos = next.lowerBound(target);
+            if (pos < next.size() && next.entry(pos).sameKey(entry) && (unique || next.entry(pos).equals(entry))) {
+                long existing = next.entry(pos).rid();
+                results[r.index()] = existing == entry.rid() ? InsertResult.ALREADY_PRESENT : new InsertResult.DuplicateKey(existing);
+                continue;
+            }
+            next = next.withEntry(pos, entry);
+            results[r.index()] = InsertResult.INSERTED;
+            g.added++;
+        }
+        if (g.added == 0) {
+            return false;
+        }
+        if (next.size() > g.tree.config().nodeCapacity()) {
+            undecide(g, results, alone);
+            return false;
+        }
+        g.replacement = g.tree.nodeStore().prepareReplace(g.ref, next);
+        return true;
+    }
+
+    /**
+     * The group's node will not be written after all: its planned requests are decided again
+     * one by one (a duplicate found against an entry of this batch included: that entry may
+     * now lose to another client).
+     */
+    private static void undecide(Group g, InsertResult[] results, List<Request> alone) {
+        for (Request r : g.planned) {
+            results[r.index()] = null;
+            alone.add(r);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.tell.index.internal;
+
+import static io.tell.index.internal.TreeTesting.SEED;
+import static io.tell.index.internal.TreeTesting.seedNote;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.index.BTree;
+import io.tell.index.BTreeConfig;
+import io.tell.index.IndexEntry;
+import io.tell.index.InsertResult;
+import io.tell.store.CountingRecordStore;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link BTree#insertAll}: every result is what one insert after another would give (cold
+ * caches, duplicates within the batch and against the tree, leaves that must split), it costs
+ * three round trips with warm caches, and clients batching into one tree at once (each with
+ * its own cache) keep it valid and unique.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class BatchInsertTest {
+
+    private record Tree(BLinkTree tree, boolean unique, TreeSet<IndexEntry> model, String name) {
+    }
+
+    @Test
+    void resultsAreThoseOfSingleInsertsInOrder() {
+        RecordStore store = new JitterRecordStore(RecordStores.open("mem:"));
+        List<Tree> trees = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            boolean unique = i % 2 == 0;
+            String name = "batch" + i;
+            trees.add(new Tree(BLinkTree.open(store, new BTreeConfig(name, unique, 6, 100, 20, i >= 2)),
+                    unique, new TreeSet<>(), name));
+        }
+        Random rnd = new Random(SEED);
+        for (int round = 0; round < 300; round++) {
+            int n = 1 + rnd.nextInt(round % 10 == 0 ? 40 : 12);
+            List<BTree.Insertion> batch = new ArrayList<>();
+            List<Tree> targets = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                Tree t = trees.get(rnd.nextInt(trees.size()));
+                batch.add(new BTree.Insertion(t.tree(), TreeTesting.key(rnd, 400), rnd.nextInt(t.unique() ? 1000 : 3)));
+                targets.add(t);
+            }
+            if (round % 50 == 0) {
+                trees.forEach(t -> t.tree().clearCache());
+            }
+            List<InsertResult> results = BTree.insertAll(batch);
+            for (int i = 0; i < n; i++) {
+                Tree t = targets.get(i);
+                IndexEntry e = new IndexEntry(batch.get(i).key(), batch.get(i).rid());
+                InsertResult expected = TreeTesting.expectedInsert(t.model(), e, t.unique());
+                assertEquals(expected, results.get(i), "round " + round + " entry " + i + " " + e + seedNote());
+                if (expected.inserted()) {
+                    t.model().add(e);
+                }
+            }
+        }
+        for (Tree t : trees) {
+            TreeValidator.Report report = TreeTesting.validateAgainst(store, t.name(), t.model());
+            assertTrue(report.entries().size() > 100, "the trees grew past a leaf: " + report);
+        }
+    }
+
+    @Test
+    void warmBatchCostsThreeRoundTrips() {
+        CountingRecordStore store = new CountingRecordStore(RecordStores.open("mem:"));
+        List<BLinkTree> trees = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            trees.add(BLinkTree.open(store, new BTreeConfig("rt" + i, i == 0, 64, 100, 100, false)));
+        }
+        for (int k = 0; k < 2_000; k += 2) { // several levels, caches warmed by the inserts
+            for (BLinkTree t : trees) {
+                t.insert(TreeTesting.key(k), k);
+            }
+        }
+        for (BLinkTree t : trees) { // right-edge splits leave full leaves: make room around 1000
+            for (int k = 1000; k <= 1020; k += 2) {
+                assertTrue(t.delete(TreeTesting.key(k), k));
+            }
+        }
+        List<BTree.Insertion> batch = new ArrayList<>();
+        for (BLinkTree t : trees) {
+            for (int k = 1001; k < 1011; k += 2) { // five neighbours in each tree: one leaf, with room
+                batch.add(new BTree.Insertion(t, TreeTesting.key(k), k));
+            }
+        }
+        CountingRecordStore.Counts before = store.counts();
+        List<InsertResult> results = BTree.insertAll(batch);
+        CountingRecordStore.Counts used = store.counts().minus(before);
+        assertTrue(results.stream().allMatch(InsertResult::inserted), results.toString());
+        assertEquals(3, used.total(), "leaf reads, new leaf records, leaf swings: " + used);
+        for (BLinkTree t : trees) {
+            assertEquals(List.of(1003L), t.lookup(TreeTesting.key(1003)));
+        }
+    }
+
+    @Test
+    void concurrentBatchingClientsKeepAUniqueTreeValid() throws Exception {
+        RecordStore store = new JitterRecordStore(RecordStores.open("mem:"));
+        BTreeConfig config = new BTreeConfig("cbatch", true, 5, 200, 20, false);
+        int clients = 4;
+        int threadsPerClient = 2;
+        int space = 1500;
+        List<BLinkTree> shared = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            shared.add(BLinkTree.open(store, config));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(clients * threadsPerClient);
+        List<Future<Map<Integer, InsertResult>>> futures = new ArrayList<>();
+        for (int t = 0; t < clients * threadsPerClient; t++) {
+            BLinkTree tree = shared.get(t % clients);
+            long rid = 1_000 + t; // every thread claims keys with its own rid
+            Random rnd = new Random(SEED * 100 + t);
+            futures.add(pool.submit(() -> {
+                Map<Integer, InsertResult> outcome = new HashMap<>();
+                for (int b = 0; b < 150; b++) {
+                    List<BTree.Insertion> batch = new ArrayList<>();
+                    List<Integer> keys = new ArrayList<>();
+                    for (int i = 0, n = 1 + rnd.nextInt(10); i < n; i++) {
+                        int k = rnd.nextInt(space);
+                        keys.add(k);
+                        batch.add(new BTree.Insertion(tree, TreeTesting.key(k), rid));
+                    }
+                    List<InsertResult> results = BTree.insertAll(batch);
+                    for (int i = 0; i < keys.size(); i++) {
+                        outcome.merge(keys.get(i), results.get(i), (a, c) -> a.inserted() ? a : c);
+                    }
+                }
+                return outcome;
+            }));
+        }
+        Map<Integer, Long> winners = new HashMap<>();
+        List<Map<Integer, InsertResult>> outcomes = new ArrayList<>();
+        try {
+            for (int t = 0; t < futures.size(); t++) {
+                Map<Integer, InsertResult> outcome = futures.get(t).get();
+                outcomes.add(outcome);
+                for (Map.Entry<Integer, InsertResult> e : outcome.entrySet()) {
+                    if (e.getValue().inserted()) {
+                        Long earlier = winners.put(e.getKey(), 1_000L + t);
+                        assertEquals(null, earlier, "key " + e.getKey() + " inserted by two threads" + seedNote());
+                    }
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (Map<Integer, InsertResult> outcome : outcomes) {
+            for (Map.Entry<Integer, InsertResult> e : outcome.entrySet()) {
+                InsertResult r = e.getValue();
+                Long winner = winners.get(e.getKey());
+                assertTrue(r.inserted() || r instanceof InsertResult.AlreadyPresent
+                        || r instanceof InsertResult.DuplicateKey d && winner != null && d.existingRid() == winner,
+                        "key " + e.getKey() + ": " + r + " but the winner is " + winner + seedNote());
+            }
+        }
+        TreeSet<IndexEntry> model = new TreeSet<>();
+        winners.forEach((k, rid) -> model.add(new IndexEntry(TreeTesting.key(k), rid)));
+        TreeValidator.Report report = TreeTesting.validateAgainst(store, "cbatch", model);
+        assertTrue(report.height() > 2, "splits happened under contention: " + report);
+    }
+}
