@@ -11,6 +11,7 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.index.BTree;
 import io.tell.index.BTreeConfig;
+import io.tell.store.CountingRecordStore;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
 import java.nio.charset.StandardCharsets;
@@ -108,6 +109,46 @@ class IndexedTransactionTest {
         }
         try (Transaction tx = nodes.get(0).beginReadOnly()) {
             assertEquals(List.of("b@x|Bern", "d@x|Bern"), cities(tx, 0, "Bern"));
+        }
+    }
+
+    @Test
+    void repeatedLookupCostsNoRoundTripSeesOwnInsertsAndNotLaterCommits() {
+        put(0, 1, "a@x", "Bern");
+        CountingRecordStore counting = new CountingRecordStore(store);
+        try (TransactionManager tm = new TransactionManager(counting, cm, "pn-counted")) {
+            TableIndex byCity = new TableIndex(T, BTree.open(counting, BTreeConfig.of("people.city", false)), false,
+                    row -> field(row, 1));
+            tm.addIndex(byCity);
+            tm.addIndex(new TableIndex(T, BTree.open(counting, BTreeConfig.of("people.email", false)), true,
+                    row -> field(row, 0)));
+            try (Transaction tx = tm.begin()) {
+                assertEquals(1, tx.lookup(byCity, b("Bern")).size());
+                put(1, 2, "b@x", "Bern"); // committed after tx's snapshot
+                CountingRecordStore.Counts before = counting.counts();
+                tx.insertNew(T, TableIndex.ridKey(3), row("c@x", "Bern"));
+                List<String> seen = tx.lookup(byCity, b("Bern")).stream()
+                        .map(r -> new String(r.row(), StandardCharsets.UTF_8)).toList();
+                assertEquals(0, counting.counts().minus(before).total(), "insertNew and the repeated lookup read nothing");
+                assertEquals(List.of("a@x|Bern", "c@x|Bern"), seen);
+                tx.commit();
+            }
+        }
+        try (Transaction tx = nodes.get(0).beginReadOnly()) {
+            assertEquals(List.of("a@x|Bern", "b@x|Bern", "c@x|Bern"), cities(tx, 0, "Bern"));
+        }
+    }
+
+    @Test
+    void insertNewUnderAUsedKeyFailsTheCommitAndOverwritesNothing() {
+        put(0, 1, "a@x", "Bern");
+        Transaction tx = nodes.get(1).begin();
+        tx.insertNew(T, TableIndex.ridKey(1), row("z@x", "Zug"));
+        TellException e = assertThrows(TellException.class, tx::commit);
+        assertEquals(ErrorCode.TX_CONFLICT, e.code());
+        try (Transaction r = nodes.get(2).beginReadOnly()) {
+            assertEquals(List.of("a@x|Bern"), cities(r, 2, "Bern"));
+            assertEquals(List.of(), cities(r, 2, "Zug"));
         }
     }
 
