@@ -71,6 +71,13 @@ public interface BTree {
      */
     List<IndexEntry> scan(ScanRange range, boolean descending, int limit);
 
+    /**
+     * The entries of each range, ascending, as {@link #scan} with no limit gives them: ranges
+     * that each lie in one leaf (point lookups, say) are answered by reading all their leaves
+     * in one batch, one round trip with warm caches; any other range is scanned on its own.
+     */
+    List<List<IndexEntry>> scanBatch(List<ScanRange> ranges);
+
     /** Deletes now the superseded node records this client queued (they otherwise ride along with its next write). */
     void flush();
 }

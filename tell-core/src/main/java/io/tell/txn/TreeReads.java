@@ -2,6 +2,7 @@ package io.tell.txn;
 
 import io.tell.index.IndexEntry;
 import io.tell.index.ScanRange;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -17,11 +18,13 @@ import java.util.Map;
  * transaction's own writes are merged in by the reader on every read, kept or not.
  *
  * <p>Small results only ({@value #MAX_ENTRIES} entries at most, {@value #MAX_RANGES} ranges
- * per transaction), so a scan-heavy transaction holds no more than it did.
+ * per transaction, then it starts over), so a scan-heavy transaction holds little more than it
+ * did. A join can read ahead here ({@link #prefetch}): the lookups for many outer rows in one
+ * batch.
  */
 final class TreeReads {
     static final int MAX_ENTRIES = 32;
-    static final int MAX_RANGES = 256;
+    static final int MAX_RANGES = 4096;
 
     private record Key(TableIndex index, String range, int limit) {
     }
@@ -34,11 +37,46 @@ final class TreeReads {
         List<IndexEntry> entries = kept.get(key);
         if (entries == null) {
             entries = index.tree().scan(range, false, limit);
-            if (entries.size() <= MAX_ENTRIES && kept.size() < MAX_RANGES) {
-                kept.put(key, List.copyOf(entries));
-            }
+            keep(key, entries);
         }
         return entries;
+    }
+
+    /**
+     * Reads the entries of those {@code ranges} not kept yet in one batch ({@link
+     * io.tell.index.BTree#scanBatch}), keeps them as an unlimited scan of each range would, and
+     * returns the rids found.
+     */
+    List<Long> prefetch(TableIndex index, List<ScanRange> ranges) {
+        List<Key> keys = new ArrayList<>();
+        List<ScanRange> missing = new ArrayList<>();
+        for (ScanRange r : ranges) {
+            Key key = new Key(index, describe(r), Integer.MAX_VALUE);
+            if (!kept.containsKey(key) && !keys.contains(key)) {
+                keys.add(key);
+                missing.add(r);
+            }
+        }
+        List<Long> rids = new ArrayList<>();
+        if (missing.isEmpty()) {
+            return rids;
+        }
+        List<List<IndexEntry>> found = index.tree().scanBatch(missing);
+        for (int i = 0; i < missing.size(); i++) {
+            keep(keys.get(i), found.get(i));
+            found.get(i).forEach(e -> rids.add(e.rid()));
+        }
+        return rids;
+    }
+
+    private void keep(Key key, List<IndexEntry> entries) {
+        if (entries.size() > MAX_ENTRIES) {
+            return;
+        }
+        if (kept.size() >= MAX_RANGES) {
+            kept.clear(); // a cache, not a record: starting over costs round trips, never answers
+        }
+        kept.put(key, List.copyOf(entries));
     }
 
     /** Forgets every kept range of {@code index} (after one of its entries was removed from the tree). */

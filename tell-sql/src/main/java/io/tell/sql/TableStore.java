@@ -130,36 +130,62 @@ public final class TableStore {
      */
     public List<Row> range(Transaction tx, String index, Object[] from, boolean fromInclusive,
                            Object[] to, boolean toInclusive, int limit, int[] wanted) {
-        TableIndex ix;
-        KeyEncoder enc;
-        List<String> columns;
+        Target t = target(index);
+        return rows(tx.scanIndex(t.index(), scanRange(t, new Bounds(from, fromInclusive, to, toInclusive)), limit), wanted);
+    }
+
+    /** The bounds of a {@link #range} call: prefixes of key values, each end inclusive or not. */
+    public record Bounds(Object[] from, boolean fromInclusive, Object[] to, boolean toInclusive) {
+    }
+
+    /**
+     * Reads ahead, in a few store round trips, what {@link #range} with no limit will read for
+     * each of {@code ranges} of {@code index}: a join about to look up many rows calls this once
+     * for a batch of them.
+     */
+    public void prefetch(Transaction tx, String index, List<Bounds> ranges) {
+        Target t = target(index);
+        List<ScanRange> scanRanges = new ArrayList<>(ranges.size());
+        for (Bounds b : ranges) {
+            try {
+                scanRanges.add(scanRange(t, b));
+            } catch (TellException e) {
+                // A value the column cannot hold: the scan itself reports it (or matches nothing).
+            }
+        }
+        tx.prefetch(t.index(), scanRanges);
+    }
+
+    /** An index with what turns key values into its bounds. */
+    private record Target(TableIndex index, KeyEncoder encoder, List<String> columns) {
+    }
+
+    private ScanRange scanRange(Target t, Bounds b) {
+        ScanRange.Bound lower = null;
+        if (b.from().length > 0) {
+            byte[] p = prefixKey(t.encoder(), t.columns(), b.from());
+            lower = b.fromInclusive() ? ScanRange.inclusive(p) : bound(KeyEncoder.prefixEnd(p), true);
+        }
+        ScanRange.Bound upper = null;
+        if (b.to().length > 0) {
+            byte[] p = prefixKey(t.encoder(), t.columns(), b.to());
+            upper = b.toInclusive() ? bound(KeyEncoder.prefixEnd(p), false) : ScanRange.exclusive(p);
+        }
+        return new ScanRange(lower, upper);
+    }
+
+    private Target target(String index) {
         if (index == null) {
             if (primaryKey == null) {
                 throw TellException.of(ErrorCode.INVALID_DEFINITION, "table " + def.name() + " has no primary key");
             }
-            ix = primaryKey;
-            enc = pkEncoder;
-            columns = def.primaryKey();
-        } else {
-            IndexDef d = def.index(index);
-            if (d == null) {
-                throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no index " + index);
-            }
-            ix = indexes.get(index);
-            enc = encoders.get(index);
-            columns = d.columns();
+            return new Target(primaryKey, pkEncoder, def.primaryKey());
         }
-        ScanRange.Bound lower = null;
-        if (from.length > 0) {
-            byte[] p = prefixKey(enc, columns, from);
-            lower = fromInclusive ? ScanRange.inclusive(p) : bound(KeyEncoder.prefixEnd(p), true);
+        IndexDef d = def.index(index);
+        if (d == null) {
+            throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no index " + index);
         }
-        ScanRange.Bound upper = null;
-        if (to.length > 0) {
-            byte[] p = prefixKey(enc, columns, to);
-            upper = toInclusive ? bound(KeyEncoder.prefixEnd(p), false) : ScanRange.exclusive(p);
-        }
-        return rows(tx.scanIndex(ix, new ScanRange(lower, upper), limit), wanted);
+        return new Target(indexes.get(index), encoders.get(index), d.columns());
     }
 
     /**

@@ -241,6 +241,17 @@ public final class BLinkTree implements BTree {
         return BatchInsert.run(trees, entries);
     }
 
+    @Override
+    public List<List<IndexEntry>> scanBatch(List<ScanRange> ranges) {
+        List<List<IndexEntry>> out = BatchScan.run(this, ranges);
+        for (int i = 0; i < out.size(); i++) {
+            if (out.get(i) == null) {
+                out.set(i, scan(ranges.get(i), false, Integer.MAX_VALUE));
+            }
+        }
+        return out;
+    }
+
     /** The entry searched for when {@code entry} is inserted: a unique tree keeps every rid of a key in one leaf. */
     IndexEntry routing(IndexEntry entry) {
         return config.unique() ? new IndexEntry(entry.key(), Long.MIN_VALUE) : entry;

@@ -1,11 +1,8 @@
 package io.tell.index.internal;
 
-import io.tell.error.TellException;
 import io.tell.index.IndexEntry;
 import io.tell.index.InsertResult;
-import io.tell.store.RecordKey;
 import io.tell.store.RecordStore;
-import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
 import java.util.ArrayList;
@@ -35,7 +32,6 @@ final class BatchInsert {
         final BLinkTree tree;
         final long nodeId;
         final List<Request> requests = new ArrayList<>();
-        Versioned mapping;
         NodeRef ref;
         NodeStore.Replacement replacement;
         /** Requests decided by this batch's read of the node: added to it, or found present. */
@@ -121,31 +117,17 @@ final class BatchInsert {
         }
     }
 
-    /** Reads every group's node: the mappings in one batch, then any physical records not known here in another. */
+    /** Reads every group's node (one round trip, two when some leaf changed elsewhere). */
     private static void read(RecordStore store, List<Group> groups) {
-        List<RecordKey> keys = new ArrayList<>(groups.size());
+        List<NodeStore> stores = new ArrayList<>(groups.size());
+        List<Long> ids = new ArrayList<>(groups.size());
         for (Group g : groups) {
-            keys.add(g.tree.nodeStore().mappingKey(g.nodeId));
+            stores.add(g.tree.nodeStore());
+            ids.add(g.nodeId);
         }
-        List<Versioned> mappings = TellException.join(store.getAllAsync(keys));
-        List<Group> unknown = new ArrayList<>();
-        List<RecordKey> physicalKeys = new ArrayList<>();
+        List<NodeRef> refs = NodeStore.readAll(store, stores, ids);
         for (int i = 0; i < groups.size(); i++) {
-            Group g = groups.get(i);
-            g.mapping = mappings.get(i);
-            g.ref = g.tree.nodeStore().fromMapping(g.nodeId, g.mapping);
-            if (g.ref == null && g.mapping != null) {
-                unknown.add(g);
-                physicalKeys.add(g.tree.nodeStore().physicalKey(g.nodeId, g.mapping));
-            }
-        }
-        if (unknown.isEmpty()) {
-            return;
-        }
-        List<Versioned> physical = TellException.join(store.getAllAsync(physicalKeys));
-        for (int i = 0; i < unknown.size(); i++) {
-            Group g = unknown.get(i);
-            g.ref = g.tree.nodeStore().fromPhysical(g.nodeId, g.mapping, physical.get(i));
+            groups.get(i).ref = refs.get(i);
         }
     }
 

@@ -251,11 +251,6 @@ public final class NodeStore {
         return new NodeRef(r.current().id(), mapped.version(), r.physicalId(), r.next());
     }
 
-    /** The record key of node {@code id}'s mapping, for batched reads. */
-    RecordKey mappingKey(long id) {
-        return mapKey(id);
-    }
-
     /**
      * Node {@code id} from its mapping record read by a batch, when that is enough: an inline
      * node, or one whose physical record this client has decoded. Null otherwise (including an
@@ -291,6 +286,39 @@ public final class NodeStore {
         BTreeNode node = decode(id, physical.value(), 0);
         hints.put(id, physicalId, node);
         return new NodeRef(id, mapping.version(), physicalId, node);
+    }
+
+    /**
+     * Nodes {@code ids.get(i)} of trees {@code stores.get(i)}, all kept in {@code store}: the
+     * mappings in one batch, then the physical records not decoded here yet in another (so one
+     * round trip when every out-of-line node is hinted, two otherwise). Null for a node without
+     * a mapping, or whose physical record was collected meanwhile (read it on its own).
+     */
+    static List<NodeRef> readAll(RecordStore store, List<NodeStore> stores, List<Long> ids) {
+        List<RecordKey> keys = new ArrayList<>(ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            keys.add(stores.get(i).mapKey(ids.get(i)));
+        }
+        List<Versioned> mappings = TellException.join(store.getAllAsync(keys));
+        List<NodeRef> out = new ArrayList<>(ids.size());
+        List<Integer> unknown = new ArrayList<>();
+        List<RecordKey> physicalKeys = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            NodeRef ref = stores.get(i).fromMapping(ids.get(i), mappings.get(i));
+            out.add(ref);
+            if (ref == null && mappings.get(i) != null) {
+                unknown.add(i);
+                physicalKeys.add(stores.get(i).physicalKey(ids.get(i), mappings.get(i)));
+            }
+        }
+        if (!unknown.isEmpty()) {
+            List<Versioned> physical = TellException.join(store.getAllAsync(physicalKeys));
+            for (int j = 0; j < unknown.size(); j++) {
+                int i = unknown.get(j);
+                out.set(i, stores.get(i).fromPhysical(ids.get(i), mappings.get(i), physical.get(j)));
+            }
+        }
+        return out;
     }
 
     /** Adds the queued garbage deletes (up to a batch's worth) to {@code ops}. */

@@ -48,6 +48,15 @@ public final class Implementor {
         ridSource = scan;
     }
 
+    /**
+     * Whether operators may read their inputs ahead of what they emit: not when a scan
+     * publishes rids to a data modification or locks rows for FOR UPDATE, as it does so for
+     * the row it emits last.
+     */
+    boolean mayReadAhead() {
+        return ridSource == null && !forUpdate;
+    }
+
     /** Whether {@code scan} must publish the rid of each row it emits. */
     boolean publishesRid(RelNode scan) {
         return scan == ridSource;

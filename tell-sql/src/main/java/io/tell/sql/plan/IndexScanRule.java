@@ -46,7 +46,9 @@ final class IndexScanRule extends RelOptRule {
     /** The index scans (each with a filter for the rest of the condition) that can replace filter(scan). */
     static List<RelNode> alternatives(Filter filter, TableScan scan) {
         TableDef def = Implementor.def(scan.getTable());
-        List<RexNode> conjuncts = RelOptUtil.conjunctions(filter.getCondition());
+        // SEARCH(x, Sarg[[a..b)]) (what simplification makes of a range) as plain comparisons
+        List<RexNode> conjuncts = RelOptUtil.conjunctions(
+                RexUtil.expandSearch(filter.getCluster().getRexBuilder(), null, filter.getCondition()));
         List<RelNode> out = new ArrayList<>();
         if (!def.primaryKey().isEmpty()) {
             offer(out, filter, scan, def, null, def.primaryKey(), true, conjuncts);

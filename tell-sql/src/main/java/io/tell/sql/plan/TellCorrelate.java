@@ -1,9 +1,13 @@
 package io.tell.sql.plan;
 
+import io.tell.sql.TableStore;
 import io.tell.sql.exec.Cursor;
+import io.tell.sql.exec.ExecContext;
 import io.tell.sql.exec.ExecNode;
 import io.tell.sql.exec.Rows;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -18,7 +22,9 @@ import org.apache.calcite.util.ImmutableBitSet;
 /**
  * A nested-loop join that runs its right input once per left row with the correlation
  * variable bound to that row. With an index scan keyed on the variable on the right, it is an
- * index nested-loop join; it also executes subqueries the decorrelator left correlated.
+ * index nested-loop join, and then it takes the outer rows in batches and reads the inner
+ * lookups of a whole batch ahead in a few store round trips ({@link ReadAhead}). It also
+ * executes subqueries the decorrelator left correlated.
  */
 public final class TellCorrelate extends Correlate implements TellRel {
     public TellCorrelate(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right,
@@ -43,19 +49,28 @@ public final class TellCorrelate extends Correlate implements TellRel {
         return right.multiplyBy(Math.max(1, leftRows));
     }
 
+    /** Outer rows read at once when the inner side is an index scan that can read ahead. */
+    static final int BATCH = 128;
+
     @Override
     public ExecNode implement(Implementor impl) {
         ExecNode leftNode = impl.visit(getLeft());
         ExecNode rightNode = impl.visit(getRight());
+        TellIndexScan innerScan = impl.mayReadAhead() ? innerScan(getRight()) : null;
+        ReadAhead readAhead = innerScan == null ? null : innerScan.readAhead(impl);
         int id = correlationId.getId();
         int rightWidth = getRight().getRowType().getFieldCount();
         JoinRelType type = joinType;
         return ctx -> {
             Cursor lc = leftNode.open(ctx);
+            ArrayDeque<Object[]> lefts = new ArrayDeque<>();
             ArrayDeque<Object[]> out = new ArrayDeque<>();
             return () -> {
                 while (out.isEmpty()) {
-                    Object[] l = lc.next();
+                    if (lefts.isEmpty()) {
+                        fill(lc, lefts, readAhead, id, ctx);
+                    }
+                    Object[] l = lefts.poll();
                     if (l == null) {
                         return null;
                     }
@@ -78,5 +93,35 @@ public final class TellCorrelate extends Correlate implements TellRel {
                 return out.poll();
             };
         };
+    }
+
+    /**
+     * The next outer rows: one at a time, or with an inner scan that reads ahead, up to
+     * {@value #BATCH} of them with the inner scan's reads for all of them done in one go.
+     */
+    private static void fill(Cursor lc, ArrayDeque<Object[]> lefts, ReadAhead readAhead, int id, ExecContext ctx) {
+        List<TableStore.Bounds> noted = new ArrayList<>();
+        for (Object[] l = lc.next(); l != null; l = lefts.size() < BATCH ? lc.next() : null) {
+            lefts.add(l);
+            if (readAhead == null) {
+                return;
+            }
+            ctx.bind(id, l);
+            TableStore.Bounds b = readAhead.note(ctx);
+            if (b != null) {
+                noted.add(b);
+            }
+        }
+        if (readAhead != null && noted.size() > 1) {
+            readAhead.run(ctx, noted);
+        }
+    }
+
+    /** The index scan under the inner side's filters and projections, if that is what it is. */
+    private static TellIndexScan innerScan(RelNode rel) {
+        while (rel instanceof TellFilter || rel instanceof TellProject) {
+            rel = rel.getInput(0);
+        }
+        return rel instanceof TellIndexScan s ? s : null;
     }
 }

@@ -10,6 +10,7 @@ import io.tell.sql.exec.Expr;
 import io.tell.sql.exec.ExprCompiler;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -122,6 +123,34 @@ public final class TellIndexScan extends TableScan implements TellRel {
         TableStore store = impl.table(table);
         boolean publish = impl.publishesRid(this);
         boolean lock = impl.forUpdate();
+        Function<ExecContext, TableStore.Bounds> bounds = bounds(store);
+        return ctx -> {
+            TableStore.Bounds b = bounds.apply(ctx);
+            if (b == null) {
+                return Cursor.EMPTY;
+            }
+            List<TableStore.Row> rows;
+            try {
+                rows = store.range(ctx.transaction(), index, b.from(), b.fromInclusive(), b.to(), b.toInclusive(),
+                        limit(limit, ctx), columns);
+            } catch (TellException e) {
+                if (lower == null && upper == null) {
+                    return Cursor.EMPTY; // an equality value the column's type cannot hold matches nothing
+                }
+                throw e;
+            }
+            return new ScanCursor(rows, ctx, store, publish, lock);
+        };
+    }
+
+    /** What reads ahead for this scan (without a limit) when a join runs it for many outer rows. */
+    ReadAhead readAhead(Implementor impl) {
+        TableStore store = impl.table(table);
+        return new ReadAhead(store, index, bounds(store));
+    }
+
+    /** The scan's bounds for the values its expressions take in a context; null when it matches nothing (a NULL bound). */
+    private Function<ExecContext, TableStore.Bounds> bounds(TableStore store) {
         List<Expr> keyExprs = keys.stream().map(ExprCompiler::compile).toList();
         Expr lo = lower == null ? null : ExprCompiler.compile(lower);
         Expr hi = upper == null ? null : ExprCompiler.compile(upper);
@@ -131,7 +160,7 @@ public final class TellIndexScan extends TableScan implements TellRel {
             for (Expr k : keyExprs) {
                 Object v = k.eval(null, ctx);
                 if (v == null) {
-                    return Cursor.EMPTY;
+                    return null;
                 }
                 prefix.add(v);
             }
@@ -142,7 +171,7 @@ public final class TellIndexScan extends TableScan implements TellRel {
             if (lo != null) {
                 Object v = lo.eval(null, ctx);
                 if (v == null) {
-                    return Cursor.EMPTY;
+                    return null;
                 }
                 from = append(prefix, v);
                 fromInclusive = lowerInclusive;
@@ -153,22 +182,12 @@ public final class TellIndexScan extends TableScan implements TellRel {
             if (hi != null) {
                 Object v = hi.eval(null, ctx);
                 if (v == null) {
-                    return Cursor.EMPTY;
+                    return null;
                 }
                 to = append(prefix, v);
                 toInclusive = upperInclusive;
             }
-            List<TableStore.Row> rows;
-            try {
-                rows = store.range(ctx.transaction(), index, from, fromInclusive, to, toInclusive, limit(limit, ctx),
-                        columns);
-            } catch (TellException e) {
-                if (lo == null && hi == null) {
-                    return Cursor.EMPTY; // an equality value the column's type cannot hold matches nothing
-                }
-                throw e;
-            }
-            return new ScanCursor(rows, ctx, store, publish, lock);
+            return new TableStore.Bounds(from, fromInclusive, to, toInclusive);
         };
     }
 

@@ -53,6 +53,50 @@ class RoundTripTest {
         }
     }
 
+    @Test
+    void indexNestedLoopJoinReadsItsLookupsAheadInBatches() {
+        try (ProcessingNode node = ProcessingNode.connect("jdbc:tell:mem:");
+             SqlSession s = node.openSession()) {
+            node.catalog().createTable(TableSpec.builder("P").notNull("ID", ColumnType.INTEGER)
+                    .column("QTY", ColumnType.INTEGER).primaryKey("ID").build(), false);
+            node.catalog().createTable(TableSpec.builder("L").notNull("O", ColumnType.INTEGER)
+                    .notNull("N", ColumnType.INTEGER).column("P_ID", ColumnType.INTEGER).primaryKey("O", "N").build(), false);
+            PreparedSql part = s.prepare("INSERT INTO p VALUES (?, ?)");
+            PreparedSql line = s.prepare("INSERT INTO l VALUES (?, ?, ?)");
+            for (int i = 0; i < 1_000; i++) {
+                s.execute(part, List.of(i, i % 20), 0, 0).close();
+            }
+            for (int n = 0; n < 200; n++) {
+                s.execute(line, List.of(1, n, (n * 37) % 1_000), 0, 0).close();
+            }
+            PreparedSql join = s.prepare("SELECT COUNT(*), SUM(p.qty) FROM l, p WHERE l.o = ? AND p.id = l.p_id AND p.qty < 10");
+            s.execute(join, List.of(1), 0, 0).close(); // warm the caches
+            long expectedCount = 0;
+            long expectedSum = 0;
+            for (int n = 0; n < 200; n++) {
+                int qty = ((n * 37) % 1_000) % 20;
+                if (qty < 10) {
+                    expectedCount++;
+                    expectedSum += qty;
+                }
+            }
+            long[] got = new long[2];
+            Cost cost = measure(node, () -> {
+                try (SqlResult r = s.execute(join, List.of(1), 0, 0)) {
+                    r.next();
+                    got[0] = ((Number) r.row()[0]).longValue();
+                    got[1] = ((Number) r.row()[1]).longValue();
+                }
+            });
+            assertEquals(expectedCount, got[0]);
+            assertEquals(expectedSum, got[1]);
+            System.out.println("join of 200 outer rows to their parts by primary key: " + cost);
+            // catalog + 4 outer leaves (200 entries, 64 a leaf) + outer rows, then for each of the two
+            // batches of outer rows (128 + 72): the inner leaves + the inner rows. One at a time: 406.
+            assertEquals(10, cost.reads(), "reads of a 200-row index nested-loop join");
+        }
+    }
+
     record Cost(long reads, long writes, long cmCalls) {
     }
 

@@ -9,6 +9,7 @@ import io.tell.index.BTree;
 import io.tell.index.BTreeConfig;
 import io.tell.index.IndexEntry;
 import io.tell.index.InsertResult;
+import io.tell.index.ScanRange;
 import io.tell.store.CountingRecordStore;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
@@ -26,13 +27,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@link BTree#insertAll}: every result is what one insert after another would give (cold
- * caches, duplicates within the batch and against the tree, leaves that must split), it costs
- * three round trips with warm caches, and clients batching into one tree at once (each with
- * its own cache) keep it valid and unique.
+ * {@link BTree#insertAll} and {@link BTree#scanBatch}. Every insert result is what one insert
+ * after another would give (cold caches, duplicates within the batch and against the tree,
+ * leaves that must split), a warm batch costs three round trips, and clients batching into one
+ * tree at once (each with its own cache) keep it valid and unique. Batched scans return what
+ * scans do, whether or not a range fits in one leaf.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
-class BatchInsertTest {
+class BatchOperationsTest {
 
     private record Tree(BLinkTree tree, boolean unique, TreeSet<IndexEntry> model, String name) {
     }
@@ -74,6 +76,37 @@ class BatchInsertTest {
         for (Tree t : trees) {
             TreeValidator.Report report = TreeTesting.validateAgainst(store, t.name(), t.model());
             assertTrue(report.entries().size() > 100, "the trees grew past a leaf: " + report);
+        }
+    }
+
+    @Test
+    void batchedScansAgreeWithScans() {
+        RecordStore store = RecordStores.open("mem:");
+        for (boolean unique : new boolean[] {false, true}) {
+            BLinkTree tree = BLinkTree.open(store, new BTreeConfig("scan" + unique, unique, 6, 100, 20, false));
+            Random rnd = new Random(SEED);
+            TreeSet<IndexEntry> model = new TreeSet<>();
+            for (int i = 0; i < 800; i++) {
+                IndexEntry e = new IndexEntry(TreeTesting.key(rnd, 300), unique ? i : rnd.nextInt(20));
+                if (TreeTesting.expectedInsert(model, e, unique).inserted()) {
+                    model.add(e);
+                }
+                tree.insert(e.key(), e.rid());
+            }
+            for (int round = 0; round < 50; round++) {
+                if (round % 10 == 0) {
+                    tree.clearCache();
+                }
+                List<ScanRange> ranges = new ArrayList<>();
+                for (int i = 0; i < 20; i++) {
+                    ranges.add(rnd.nextBoolean() ? ScanRange.key(TreeTesting.key(rnd, 300)) : TreeTesting.randomRange(rnd, 300));
+                }
+                List<List<IndexEntry>> batched = tree.scanBatch(ranges);
+                for (int i = 0; i < ranges.size(); i++) {
+                    assertEquals(TreeTesting.expectedScan(model, ranges.get(i), false, Integer.MAX_VALUE), batched.get(i),
+                            "range " + ranges.get(i) + " unique " + unique + seedNote());
+                }
+            }
         }
     }
 
