@@ -66,6 +66,14 @@ public final class Transaction implements AutoCloseable {
         return start.snapshot();
     }
 
+    /**
+     * The lowest active version when this transaction started: every tid at or below it had
+     * completed and no running transaction could see past it (garbage below it may go).
+     */
+    public long lav() {
+        return start.lav();
+    }
+
     public boolean readOnly() {
         return start.readOnly();
     }

@@ -145,13 +145,24 @@ public final class BLinkTree implements BTree {
         return out;
     }
 
-    /** From the leaf holding the lower end along the right links: one round trip per leaf. */
+    /** Most leaves a forward scan reads in one batch. */
+    static final int MAX_LEAVES_AHEAD = 64;
+
+    /**
+     * From the leaf holding the lower end along the right links. Past the first leaf it reads
+     * ahead: the next leaves as the cached parent lists them, in batches that double (2, 4, ...
+     * up to {@value #MAX_LEAVES_AHEAD}), so a long scan (or one through emptied leaves) costs a
+     * few round trips, not one per leaf. A leaf read ahead is used only if it is the right
+     * sibling the leaf before it names; after a split the scan follows the link instead.
+     */
     private void scanForward(ScanRange range, int limit, List<IndexEntry> out) {
         ScanRange.Bound lower = range.lower();
         IndexEntry start = lower == null ? FIRST
                 : new IndexEntry(lower.key(), lower.inclusive() ? Long.MIN_VALUE : Long.MAX_VALUE);
         BTreeNode leaf = nav.descend(start, false, 0).node().node();
         int i = leaf.lowerBound(start);
+        java.util.ArrayDeque<NodeRef> ahead = new java.util.ArrayDeque<>();
+        int batch = 1;
         while (true) {
             for (; i < leaf.size(); i++) {
                 IndexEntry e = leaf.entry(i);
@@ -169,7 +180,25 @@ public final class BLinkTree implements BTree {
             if (leaf.high() == null || !range.belowUpper(leaf.high().key())) {
                 return;
             }
-            leaf = nav.fetch(leaf.rightSibling()).node();
+            long next = leaf.rightSibling();
+            NodeRef n = ahead.poll();
+            if (n == null || n.id() != next) {
+                ahead.clear();
+                batch = Math.min(batch * 2, MAX_LEAVES_AHEAD);
+                List<Long> ids = nav.leavesFrom(leaf.high(), next, batch);
+                for (NodeRef r : NodeStore.readAll(nav.store().store(), java.util.Collections.nCopies(ids.size(), nav.store()), ids)) {
+                    if (r == null || !r.node().isLeaf()) {
+                        break;
+                    }
+                    ahead.add(r);
+                }
+                n = ahead.poll();
+                if (n == null || n.id() != next) {
+                    ahead.clear();
+                    n = nav.fetch(next);
+                }
+            }
+            leaf = n.node();
             i = 0;
         }
     }

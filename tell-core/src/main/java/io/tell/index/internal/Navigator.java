@@ -162,6 +162,31 @@ final class Navigator {
         return 0;
     }
 
+    /**
+     * Up to {@code n} leaf ids in key order starting with leaf {@code id} (whose low fence is
+     * {@code low}), as this client's cached parent of that leaf lists them, reading nothing:
+     * what a forward scan is likely to visit next. Just {@code id} when the parent is not
+     * cached or does not list it.
+     */
+    List<Long> leavesFrom(IndexEntry low, long id, int n) {
+        List<Long> out = new ArrayList<>();
+        out.add(id);
+        NodeRef cached = rootId == 0 ? null : cache.get(rootId);
+        while (cached != null && cached.node().level() > 1 && cached.node().covers(low, false)) {
+            BTreeNode node = cached.node();
+            cached = cache.get(node.child(node.childIndex(low, false)));
+        }
+        if (cached == null || cached.node().level() != 1) {
+            return out;
+        }
+        BTreeNode parent = cached.node();
+        int at = parent.childIndexOf(id);
+        for (int i = at + 1; at >= 0 && i < parent.size() && out.size() < n; i++) {
+            out.add(parent.child(i));
+        }
+        return out;
+    }
+
     /** Reads node {@code id} from the store and caches it if it is an inner node. */
     NodeRef fetch(long id) {
         NodeRef r = store.read(id);
