@@ -69,8 +69,8 @@ final class IndexReader {
         }
         tx.scanned(index, scanned, all);
         // Rows this transaction wrote with a key in range: the index learns of them at commit.
-        for (Transaction.Entry be : buffer.values()) {
-            if (be.written && be.newRow != null && be.key.domain().equals(index.table())) {
+        for (Transaction.Entry be : tx.writtenEntries()) {
+            if (be.newRow != null && be.key.domain().equals(index.table())) {
                 byte[] key = index.keyOf().apply(be.newRow);
                 long rid = TableIndex.ridOf(be.key.key());
                 if (key != null && scanned.contains(key) && found.seen.add(rid)) {

@@ -45,6 +45,8 @@ public final class Transaction implements AutoCloseable {
     private final Map<RecordKey, Entry> buffer = new LinkedHashMap<>();
     private final List<ReadValidator.ScannedRange> scans = new ArrayList<>();
     private final TreeReads treeReads = new TreeReads();
+    /** The buffer's written entries, so that readers merging in their own writes need not walk every read. */
+    private final List<Entry> written = new ArrayList<>();
     private State state = State.ACTIVE;
 
     Transaction(TransactionManager manager, TxStart start, Isolation isolation) {
@@ -223,7 +225,7 @@ public final class Transaction implements AutoCloseable {
         if (visibleRow(e) == null) {
             return false;
         }
-        e.written = true;
+        markWritten(e);
         e.newRow = null;
         return true;
     }
@@ -260,6 +262,11 @@ public final class Transaction implements AutoCloseable {
     @Override
     public void close() {
         rollback();
+    }
+
+    /** The entries this transaction wrote, in the order first written, for the index reader. */
+    List<Entry> writtenEntries() {
+        return written;
     }
 
     /** The index entries this transaction has read, for the index reader. */
@@ -303,8 +310,15 @@ public final class Transaction implements AutoCloseable {
         if (row == null) {
             throw new IllegalArgumentException("row is null (use delete)");
         }
-        e.written = true;
+        markWritten(e);
         e.newRow = row.clone();
+    }
+
+    private void markWritten(Entry e) {
+        if (!e.written) {
+            e.written = true;
+            written.add(e);
+        }
     }
 
     private byte[] visibleRow(Entry e) {

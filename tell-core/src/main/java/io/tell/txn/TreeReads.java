@@ -5,6 +5,7 @@ import io.tell.index.ScanRange;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -48,15 +49,15 @@ final class TreeReads {
      * returns the rids found.
      */
     List<Long> prefetch(TableIndex index, List<ScanRange> ranges) {
-        List<Key> keys = new ArrayList<>();
-        List<ScanRange> missing = new ArrayList<>();
+        Map<Key, ScanRange> missingByKey = new LinkedHashMap<>();
         for (ScanRange r : ranges) {
             Key key = new Key(index, describe(r), Integer.MAX_VALUE);
-            if (!kept.containsKey(key) && !keys.contains(key)) {
-                keys.add(key);
-                missing.add(r);
+            if (!kept.containsKey(key)) {
+                missingByKey.putIfAbsent(key, r);
             }
         }
+        List<Key> keys = new ArrayList<>(missingByKey.keySet());
+        List<ScanRange> missing = new ArrayList<>(missingByKey.values());
         List<Long> rids = new ArrayList<>();
         if (missing.isEmpty()) {
             return rids;

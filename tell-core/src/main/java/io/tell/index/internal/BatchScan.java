@@ -4,7 +4,9 @@ import io.tell.index.IndexEntry;
 import io.tell.index.ScanRange;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Many short scans of one tree at once: the cache routes each range's lower end to its leaf
@@ -32,10 +34,14 @@ final class BatchScan {
             return out;
         }
         List<Long> distinct = ids.stream().distinct().toList();
-        List<NodeRef> nodes = NodeStore.readAll(tree.nodeStore().store(),
+        List<NodeRef> read = NodeStore.readAll(tree.nodeStore().store(),
                 Collections.nCopies(distinct.size(), tree.nodeStore()), distinct);
+        Map<Long, NodeRef> nodes = new HashMap<>();
+        for (int k = 0; k < distinct.size(); k++) {
+            nodes.put(distinct.get(k), read.get(k));
+        }
         for (int j = 0; j < routed.size(); j++) {
-            NodeRef ref = nodes.get(distinct.indexOf(ids.get(j)));
+            NodeRef ref = nodes.get(ids.get(j));
             int i = routed.get(j);
             if (ref != null) {
                 out.set(i, entries(ref.node(), ranges.get(i)));

@@ -82,14 +82,37 @@ public final class RedisRecordStore implements RecordStore {
         return RedisErrors.translated(read(key));
     }
 
+    /**
+     * Most reads of one batch in flight at once. A larger batch goes out in windows of this
+     * many, each sent when the one before has answered: every command's time-out counts from
+     * when it is queued, so a batch of hundreds of thousands of keys queued at once (a full
+     * table scan's rows) would see its tail time out behind its head.
+     */
+    static final int READ_WINDOW = 4096;
+
     @Override
     public CompletableFuture<List<Versioned>> getAllAsync(List<RecordKey> keys) {
+        if (keys.size() <= READ_WINDOW) {
+            return RedisErrors.translated(readAll(keys));
+        }
+        CompletableFuture<List<Versioned>> all = CompletableFuture.completedFuture(new ArrayList<>(keys.size()));
+        for (int from = 0; from < keys.size(); from += READ_WINDOW) {
+            List<RecordKey> window = keys.subList(from, Math.min(keys.size(), from + READ_WINDOW));
+            all = all.thenCompose(done -> readAll(window).thenApply(read -> {
+                done.addAll(read);
+                return done;
+            }));
+        }
+        return RedisErrors.translated(all);
+    }
+
+    private CompletableFuture<List<Versioned>> readAll(List<RecordKey> keys) {
         List<CompletableFuture<Versioned>> reads = new ArrayList<>(keys.size());
         for (RecordKey key : keys) {
             reads.add(read(key));
         }
-        return RedisErrors.translated(CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-                .thenApply(v -> reads.stream().map(CompletableFuture::join).toList()));
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+                .thenApply(v -> reads.stream().map(CompletableFuture::join).toList());
     }
 
     @Override

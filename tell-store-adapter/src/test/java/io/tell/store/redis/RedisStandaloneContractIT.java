@@ -90,6 +90,30 @@ class RedisStandaloneContractIT extends RecordStoreContractTest {
     }
 
     @Test
+    void aHugeBatchOfReadsDoesNotTimeOutBehindItself() {
+        List<WriteOp> ops = new ArrayList<>();
+        List<RecordKey> keys = new ArrayList<>();
+        for (int i = 0; i < 200_000; i++) {
+            keys.add(new RecordKey(domain("huge"), b("k" + i)));
+            if (i % 2 == 0) {
+                ops.add(WriteOp.insert(domain("huge"), b("k" + i), b("v" + i)));
+            }
+            if (ops.size() == 2_000) {
+                store.writeAll(ops);
+                ops.clear();
+            }
+        }
+        // 200,000 reads queued at once take longer than this time-out; in windows each is quick.
+        try (RecordStore impatient = RecordStores.open(REDIS.url() + "?timeoutMs=300")) {
+            List<io.tell.store.Versioned> read = impatient.getAll(keys);
+            assertEquals(keys.size(), read.size());
+            for (int i = 0; i < keys.size(); i += 997) {
+                assertEquals(i % 2 == 0 ? "v" + i : null, read.get(i) == null ? null : new String(read.get(i).value()), "key " + i);
+            }
+        }
+    }
+
+    @Test
     void badUrlsAreConfigurationErrors() {
         for (String url : List.of("redis://", "redis://h:notaport", "redis://h:1?replicas=-1", "redis://h:1?timeoutMs=x",
                 "redis://h:1?colour=red", "redis://a:1,b:2?cluster=false", "redis://h:1?cluster=maybe")) {
