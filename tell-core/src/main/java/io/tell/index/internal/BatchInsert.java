@@ -19,8 +19,8 @@ import java.util.Objects;
  * records in one batch, the conditional mapping writes in a second). With warm caches that is
  * three round trips in all (four when some leaf was changed by another client), however many
  * entries and trees. An entry the batch cannot place (an uncached route, a leaf that moved,
- * would split, or lost its conditional write) is inserted on its own afterwards, so each
- * entry gets the result a single insert would give, and each is atomic on its own.
+ * would split, or lost its conditional write) is left for another round or inserted on its
+ * own, so each entry gets the result a single insert would give, and each is atomic on its own.
  */
 final class BatchInsert {
     /** One entry for one tree, and where its result goes. */
@@ -61,14 +61,39 @@ final class BatchInsert {
             IndexEntry entry = new IndexEntry(BLinkTree.checkKey(entries.get(i).key()).clone(), entries.get(i).rid());
             byStore.computeIfAbsent(tree.nodeStore().store(), s -> new ArrayList<>()).add(new Request(i, tree, entry));
         }
-        List<Request> alone = new ArrayList<>();
         for (Map.Entry<RecordStore, List<Request>> e : byStore.entrySet()) {
-            batch(e.getKey(), e.getValue(), results, alone);
-        }
-        for (Request r : alone) {
-            results[r.index()] = r.tree().insert(r.entry().key(), r.entry().rid());
+            rounds(e.getKey(), e.getValue(), results);
         }
         return List.of(results);
+    }
+
+    /**
+     * Batches until every request is decided. After a round that placed some entries but left
+     * others (a full leaf, typically: appends to the right edge), one of those is inserted on
+     * its own, splitting the leaf, and the rest go into another round, which finds room in the
+     * new leaf: a bulk load of ascending keys costs a few round trips per leaf, not three per
+     * entry. A round that placed nothing ends the batching.
+     */
+    private static void rounds(RecordStore store, List<Request> requests, InsertResult[] results) {
+        List<Request> pending = requests;
+        while (!pending.isEmpty()) {
+            List<Request> alone = new ArrayList<>();
+            batch(store, pending, results, alone);
+            boolean placed = alone.size() < pending.size();
+            if (!placed) {
+                alone.sort(java.util.Comparator.comparingInt(Request::index));
+                for (Request r : alone) {
+                    results[r.index()] = r.tree().insert(r.entry().key(), r.entry().rid());
+                }
+                return;
+            }
+            alone.sort(java.util.Comparator.comparingInt(Request::index)); // decide in the callers' order
+            if (!alone.isEmpty()) {
+                Request first = alone.remove(0);
+                results[first.index()] = first.tree().insert(first.entry().key(), first.entry().rid());
+            }
+            pending = alone;
+        }
     }
 
     private static void batch(RecordStore store, List<Request> requests, InsertResult[] results, List<Request> alone) {
@@ -134,8 +159,8 @@ final class BatchInsert {
     /**
      * Adds the group's entries to its leaf, deciding duplicates on the way; true when there is
      * a leaf to write (its entries count as inserted unless the write fails). Entries the leaf
-     * does not cover, or all of them when it is not a leaf or would overflow, go to
-     * {@code alone}.
+     * does not cover (all of them when it is not a leaf), and those from the first one that
+     * would overflow it on, go to {@code alone}.
      */
     private static boolean plan(Group g, InsertResult[] results, List<Request> alone) {
         if (g.ref == null || !g.ref.node().isLeaf()) {
@@ -143,30 +168,34 @@ final class BatchInsert {
             return false;
         }
         boolean unique = g.tree.config().unique();
+        int capacity = g.tree.config().nodeCapacity();
         BTreeNode next = g.ref.node();
+        boolean full = false;
         for (Request r : g.requests) {
             IndexEntry entry = r.entry();
             IndexEntry target = g.tree.routing(entry);
-            if (!next.covers(target, false)) {
-                alone.add(r);
+            if (full || !next.covers(target, false)) {
+                alone.add(r); // after a full leaf, every later request waits too: order is kept
                 continue;
             }
-            g.planned.add(r);
             int pos = next.lowerBound(target);
             if (pos < next.size() && next.entry(pos).sameKey(entry) && (unique || next.entry(pos).equals(entry))) {
+                g.planned.add(r);
                 long existing = next.entry(pos).rid();
                 results[r.index()] = existing == entry.rid() ? InsertResult.ALREADY_PRESENT : new InsertResult.DuplicateKey(existing);
                 continue;
             }
+            if (next.size() >= capacity) {
+                full = true; // the leaf must split: left to a single insert
+                alone.add(r);
+                continue;
+            }
+            g.planned.add(r);
             next = next.withEntry(pos, entry);
             results[r.index()] = InsertResult.INSERTED;
             g.added++;
         }
         if (g.added == 0) {
-            return false;
-        }
-        if (next.size() > g.tree.config().nodeCapacity()) {
-            undecide(g, results, alone);
             return false;
         }
         g.replacement = g.tree.nodeStore().prepareReplace(g.ref, next);
