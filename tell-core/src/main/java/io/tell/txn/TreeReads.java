@@ -3,8 +3,8 @@ package io.tell.txn;
 import io.tell.index.IndexEntry;
 import io.tell.index.ScanRange;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,14 +27,33 @@ final class TreeReads {
     static final int MAX_ENTRIES = 32;
     static final int MAX_RANGES = 4096;
 
-    private record Key(TableIndex index, String range, int limit) {
+    /** A range of one index read with one limit; bounds compared by content. */
+    private record Key(TableIndex index, ScanRange range, int limit) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.index == index && k.limit == limit
+                    && same(k.range.lower(), range.lower()) && same(k.range.upper(), range.upper());
+        }
+
+        @Override
+        public int hashCode() {
+            return (System.identityHashCode(index) * 31 + hash(range.lower())) * 31 + hash(range.upper()) + limit;
+        }
+
+        private static boolean same(ScanRange.Bound a, ScanRange.Bound b) {
+            return a == null ? b == null : b != null && a.inclusive() == b.inclusive() && Arrays.equals(a.key(), b.key());
+        }
+
+        private static int hash(ScanRange.Bound b) {
+            return b == null ? 0 : Arrays.hashCode(b.key()) * 2 + (b.inclusive() ? 1 : 0);
+        }
     }
 
     private final Map<Key, List<IndexEntry>> kept = new HashMap<>();
 
     /** Up to {@code limit} entries of {@code range}, ascending: kept ones, or read from the tree. */
     List<IndexEntry> scan(TableIndex index, ScanRange range, int limit) {
-        Key key = new Key(index, describe(range), limit);
+        Key key = new Key(index, range, limit);
         List<IndexEntry> entries = kept.get(key);
         if (entries == null) {
             entries = index.tree().scan(range, false, limit);
@@ -51,7 +70,7 @@ final class TreeReads {
     List<Long> prefetch(TableIndex index, List<ScanRange> ranges) {
         Map<Key, ScanRange> missingByKey = new LinkedHashMap<>();
         for (ScanRange r : ranges) {
-            Key key = new Key(index, describe(r), Integer.MAX_VALUE);
+            Key key = new Key(index, r, Integer.MAX_VALUE);
             if (!kept.containsKey(key)) {
                 missingByKey.putIfAbsent(key, r);
             }
@@ -83,13 +102,5 @@ final class TreeReads {
     /** Forgets every kept range of {@code index} (after one of its entries was removed from the tree). */
     void forget(TableIndex index) {
         kept.keySet().removeIf(k -> k.index() == index);
-    }
-
-    private static String describe(ScanRange range) {
-        return bound(range.lower()) + "/" + bound(range.upper());
-    }
-
-    private static String bound(ScanRange.Bound b) {
-        return b == null ? "-" : (b.inclusive() ? "[" : "(") + HexFormat.of().formatHex(b.key());
     }
 }
