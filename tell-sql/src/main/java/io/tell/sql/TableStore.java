@@ -11,10 +11,12 @@ import io.tell.sql.internal.RidAllocator;
 import io.tell.sql.internal.RowCodec;
 import io.tell.store.RecordKey;
 import io.tell.txn.IndexedRow;
+import io.tell.txn.Isolation;
 import io.tell.txn.TableIndex;
 import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +59,8 @@ public final class TableStore {
     private final Map<String, TableIndex> indexes = new LinkedHashMap<>();
     private final Map<String, KeyEncoder> encoders = new LinkedHashMap<>();
     private final RidAllocator rids;
+    /** Per unique index (null: the primary key), where its keys were last found (see {@link KeyRids}). */
+    private final Map<String, KeyRids> keyRids = new java.util.HashMap<>();
 
     public TableStore(TransactionManager tm, TableDef def) {
         this.def = def;
@@ -65,6 +69,7 @@ public final class TableStore {
         if (def.pkTree() != null) {
             pkEncoder = encoder(def.primaryKey());
             primaryKey = index(tm, def.pkTree(), true, keyOf(def.primaryKey(), true, pkEncoder));
+            keyRids.put(null, new KeyRids());
         } else {
             pkEncoder = null;
             primaryKey = null;
@@ -74,6 +79,9 @@ public final class TableStore {
             KeyEncoder enc = encoder(ix.columns());
             encoders.put(ix.name(), enc);
             indexes.put(ix.name(), index(tm, ix.treeName(), ix.unique(), keyOf(ix.columns(), ix.unique(), enc)));
+            if (ix.unique()) {
+                keyRids.put(ix.name(), new KeyRids());
+            }
         }
     }
 
@@ -131,7 +139,24 @@ public final class TableStore {
     public List<Row> range(Transaction tx, String index, Object[] from, boolean fromInclusive,
                            Object[] to, boolean toInclusive, int limit, int[] wanted) {
         Target t = target(index);
-        return rows(tx.scanIndex(t.index(), scanRange(t, new Bounds(from, fromInclusive, to, toInclusive)), limit), wanted);
+        ScanRange range = scanRange(t, new Bounds(from, fromInclusive, to, toInclusive));
+        boolean point = t.rids() != null && limit > 0 && tx.isolation() == Isolation.SNAPSHOT
+                && from.length == t.columns().size() && fromInclusive && toInclusive && Arrays.equals(from, to);
+        if (point) {
+            byte[] key = range.lower().key();
+            Long rid = t.rids().get(key);
+            if (rid != null) {
+                byte[] row = tx.get(def.rowDomain(), TableIndex.ridKey(rid));
+                if (row != null && Arrays.equals(key, t.index().keyOf().apply(row))) {
+                    return List.of(new Row(rid, wanted == null ? codec.decode(row) : codec.decode(row, wanted)));
+                }
+            }
+        }
+        List<Row> rows = rows(tx.scanIndex(t.index(), range, limit), wanted);
+        if (point && rows.size() == 1) {
+            t.rids().put(range.lower().key(), rows.get(0).rid());
+        }
+        return rows;
     }
 
     /** The bounds of a {@link #range} call: prefixes of key values, each end inclusive or not. */
@@ -156,8 +181,8 @@ public final class TableStore {
         tx.prefetch(t.index(), scanRanges);
     }
 
-    /** An index with what turns key values into its bounds. */
-    private record Target(TableIndex index, KeyEncoder encoder, List<String> columns) {
+    /** An index with what turns key values into its bounds, and for a unique one the rids of its keys. */
+    private record Target(TableIndex index, KeyEncoder encoder, List<String> columns, KeyRids rids) {
     }
 
     private ScanRange scanRange(Target t, Bounds b) {
@@ -179,13 +204,13 @@ public final class TableStore {
             if (primaryKey == null) {
                 throw TellException.of(ErrorCode.INVALID_DEFINITION, "table " + def.name() + " has no primary key");
             }
-            return new Target(primaryKey, pkEncoder, def.primaryKey());
+            return new Target(primaryKey, pkEncoder, def.primaryKey(), keyRids.get(null));
         }
         IndexDef d = def.index(index);
         if (d == null) {
             throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no index " + index);
         }
-        return new Target(indexes.get(index), encoders.get(index), d.columns());
+        return new Target(indexes.get(index), encoders.get(index), d.columns(), keyRids.get(index));
     }
 
     /**
