@@ -156,10 +156,8 @@ public final class Transaction implements AutoCloseable {
      */
     public void insertNew(String domain, byte[] key, byte[] row) {
         checkActive();
-        if (start.readOnly()) {
-            throw TellException.of(ErrorCode.TX_STATE, "read-only transaction cannot write " + domain);
-        }
         RecordKey k = new RecordKey(domain, key);
+        checkWritable(k);
         if (buffer.containsKey(k)) {
             throw TellException.of(ErrorCode.DUPLICATE_KEY, "duplicate key " + k);
         }
@@ -292,10 +290,14 @@ public final class Transaction implements AutoCloseable {
         return e;
     }
 
-    private Entry entryForWrite(RecordKey key) {
+    private void checkWritable(RecordKey key) {
         if (start.readOnly()) {
             throw TellException.of(ErrorCode.TX_STATE, "read-only transaction cannot write " + key);
         }
+    }
+
+    private Entry entryForWrite(RecordKey key) {
+        checkWritable(key);
         Entry e = entry(key);
         RowVersion newest = e.record.newest();
         if (newest != null && newest.tid() != start.tid() && !start.snapshot().isVisible(newest.tid())) {

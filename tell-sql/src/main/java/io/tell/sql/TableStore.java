@@ -17,6 +17,7 @@ import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,7 @@ public final class TableStore {
     private final Map<String, KeyEncoder> encoders = new LinkedHashMap<>();
     private final RidAllocator rids;
     /** Per unique index (null: the primary key), where its keys were last found (see {@link KeyRids}). */
-    private final Map<String, KeyRids> keyRids = new java.util.HashMap<>();
+    private final Map<String, KeyRids> keyRids = new HashMap<>();
 
     public TableStore(TransactionManager tm, TableDef def) {
         this.def = def;

@@ -8,6 +8,7 @@ import io.tell.index.IndexEntry;
 import io.tell.index.InsertResult;
 import io.tell.index.ScanRange;
 import io.tell.store.RecordStore;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -156,12 +157,10 @@ public final class BLinkTree implements BTree {
      * sibling the leaf before it names; after a split the scan follows the link instead.
      */
     private void scanForward(ScanRange range, int limit, List<IndexEntry> out) {
-        ScanRange.Bound lower = range.lower();
-        IndexEntry start = lower == null ? FIRST
-                : new IndexEntry(lower.key(), lower.inclusive() ? Long.MIN_VALUE : Long.MAX_VALUE);
+        IndexEntry start = forwardStart(range);
         BTreeNode leaf = nav.descend(start, false, 0).node().node();
         int i = leaf.lowerBound(start);
-        java.util.ArrayDeque<NodeRef> ahead = new java.util.ArrayDeque<>();
+        ArrayDeque<NodeRef> ahead = new ArrayDeque<>();
         int batch = 1;
         while (true) {
             for (; i < leaf.size(); i++) {
@@ -186,7 +185,7 @@ public final class BLinkTree implements BTree {
                 ahead.clear();
                 batch = Math.min(batch * 2, MAX_LEAVES_AHEAD);
                 List<Long> ids = nav.leavesFrom(leaf.high(), next, batch);
-                for (NodeRef r : NodeStore.readAll(nav.store().store(), java.util.Collections.nCopies(ids.size(), nav.store()), ids)) {
+                for (NodeRef r : nav.store().readAll(ids)) {
                     if (r == null || !r.node().isLeaf()) {
                         break;
                     }
@@ -201,6 +200,12 @@ public final class BLinkTree implements BTree {
             leaf = n.node();
             i = 0;
         }
+    }
+
+    /** The first entry a forward scan of {@code range} may return: its search target. */
+    static IndexEntry forwardStart(ScanRange range) {
+        ScanRange.Bound lower = range.lower();
+        return lower == null ? FIRST : new IndexEntry(lower.key(), lower.inclusive() ? Long.MIN_VALUE : Long.MAX_VALUE);
     }
 
     /**

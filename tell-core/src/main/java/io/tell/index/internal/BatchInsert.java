@@ -6,6 +6,7 @@ import io.tell.store.RecordStore;
 import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,15 +80,13 @@ final class BatchInsert {
         while (!pending.isEmpty()) {
             List<Request> alone = new ArrayList<>();
             batch(store, pending, results, alone);
-            boolean placed = alone.size() < pending.size();
-            if (!placed) {
-                alone.sort(java.util.Comparator.comparingInt(Request::index));
+            alone.sort(Comparator.comparingInt(Request::index)); // decide in the callers' order
+            if (alone.size() == pending.size()) { // nothing placed: no more rounds
                 for (Request r : alone) {
                     results[r.index()] = r.tree().insert(r.entry().key(), r.entry().rid());
                 }
                 return;
             }
-            alone.sort(java.util.Comparator.comparingInt(Request::index)); // decide in the callers' order
             if (!alone.isEmpty()) {
                 Request first = alone.remove(0);
                 results[first.index()] = first.tree().insert(first.entry().key(), first.entry().rid());

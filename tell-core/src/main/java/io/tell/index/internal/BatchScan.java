@@ -24,7 +24,7 @@ final class BatchScan {
         List<Integer> routed = new ArrayList<>();
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < ranges.size(); i++) {
-            long id = tree.navigator().route(start(ranges.get(i)));
+            long id = tree.navigator().route(BLinkTree.forwardStart(ranges.get(i)));
             if (id != 0) {
                 routed.add(i);
                 ids.add(id);
@@ -34,8 +34,7 @@ final class BatchScan {
             return out;
         }
         List<Long> distinct = ids.stream().distinct().toList();
-        List<NodeRef> read = NodeStore.readAll(tree.nodeStore().store(),
-                Collections.nCopies(distinct.size(), tree.nodeStore()), distinct);
+        List<NodeRef> read = tree.nodeStore().readAll(distinct);
         Map<Long, NodeRef> nodes = new HashMap<>();
         for (int k = 0; k < distinct.size(); k++) {
             nodes.put(distinct.get(k), read.get(k));
@@ -52,7 +51,7 @@ final class BatchScan {
 
     /** The range's entries if {@code leaf} holds all of them, else null. */
     private static List<IndexEntry> entries(BTreeNode leaf, ScanRange range) {
-        IndexEntry start = start(range);
+        IndexEntry start = BLinkTree.forwardStart(range);
         if (!leaf.isLeaf() || !leaf.covers(start, false) || leaf.high() != null && range.belowUpper(leaf.high().key())) {
             return null;
         }
@@ -63,11 +62,5 @@ final class BatchScan {
             }
         }
         return found;
-    }
-
-    private static IndexEntry start(ScanRange range) {
-        ScanRange.Bound lower = range.lower();
-        return lower == null ? new IndexEntry(new byte[0], Long.MIN_VALUE)
-                : new IndexEntry(lower.key(), lower.inclusive() ? Long.MIN_VALUE : Long.MAX_VALUE);
     }
 }

@@ -10,6 +10,7 @@ import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicReference;
@@ -319,6 +320,11 @@ public final class NodeStore {
             }
         }
         return out;
+    }
+
+    /** Nodes {@code ids} of this tree, as {@link #readAll(RecordStore, List, List)} reads them. */
+    List<NodeRef> readAll(List<Long> ids) {
+        return readAll(store, Collections.nCopies(ids.size(), this), ids);
     }
 
     /** Adds the queued garbage deletes (up to a batch's worth) to {@code ops}. */
