@@ -176,13 +176,13 @@ public final class CommitManagerClient implements CommitManager {
     }
 
     @Override
-    public CompletableFuture<Void> committedAsync(long tid) {
-        return offload(report(true, tid));
+    public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
+        return offload(report(true, tid, logVersion));
     }
 
     @Override
     public CompletableFuture<Void> abortedAsync(long tid) {
-        return offload(report(false, tid));
+        return offload(report(false, tid, 0));
     }
 
     // The blocking forms wait on the internal future directly: no user callback can be
@@ -197,13 +197,13 @@ public final class CommitManagerClient implements CommitManager {
     @Override
     public void committed(long tid) {
         checkNotOnEventLoop();
-        TellException.join(report(true, tid));
+        TellException.join(report(true, tid, 0));
     }
 
     @Override
     public void aborted(long tid) {
         checkNotOnEventLoop();
-        TellException.join(report(false, tid));
+        TellException.join(report(false, tid, 0));
     }
 
     private CompletableFuture<TxStart> start0(boolean readOnly) {
@@ -229,15 +229,15 @@ public final class CommitManagerClient implements CommitManager {
     }
 
     /** Sends a report, resending it after connection failures until the report deadline. */
-    private CompletableFuture<Void> report(boolean committed, long tid) {
+    private CompletableFuture<Void> report(boolean committed, long tid, long logVersion) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        attemptReport(committed, tid, System.nanoTime() + options.reportDeadline().toNanos(), 0, done);
+        attemptReport(committed, tid, logVersion, System.nanoTime() + options.reportDeadline().toNanos(), 0, done);
         return done;
     }
 
-    private void attemptReport(boolean committed, long tid, long deadline, int attempt, CompletableFuture<Void> done) {
+    private void attemptReport(boolean committed, long tid, long logVersion, long deadline, int attempt, CompletableFuture<Void> done) {
         long left = deadline - System.nanoTime();
-        call(id -> new CmProtocol.Report(id, committed, tid), Math.min(options.requestTimeout().toNanos(), Math.max(left, 1)))
+        call(id -> new CmProtocol.Report(id, committed, tid, logVersion), Math.min(options.requestTimeout().toNanos(), Math.max(left, 1)))
                 .whenComplete((call, failure) -> {
                     TellException retriable;
                     if (failure == null) {
@@ -263,7 +263,7 @@ public final class CommitManagerClient implements CommitManager {
                                         + options.reportDeadline().toMillis() + " ms: " + retriable.getMessage(), retriable));
                         return;
                     }
-                    schedule(() -> attemptReport(committed, tid, deadline, attempt + 1, done), Math.min(backoff, remaining), done);
+                    schedule(() -> attemptReport(committed, tid, logVersion, deadline, attempt + 1, done), Math.min(backoff, remaining), done);
                 });
     }
 
@@ -414,7 +414,7 @@ public final class CommitManagerClient implements CommitManager {
             if (response instanceof CmProtocol.Started s && !closed) {
                 long tid = s.start().tid();
                 LOG.info("ending transaction {} whose start answer came after the timeout", tid);
-                report(tid < 0, tid).whenComplete((ok, e) -> {
+                report(tid < 0, tid, 0).whenComplete((ok, e) -> {
                     if (e != null) {
                         LOG.warn("could not end orphaned transaction {}: {}", tid, e.toString());
                     }

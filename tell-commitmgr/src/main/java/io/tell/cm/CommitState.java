@@ -118,6 +118,75 @@ final class CommitState {
         }
     }
 
+    /**
+     * Adds what another commit manager published: every tid {@code <= otherBase} and those
+     * set in {@code otherDone} (bit {@code i} = tid {@code otherBase + 1 + i}) are completed.
+     * Running transactions found completed (ended through another manager) are released.
+     */
+    void merge(long otherBase, long[] otherDone) {
+        boolean changed = false;
+        if (otherBase > base) {
+            for (long t = base + 1; t <= otherBase; t++) {
+                changed |= setDone(t);
+            }
+        }
+        BitSet bits = BitSet.valueOf(otherDone);
+        for (int i = bits.nextSetBit(0); i >= 0; i = bits.nextSetBit(i + 1)) {
+            changed |= setDone(otherBase + 1 + i);
+        }
+        if (changed) {
+            highestIssued = Math.max(highestIssued, base);
+            advance();
+            snapshot = null;
+            running.keySet().removeIf(id -> {
+                if (id > 0 && isCompleted(id)) {
+                    Long startedAt = running.get(id);
+                    runningBases.merge(startedAt, -1, (a, b) -> a + b == 0 ? null : a + b);
+                    return true;
+                }
+                return false;
+            });
+        }
+    }
+
+    private boolean setDone(long t) {
+        if (t <= base || done.get((int) (t - base - 1))) {
+            return false;
+        }
+        done.set((int) (t - base - 1));
+        return true;
+    }
+
+    /** The tids above base that are not completed, up to {@code upTo}. */
+    List<Long> notCompleted(long upTo) {
+        List<Long> out = new ArrayList<>();
+        for (long t = base + 1; t <= upTo; t++) {
+            if (!isCompleted(t)) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /** The lowest base of the transactions this state knows running (its own base when none). */
+    long localLav() {
+        return runningBases.isEmpty() ? base : Math.min(base, runningBases.firstKey());
+    }
+
+    /** The completion part (base, done bits, highest issued) without running transactions. */
+    CommitState copy() {
+        return new CommitState(base, done, highestIssued);
+    }
+
+    /** Tids up to {@code issued} were handed out (by this manager or another of its cluster). */
+    void issuedUpTo(long issued) {
+        highestIssued = Math.max(highestIssued, issued);
+    }
+
+    boolean isRunning(long id) {
+        return running.containsKey(id);
+    }
+
     boolean isCompleted(long tid) {
         return tid <= base || done.get((int) (tid - base - 1));
     }

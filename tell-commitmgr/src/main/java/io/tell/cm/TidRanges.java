@@ -17,6 +17,11 @@ import java.util.concurrent.Executor;
  * a start that finds no tid left waits (as a future) for the range in flight. Tids increase
  * across ranges because the counter only grows.
  *
+ * <p>In a cluster a range is used only once the member's published record names it as its
+ * own ({@link ClusterMember#claimRange}), so that the others know whose every tid is. A gap
+ * in the counter is never taken to be one's own: a reservation whose answer was lost stays
+ * unowned, and the cluster settles it after the grace ({@link ClusterMember}).
+ *
  * <p>Not thread-safe on its own: every method runs under the monitor of {@code owner}, which
  * also guards the {@link CommitState} that {@link LocalCommitManager#begin} touches.
  */
@@ -25,23 +30,25 @@ final class TidRanges {
     private final RecordStore store;
     private final RecordKey counter;
     private final int rangeSize;
+    private final ClusterMember member;
     private final Executor callbacks;
     private long next;
     private long last;
     /** A range fetched ahead of need, or {@code 0, -1} when none. */
     private long prefetchedFirst;
     private long prefetchedLast = -1;
-    /** The highest tid of any range reserved so far. */
-    private long reservedUpTo;
     private boolean reserving;
+    /** The highest tid of any range installed so far. */
+    private long reservedUpTo;
     private final ArrayDeque<CompletableFuture<TxStart>> waiting = new ArrayDeque<>();
 
     TidRanges(LocalCommitManager owner, RecordStore store, RecordKey counter, int rangeSize, long highestIssued,
-              Executor callbacks) {
+              ClusterMember member, Executor callbacks) {
         this.owner = owner;
         this.store = store;
         this.counter = counter;
         this.rangeSize = rangeSize;
+        this.member = member;
         this.callbacks = callbacks;
         this.next = highestIssued + 1;
         this.last = highestIssued;
@@ -68,58 +75,97 @@ final class TidRanges {
         return f;
     }
 
+    /**
+     * Gives up the tids reserved but not handed out (an idle member would otherwise hold the
+     * cluster's base back): returns them as {@code {first, last}} pairs; they are never issued.
+     */
+    List<long[]> abandonUnissued() {
+        List<long[]> out = new ArrayList<>();
+        if (next <= last) {
+            out.add(new long[] {next, last});
+            next = last + 1;
+        }
+        if (prefetchedLast >= prefetchedFirst) {
+            out.add(new long[] {prefetchedFirst, prefetchedLast});
+            prefetchedLast = -1;
+        }
+        return out;
+    }
+
     private void reserve() {
         if (reserving) {
             return;
         }
         reserving = true;
-        // Completed on the journal thread, never on the store's I/O thread, so that callers'
-        // callbacks cannot stall the store client.
+        // Completed on the manager's background thread, never on the store's I/O thread, so
+        // that callers' callbacks cannot stall the store client.
         store.incrementAsync(counter, rangeSize).whenCompleteAsync(this::reserved, callbacks);
     }
 
     private void reserved(Long end, Throwable failure) {
-        List<CompletableFuture<TxStart>> failed = new ArrayList<>();
+        if (failure != null) {
+            failWaiting(failure);
+            return;
+        }
+        long first = end - rangeSize + 1;
+        if (member == null) {
+            install(first, end);
+            return;
+        }
+        member.claimRange(first, end).whenComplete((ok, claimFailure) -> {
+            if (claimFailure != null) {
+                failWaiting(claimFailure);
+            } else {
+                install(first, end);
+            }
+        });
+    }
+
+    private void install(long first, long end) {
         List<Runnable> completions = new ArrayList<>();
         synchronized (owner) {
             reserving = false;
             if (owner.isClosed()) {
                 return;
             }
-            if (failure != null) {
-                failed.addAll(waiting);
-                waiting.clear();
+            if (member == null && first > reservedUpTo + 1) {
+                // Alone on the counter (embedded), a gap can only be a reservation of ours whose
+                // answer was lost: nobody will use those tids, so they must not hold the base back.
+                owner.state().skip(reservedUpTo + 1, first - 1);
+            }
+            reservedUpTo = Math.max(reservedUpTo, end);
+            if (member != null) {
+                owner.state().issuedUpTo(end); // published as ours: reports of them are expected
+            }
+            if (next <= last) {
+                prefetchedFirst = first;
+                prefetchedLast = end;
             } else {
-                long first = Math.max(end - rangeSize + 1, next);
-                if (first > reservedUpTo + 1) {
-                    // A reservation whose answer was lost (a store timeout) still took its
-                    // range: nobody will use those tids, so they must not hold the base back.
-                    owner.skip(reservedUpTo + 1, first - 1);
-                }
-                reservedUpTo = Math.max(reservedUpTo, end);
-                if (next <= last) {
-                    prefetchedFirst = first;
-                    prefetchedLast = end;
-                } else {
-                    next = first;
-                    last = end;
-                }
-                while (!waiting.isEmpty() && next <= last) {
-                    CompletableFuture<TxStart> f = waiting.poll();
-                    TxStart started = owner.begin(next++);
-                    completions.add(() -> f.complete(started));
-                }
-                if (!waiting.isEmpty()) {
-                    reserve();
-                }
+                next = first;
+                last = end;
+            }
+            while (!waiting.isEmpty() && next <= last) {
+                CompletableFuture<TxStart> f = waiting.poll();
+                TxStart started = owner.begin(next++);
+                completions.add(() -> f.complete(started));
+            }
+            if (!waiting.isEmpty()) {
+                reserve();
             }
         }
         completions.forEach(Runnable::run);
-        if (!failed.isEmpty()) {
-            TellException e = TellException.of(ErrorCode.CM_UNAVAILABLE,
-                    "cannot reserve tids: " + TellException.unwrap(failure).getMessage(), failure);
-            failed.forEach(f -> f.completeExceptionally(e));
+    }
+
+    private void failWaiting(Throwable failure) {
+        List<CompletableFuture<TxStart>> failed;
+        synchronized (owner) {
+            reserving = false;
+            failed = new ArrayList<>(waiting);
+            waiting.clear();
         }
+        TellException e = TellException.of(ErrorCode.CM_UNAVAILABLE,
+                "cannot reserve tids: " + TellException.unwrap(failure).getMessage(), failure);
+        failed.forEach(f -> f.completeExceptionally(e));
     }
 
     /** Removes and returns the starts still waiting (the owner is closing). */

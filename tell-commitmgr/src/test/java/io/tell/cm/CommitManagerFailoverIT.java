@@ -258,8 +258,8 @@ class CommitManagerFailoverIT {
         }
 
         @Override
-        public CompletableFuture<Void> committedAsync(long tid) {
-            return delegate.committedAsync(tid);
+        public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
+            return delegate.committedAsync(tid, logVersion);
         }
 
         @Override

@@ -251,7 +251,7 @@ class CommitManagerServerIT {
             }
             assertEquals(Set.of(11L, 12L, 13L), answered);
             for (long tid : tids) {
-                out.write(frame(CmProtocol.COMMITTED, 100 + tid, ByteBuffer.allocate(8).putLong(tid).array()));
+                out.write(frame(CmProtocol.COMMITTED, 100 + tid, ByteBuffer.allocate(16).putLong(tid).putLong(0).array()));
             }
             out.write(frame(CmProtocol.ABORTED, 99, ByteBuffer.allocate(8).putLong(1_000_000).array()));
             out.flush();

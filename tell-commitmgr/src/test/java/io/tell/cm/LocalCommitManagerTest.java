@@ -172,47 +172,86 @@ class LocalCommitManagerTest {
     }
 
     @Test
-    void inDoubtTidsWithoutLogEntryAreFencedAfterTheGrace() throws Exception {
+    void inDoubtTidsAreSettledAfterTheGraceByTheirLogEntries() throws Exception {
         String url = uniqueStore();
         RecordStore store = RecordStores.open(url);
+        java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        io.tell.txn.NodeLease live = io.tell.txn.NodeLease.acquire(store, "pn-live", Duration.ofSeconds(30), () -> Long.MAX_VALUE, timer);
         TxStart logged;
+        TxStart orphan;
         TxStart silent;
-        try (LocalCommitManager cm = durable(store, 4, LONG_GRACE)) {
+        try (LocalCommitManager cm = durable(store, 5, LONG_GRACE)) {
             logged = cm.start(false);
+            orphan = cm.start(false);
             silent = cm.start(false);
-            // logged's node wrote its transaction log entry before crashing; silent's did not.
-            assertTrue(store.write(WriteOp.insert(TxLog.DOMAIN, TxLog.key(logged.tid()), entry(TxLog.State.WRITING))).written());
+            // logged's node (alive, holding its lease) and orphan's (gone, no lease) wrote their
+            // log entries before their commit manager went away; silent's node did not.
+            assertTrue(store.write(WriteOp.insert(TxLog.DOMAIN, TxLog.key(logged.tid()), entry(TxLog.State.WRITING, live.id()))).written());
+            assertTrue(store.write(WriteOp.insert(TxLog.DOMAIN, TxLog.key(orphan.tid()), entry(TxLog.State.WRITING, "pn-gone"))).written());
+            cm.crash();
         }
-        try (LocalCommitManager cm = durable(store, 4, Duration.ofMillis(50))) {
+        try (LocalCommitManager cm = durable(store, 5, Duration.ofMillis(50))) {
             TxStart first = cm.start(false);
-            assertFalse(first.snapshot().isVisible(silent.tid()), "not fenced before the grace");
+            assertFalse(first.snapshot().isVisible(silent.tid()), "not settled before the grace");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!cm.start(true).snapshot().isVisible(silent.tid())) {
-                assertTrue(System.nanoTime() < deadline, "fencing did not happen: " + cm.describe());
+            while (!cm.start(true).snapshot().isVisible(silent.tid()) || !cm.start(true).snapshot().isVisible(orphan.tid())) {
+                assertTrue(System.nanoTime() < deadline, "settling did not happen: " + cm.describe());
                 Thread.sleep(10);
             }
-            Versioned fence = store.get(TxLog.DOMAIN, TxLog.key(silent.tid()));
-            assertNotNull(fence);
-            assertEquals(TxLog.State.FENCED, TxLog.decode(fence.value()).state());
+            assertEquals(TxLog.State.FENCED, TxLog.decode(store.get(TxLog.DOMAIN, TxLog.key(silent.tid())).value()).state());
+            assertEquals(TxLog.State.FENCED, TxLog.decode(store.get(TxLog.DOMAIN, TxLog.key(orphan.tid())).value()).state());
             // The owner of the fenced tid can no longer log and must abort.
-            WriteResult late = store.write(WriteOp.insert(TxLog.DOMAIN, TxLog.key(silent.tid()), entry(TxLog.State.WRITING)));
+            WriteResult late = store.write(WriteOp.insert(TxLog.DOMAIN, TxLog.key(silent.tid()), entry(TxLog.State.WRITING, "pn")));
             assertInstanceOf(WriteResult.Conflict.class, late);
-            // The logged one waits for its node or for recovery.
+            // The logged one of a live node waits for that node's report.
             TxStart later = cm.start(false);
             assertFalse(later.snapshot().isVisible(logged.tid()));
             assertEquals(TxLog.State.WRITING, TxLog.decode(store.get(TxLog.DOMAIN, TxLog.key(logged.tid())).value()).state());
             assertTrue(later.snapshot().base() < logged.tid());
-            // Reserved but never handed out tids of the old range were fenced as well.
-            for (long t = silent.tid() + 1; t <= 4; t++) {
+            // Reserved but never handed out tids of the old range were settled as well.
+            for (long t = silent.tid() + 1; t <= 5; t++) {
                 assertTrue(later.snapshot().isVisible(t), "tid " + t);
             }
-            cm.aborted(logged.tid()); // recovery reverted it and reports it
-            assertTrue(cm.start(true).snapshot().base() >= 4);
+            long version = store.get(TxLog.DOMAIN, TxLog.key(logged.tid())).version();
+            cm.committedAsync(logged.tid(), version).get(10, TimeUnit.SECONDS); // its node reports through the new manager
+            assertTrue(cm.start(true).snapshot().base() >= 5);
+        } finally {
+            live.close();
+            timer.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCommitFencedByRecoveryIsRefusedAndACommitDecidedFirstStands() throws Exception {
+        RecordStore store = RecordStores.open(uniqueStore());
+        try (LocalCommitManager cm = durable(store, 10, LONG_GRACE)) {
+            TxStart fenced = cm.start(false);
+            TxStart decided = cm.start(false);
+            long fencedLog = store.write(WriteOp.insert(TxLog.DOMAIN, TxLog.key(fenced.tid()), entry(TxLog.State.WRITING, "pn-x"))).version();
+            long decidedLog = store.write(WriteOp.insert(TxLog.DOMAIN, TxLog.key(decided.tid()), entry(TxLog.State.WRITING, "pn-x"))).version();
+            // Recovery wins the race for one: it moves the entry to FENCED on the version it read.
+            assertTrue(store.write(new WriteOp(TxLog.recordKey(fenced.tid()), entry(TxLog.State.FENCED, "pn-x"),
+                    io.tell.store.Expect.version(fencedLog))).written());
+            java.util.concurrent.ExecutionException refused = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> cm.committedAsync(fenced.tid(), fencedLog).get(10, TimeUnit.SECONDS));
+            assertEquals(ErrorCode.TX_FENCED, TellException.unwrap(refused.getCause()).code());
+            assertFalse(cm.start(true).snapshot().isVisible(fenced.tid()), "a refused commit is not made visible");
+            // The other commit is decided first; a fence that comes later loses.
+            cm.committedAsync(decided.tid(), decidedLog).get(10, TimeUnit.SECONDS);
+            assertTrue(cm.start(true).snapshot().isVisible(decided.tid()));
+            assertFalse(store.write(new WriteOp(TxLog.recordKey(decided.tid()), entry(TxLog.State.FENCED, "pn-x"),
+                    io.tell.store.Expect.version(decidedLog))).written());
+            // A resent report of the decided commit is acknowledged again.
+            cm.committedAsync(decided.tid(), decidedLog).get(10, TimeUnit.SECONDS);
         }
     }
 
     private static byte[] entry(TxLog.State state) {
-        return TxLog.encode(new TxLog.Entry(state, "pn-test", System.currentTimeMillis(), List.of()));
+        return entry(state, "pn-test");
+    }
+
+    private static byte[] entry(TxLog.State state, String node) {
+        return TxLog.encode(new TxLog.Entry(state, node, System.currentTimeMillis(), List.of()));
     }
 
     @Test
@@ -235,19 +274,39 @@ class LocalCommitManagerTest {
     }
 
     @Test
-    void aSecondCommitManagerOnTheJournalFencesTheFirst() {
+    void twoManagersServeAtOnceWithConsistentSnapshots() throws Exception {
         String url = uniqueStore();
-        LocalCommitManager first = durable(RecordStores.open(url), 10, LONG_GRACE);
-        TxStart t = first.start(false);
-        try (LocalCommitManager second = durable(RecordStores.open(url), 10, LONG_GRACE)) {
-            TellException e = failure(() -> first.committed(t.tid()));
-            assertEquals(ErrorCode.CM_UNAVAILABLE, e.code());
-            assertInstanceOf(TellRetriableException.class, e);
-            assertEquals(ErrorCode.CM_UNAVAILABLE, failure(() -> first.start(false)).code());
-            second.committed(t.tid()); // the client resends to the one that took over
-            assertTrue(second.start(true).snapshot().isVisible(t.tid()));
-        } finally {
-            first.close();
+        try (LocalCommitManager first = durable(RecordStores.open(url), 10, LONG_GRACE);
+             LocalCommitManager second = durable(RecordStores.open(url), 10, LONG_GRACE)) {
+            TxStart a = first.start(false);
+            TxStart b = second.start(false);
+            assertTrue(a.tid() != b.tid());
+            // In flight on one manager: invisible in the other's snapshots, however long we look.
+            second.committed(b.tid());
+            for (int i = 0; i < 20; i++) {
+                assertFalse(second.start(true).snapshot().isVisible(a.tid()), "in-flight tid of the other manager visible");
+                Thread.sleep(2);
+            }
+            // A commit acknowledged by one becomes visible at the other within a few sync periods.
+            awaitVisible(first, b.tid());
+            // A transaction begun on one manager commits through the other.
+            second.committed(a.tid());
+            awaitVisible(first, a.tid());
+            awaitVisible(second, a.tid());
+            // The others' reserved ranges do not hold the base back for good: idle ranges are given up.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (second.start(true).snapshot().base() < Math.max(a.tid(), b.tid())) {
+                assertTrue(System.nanoTime() < deadline, "base stuck: " + second.describe());
+                Thread.sleep(5);
+            }
+        }
+    }
+
+    private static void awaitVisible(LocalCommitManager cm, long tid) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!cm.start(true).snapshot().isVisible(tid)) {
+            assertTrue(System.nanoTime() < deadline, "tid " + tid + " never became visible: " + cm.describe());
+            Thread.sleep(2);
         }
     }
 

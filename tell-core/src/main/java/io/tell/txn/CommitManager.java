@@ -19,8 +19,20 @@ public interface CommitManager extends AutoCloseable {
     /** Starts a transaction; read-only ones get a negative id and still hold {@code lav} back. */
     CompletableFuture<TxStart> startAsync(boolean readOnly);
 
-    /** Reports a commit (or the end of a read-only transaction). */
-    CompletableFuture<Void> committedAsync(long tid);
+    /**
+     * Reports a commit (or the end of a transaction that wrote nothing). {@code logVersion} is
+     * the version of the tid's transaction-log entry ({@link TxLog}), or 0 when it has none.
+     * With an entry, the commit is decided by moving the entry from {@code WRITING} to
+     * {@code COMMITTED} on that version; when recovery has fenced it first, the report fails
+     * with {@link io.tell.error.ErrorCode#TX_FENCED} and the tid counts as aborted. The commit
+     * manager removes the entry once the commit is journaled.
+     */
+    CompletableFuture<Void> committedAsync(long tid, long logVersion);
+
+    /** Reports a commit of a transaction that has no log entry (it wrote nothing). */
+    default CompletableFuture<Void> committedAsync(long tid) {
+        return committedAsync(tid, 0);
+    }
 
     /** Reports an abort, after every version the transaction wrote has been reverted. */
     CompletableFuture<Void> abortedAsync(long tid);
@@ -33,7 +45,7 @@ public interface CommitManager extends AutoCloseable {
     }
 
     default void committed(long tid) {
-        TellException.join(committedAsync(tid));
+        TellException.join(committedAsync(tid, 0));
     }
 
     default void aborted(long tid) {

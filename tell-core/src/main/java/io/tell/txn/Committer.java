@@ -25,32 +25,40 @@ final class Committer {
 
     private final TransactionManager manager;
     private final RecordStore store;
+    private final Transaction tx;
     private final TxStart start;
     private final List<Transaction.Entry> writes;
     private final Iterable<Transaction.Entry> validatedBuffer;
     private final List<ReadValidator.ScannedRange> validatedScans;
+    /** True while an apply batch is out without answers: then any record may carry a version of ours. */
+    private boolean applyInDoubt;
 
     /** {@code buffer} and {@code scans} are null unless the transaction is SERIALIZABLE. */
-    Committer(TransactionManager manager, TxStart start, List<Transaction.Entry> writes,
+    Committer(TransactionManager manager, Transaction tx, List<Transaction.Entry> writes,
               Iterable<Transaction.Entry> buffer, List<ReadValidator.ScannedRange> scans) {
         this.manager = manager;
         this.store = manager.store();
-        this.start = start;
+        this.tx = tx;
+        this.start = tx.start();
         this.writes = writes;
         this.validatedBuffer = buffer;
         this.validatedScans = scans;
     }
 
+    /**
+     * Commits, or on any failure (every exception type) leaves nothing of this transaction
+     * behind and reports its tid aborted before rethrowing: no path leaks a tid.
+     */
     void commit() {
         long tid = start.tid();
         if (writes.isEmpty()) {
-            if (validatedBuffer != null) {
-                try {
+            try {
+                if (validatedBuffer != null) {
                     ReadValidator.validate(manager, start, validatedBuffer, validatedScans);
-                } catch (TellException e) {
-                    manager.reportAborted(tid);
-                    throw e;
                 }
+            } catch (RuntimeException | Error e) {
+                manager.reportAborted(tid);
+                throw e;
             }
             // Nothing to make visible: the report only releases the tid and lav, so it is not waited for.
             manager.reportFinished(tid);
@@ -60,56 +68,68 @@ final class Committer {
         for (Transaction.Entry e : writes) {
             keys.add(e.key);
         }
-        logWriteSet(tid, keys);
+        long logVersion = logWriteSet(tid, keys);
+        observe(CommitObserver.Step.LOGGED);
         IndexWriter indexes = new IndexWriter(manager, start);
-        try {
-            indexes.addEntries(writes);
-        } catch (TellException e) {
-            indexes.undo();
-            manager.reportAborted(tid);
-            throw e;
-        }
         List<RecordKey> applied = new ArrayList<>();
         try {
+            indexes.addEntries(writes);
+            observe(CommitObserver.Step.INDEXED);
             apply(tid, applied);
-        } catch (TellException e) {
-            indexes.undo();
-            if (e.code() == ErrorCode.TX_CONFLICT) {
-                // Refused for good: exactly the records in `applied` carry a version of ours.
-                manager.revertAndReportAborted(tid, applied, false);
-            } else {
-                // No answer from the store: any record may or may not carry a version of ours.
-                manager.revertAndReportAborted(tid, keys, true);
-            }
-            throw e;
-        }
-        try {
             indexes.claimUniqueKeys();
             if (validatedBuffer != null) {
                 ReadValidator.validate(manager, start, validatedBuffer, validatedScans);
             }
-        } catch (TellException e) {
-            indexes.undo();
-            manager.revertAndReportAborted(tid, keys, false);
+            observe(CommitObserver.Step.APPLIED);
+        } catch (RuntimeException | Error e) {
+            undoQuietly(indexes);
+            // A refused or unsent batch: exactly the records in `applied` carry a version of ours.
+            manager.revertAndReportAborted(tid, applyInDoubt ? keys : applied, applyInDoubt);
             throw e;
         }
-        manager.awaitCommitReport(tid);
-        manager.forgetLog(tid);
+        try {
+            manager.awaitCommitReport(tid, logVersion);
+        } catch (TellException e) {
+            if (e.code() == ErrorCode.TX_FENCED) {
+                // Recovery took the tid over and reverts its records; our new index entries are ours to take out.
+                undoQuietly(indexes);
+            }
+            throw e;
+        }
     }
 
-    private void logWriteSet(long tid, List<RecordKey> keys) {
-        byte[] entry = TxLog.encode(new TxLog.Entry(TxLog.State.WRITING, manager.nodeId(), System.currentTimeMillis(), keys));
+    private static void undoQuietly(IndexWriter indexes) {
+        try {
+            indexes.undo();
+        } catch (RuntimeException e) {
+            // Entries left behind are stale: readers check rows and skip them.
+        }
+    }
+
+    private void observe(CommitObserver.Step step) {
+        CommitObserver o = manager.observer();
+        if (o != null) {
+            o.reached(step, start.tid());
+        }
+    }
+
+    /** Writes the log entry (after checking the lease: a fenced node writes nothing) and returns its version. */
+    private long logWriteSet(long tid, List<RecordKey> keys) {
         WriteResult r;
         try {
+            tx.checkLease();
+            byte[] entry = TxLog.encode(new TxLog.Entry(TxLog.State.WRITING, tx.logNode(), System.currentTimeMillis(), keys));
             r = store.write(new WriteOp(TxLog.recordKey(tid), entry, Expect.ABSENT));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // Written or not, the entry holds no version of ours; recovery or the sweeper removes it.
             manager.reportAborted(tid);
             throw e;
         }
         if (!r.written()) {
             manager.reportAborted(tid);
-            throw TellException.of(ErrorCode.TX_CONFLICT, "transaction " + tid + " was fenced by a restarted commit manager");
+            throw TellException.of(ErrorCode.TX_FENCED, "transaction " + tid + " was fenced by a commit manager before it wrote");
         }
+        return r.version();
     }
 
     private void apply(long tid, List<RecordKey> applied) {
@@ -125,7 +145,7 @@ final class Committer {
             for (int i = 0; i < pending.size(); i++) {
                 ops.add(op(pending.get(i), bases.get(i), stored.get(i), tid));
             }
-            List<WriteResult> results = TellException.join(store.writeAllAsync(ops));
+            List<WriteResult> results = send(ops, attempt == 0);
             List<Transaction.Entry> retry = new ArrayList<>();
             for (int i = 0; i < results.size(); i++) {
                 if (results.get(i).written()) {
@@ -143,6 +163,25 @@ final class Committer {
             pending = retry;
             reload(tid, pending, bases, stored);
         }
+    }
+
+    /**
+     * Sends one apply batch. While a commit observer watches, the first batch goes in two
+     * halves with the observer told in between, so a test can stop a node mid-batch.
+     */
+    private List<WriteResult> send(List<WriteOp> ops, boolean first) {
+        applyInDoubt = true;
+        List<WriteResult> results;
+        if (first && ops.size() > 1 && manager.observer() != null) {
+            int half = ops.size() / 2;
+            results = new ArrayList<>(TellException.join(store.writeAllAsync(ops.subList(0, half))));
+            observe(CommitObserver.Step.PARTLY_APPLIED);
+            results.addAll(TellException.join(store.writeAllAsync(ops.subList(half, ops.size()))));
+        } else {
+            results = TellException.join(store.writeAllAsync(ops));
+        }
+        applyInDoubt = false;
+        return results;
     }
 
     /**

@@ -23,9 +23,9 @@ public final class CountingCommitManager implements CommitManager {
     }
 
     @Override
-    public CompletableFuture<Void> committedAsync(long tid) {
+    public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
         calls.increment();
-        return delegate.committedAsync(tid);
+        return delegate.committedAsync(tid, logVersion);
     }
 
     @Override

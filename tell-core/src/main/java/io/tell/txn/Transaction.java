@@ -48,11 +48,16 @@ public final class Transaction implements AutoCloseable {
     /** The buffer's written entries, so that readers merging in their own writes need not walk every read. */
     private final List<Entry> written = new ArrayList<>();
     private State state = State.ACTIVE;
+    /** The lease id this transaction logs under (the node id when the node holds no lease). */
+    private final String logNode;
+    private final long leaseEpoch;
 
-    Transaction(TransactionManager manager, TxStart start, Isolation isolation) {
+    Transaction(TransactionManager manager, TxStart start, Isolation isolation, String leaseId, long leaseEpoch) {
         this.manager = manager;
         this.start = start;
         this.isolation = isolation;
+        this.logNode = leaseId == null ? manager.nodeId() : leaseId;
+        this.leaseEpoch = leaseEpoch;
     }
 
     public Isolation isolation() {
@@ -239,13 +244,30 @@ public final class Transaction implements AutoCloseable {
         }
         try {
             List<ReadValidator.ScannedRange> validate = isolation == Isolation.SERIALIZABLE ? scans : null;
-            new Committer(manager, start, writes, validate == null ? null : buffer.values(), validate).commit();
+            new Committer(manager, this, writes, validate == null ? null : buffer.values(), validate).commit();
             state = State.COMMITTED;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // The committer has reverted and reported whatever it started; only a pending
+            // commit report is still on its way.
             state = e instanceof TellException te && te.code() == ErrorCode.TX_COMMIT_PENDING
                     ? State.COMMITTED : State.ABORTED;
             throw e;
+        } finally {
+            manager.ended(start.tid());
         }
+    }
+
+    TxStart start() {
+        return start;
+    }
+
+    String logNode() {
+        return logNode;
+    }
+
+    /** Throws {@link ErrorCode#TX_FENCED} once the lease this transaction began under is gone. */
+    void checkLease() {
+        manager.checkLease(leaseEpoch);
     }
 
     /** Rolls back; nothing was written to the store before commit, so this only tells the commit manager. */
@@ -254,6 +276,7 @@ public final class Transaction implements AutoCloseable {
             return;
         }
         state = State.ABORTED;
+        manager.ended(start.tid());
         manager.reportAborted(start.tid());
     }
 
@@ -340,8 +363,11 @@ public final class Transaction implements AutoCloseable {
     /** Runs a store call; a failure rolls this transaction back before it propagates. */
     private <T> T guard(java.util.function.Supplier<T> call) {
         try {
-            return call.get();
-        } catch (RuntimeException e) {
+            T result = call.get();
+            // A node that lost its lease no longer holds lav back: what it read may be collected.
+            checkLease();
+            return result;
+        } catch (RuntimeException | Error e) {
             rollback();
             throw e;
         }

@@ -38,6 +38,10 @@ public final class TransactionManager implements AutoCloseable {
     private final java.util.concurrent.ConcurrentHashMap<String, List<TableIndex>> indexes = new java.util.concurrent.ConcurrentHashMap<>();
     private final LongAdder commits = new LongAdder();
     private final LongAdder aborts = new LongAdder();
+    /** Snapshot bases of this node's running transactions by tid, for the lease's lav hold. */
+    private final java.util.concurrent.ConcurrentHashMap<Long, Long> running = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile NodeLease lease;
+    private volatile CommitObserver observer;
 
     public TransactionManager(RecordStore store, CommitManager commitManager, String nodeId) {
         this(store, commitManager, nodeId, Duration.ofSeconds(10));
@@ -60,7 +64,7 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     public Transaction begin(Isolation isolation) {
-        return new Transaction(this, commitManager.start(false), isolation);
+        return started(commitManager.start(false), isolation);
     }
 
     public Transaction beginReadOnly() {
@@ -68,7 +72,69 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     public Transaction beginReadOnly(Isolation isolation) {
-        return new Transaction(this, commitManager.start(true), isolation);
+        return started(commitManager.start(true), isolation);
+    }
+
+    private Transaction started(TxStart start, Isolation isolation) {
+        NodeLease l = lease;
+        running.put(start.tid(), start.snapshot().base());
+        return new Transaction(this, start, isolation, l == null ? null : l.id(), l == null ? 0 : l.epoch());
+    }
+
+    /**
+     * From now on this node holds a lease ({@link NodeLease}) renewed in the background, and
+     * its transactions log under the lease's id: when the node dies, a commit manager's
+     * recovery finds and reverts what it left. Without a lease (an embedded database, whose
+     * commit manager dies with it) nothing is recovered. Call before the first transaction.
+     */
+    public void startLease(Duration leaseTime) {
+        if (lease != null) {
+            throw new IllegalStateException("lease already started");
+        }
+        lease = NodeLease.acquire(store, nodeId, leaseTime, this::lowestRunningBase, background);
+    }
+
+    /** The node's lease, or null when it holds none. */
+    public NodeLease lease() {
+        return lease;
+    }
+
+    /** Stops renewing the lease and leaves it in the store, as a crash would (tests of recovery). */
+    public void abandonLease() {
+        if (lease != null) {
+            lease.abandon();
+        }
+    }
+
+    /** The lowest snapshot base of this node's running transactions, {@link Long#MAX_VALUE} when none. */
+    long lowestRunningBase() {
+        long min = Long.MAX_VALUE;
+        for (long base : running.values()) {
+            min = Math.min(min, base);
+        }
+        return min;
+    }
+
+    /** A transaction of this node ended (committed, aborted or failed). */
+    void ended(long tid) {
+        running.remove(tid);
+    }
+
+    /** Throws {@link ErrorCode#TX_FENCED} when the lease a transaction began under is no longer held. */
+    void checkLease(long epoch) {
+        NodeLease l = lease;
+        if (l != null) {
+            l.check(epoch);
+        }
+    }
+
+    /** Sets the observer that sees commits pass their steps (fault-injection tests); null for none. */
+    public void observeCommits(CommitObserver observer) {
+        this.observer = observer;
+    }
+
+    CommitObserver observer() {
+        return observer;
     }
 
     /**
@@ -89,11 +155,11 @@ public final class TransactionManager implements AutoCloseable {
                 T result = work.apply(tx);
                 tx.commit();
                 return result;
-            } catch (TellException e) {
+            } catch (RuntimeException | Error e) {
                 if (tx != null) {
                     tx.rollback();
                 }
-                if (!e.retriable() || attempt >= maxAttempts) {
+                if (!(e instanceof TellException te) || !te.retriable() || attempt >= maxAttempts) {
                     throw e;
                 }
                 backoff(attempt);
@@ -143,9 +209,12 @@ public final class TransactionManager implements AutoCloseable {
         return aborts.sum();
     }
 
-    /** Reports a commit and waits for the acknowledgement; past the wait the report goes on in the background. */
-    void awaitCommitReport(long tid) {
-        CompletableFuture<Void> ack = report(tid, true);
+    /**
+     * Reports a commit whose log entry has version {@code logVersion} and waits for the
+     * acknowledgement; past the wait the report goes on in the background.
+     */
+    void awaitCommitReport(long tid, long logVersion) {
+        CompletableFuture<Void> ack = report(tid, true, logVersion);
         try {
             ack.get(commitReportWait.toMillis(), TimeUnit.MILLISECONDS);
             if (tid > 0) {
@@ -164,7 +233,7 @@ public final class TransactionManager implements AutoCloseable {
 
     /** Reports the end of a transaction that wrote nothing, without waiting. */
     void reportFinished(long tid) {
-        report(tid, true);
+        report(tid, true, 0);
     }
 
     /** Reports an abort (no versions of {@code tid} exist) without waiting. */
@@ -172,7 +241,7 @@ public final class TransactionManager implements AutoCloseable {
         if (tid > 0) {
             aborts.increment();
         }
-        report(tid, false);
+        report(tid, false, 0);
     }
 
     /**
@@ -183,7 +252,8 @@ public final class TransactionManager implements AutoCloseable {
      */
     void revertAndReportAborted(long tid, List<RecordKey> keys, boolean outcomeUnknown) {
         try {
-            revert(tid, keys, outcomeUnknown);
+            Reverter.revert(store, tid, keys, outcomeUnknown);
+            forgetLog(tid);
             reportAborted(tid);
         } catch (TellException e) {
             LOG.warn("revert of tid {} failed ({}); retrying in the background", tid, e.toString());
@@ -200,48 +270,17 @@ public final class TransactionManager implements AutoCloseable {
                 });
     }
 
-    private void revert(long tid, List<RecordKey> keys, boolean outcomeUnknown) {
-        for (int attempt = 0; attempt < 10; attempt++) {
-            List<Versioned> current = TellException.join(store.getAllAsync(keys));
-            List<WriteOp> ops = new ArrayList<>();
-            for (int i = 0; i < keys.size(); i++) {
-                WriteOp op = revertOp(tid, keys.get(i), current.get(i), outcomeUnknown);
-                if (op != null) {
-                    ops.add(op);
-                }
-            }
-            if (ops.isEmpty() || TellException.join(store.writeAllAsync(ops)).stream().allMatch(r -> r.written())) {
-                forgetLog(tid);
-                return;
-            }
-        }
-        throw TellException.of(ErrorCode.STORE_TIMEOUT, "could not revert tid " + tid + " after 10 attempts");
-    }
-
-    private static WriteOp revertOp(long tid, RecordKey key, Versioned v, boolean outcomeUnknown) {
-        if (v == null) {
-            return outcomeUnknown ? new WriteOp(key, new MvccRecord(List.of()).encode(), Expect.ABSENT) : null;
-        }
-        MvccRecord record = MvccRecord.decode(v.value());
-        Expect expect = Expect.version(v.version());
-        if (!record.hasVersionOf(tid)) {
-            return outcomeUnknown ? new WriteOp(key, v.value(), expect) : null;
-        }
-        MvccRecord rest = record.without(tid);
-        return new WriteOp(key, rest.isEmpty() ? null : rest.encode(), expect);
-    }
-
     /** Sends a report, resending retriable failures in the background until acknowledged. */
-    private CompletableFuture<Void> report(long tid, boolean committed) {
+    private CompletableFuture<Void> report(long tid, boolean committed, long logVersion) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        send(tid, committed, done, 1);
+        send(tid, committed, logVersion, done, 1);
         return done;
     }
 
-    private void send(long tid, boolean committed, CompletableFuture<Void> done, int attempt) {
+    private void send(long tid, boolean committed, long logVersion, CompletableFuture<Void> done, int attempt) {
         CompletableFuture<Void> call;
         try {
-            call = committed ? commitManager.committedAsync(tid) : commitManager.abortedAsync(tid);
+            call = committed ? commitManager.committedAsync(tid, logVersion) : commitManager.abortedAsync(tid);
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
@@ -257,7 +296,7 @@ public final class TransactionManager implements AutoCloseable {
                 return;
             }
             long delay = Math.min(1000, 20L << Math.min(attempt, 6));
-            background.schedule(() -> send(tid, committed, done, attempt + 1), delay, TimeUnit.MILLISECONDS);
+            background.schedule(() -> send(tid, committed, logVersion, done, attempt + 1), delay, TimeUnit.MILLISECONDS);
         });
     }
 
@@ -273,6 +312,9 @@ public final class TransactionManager implements AutoCloseable {
 
     @Override
     public void close() {
+        if (lease != null) {
+            lease.close();
+        }
         background.shutdown();
         try {
             background.awaitTermination(5, TimeUnit.SECONDS);

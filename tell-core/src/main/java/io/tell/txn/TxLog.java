@@ -12,8 +12,19 @@ import java.util.List;
  * The transaction log: one record per writing transaction in domain {@value #DOMAIN}, keyed by
  * the tid (8 bytes, big-endian), written with insert-if-absent <i>before</i> any data record
  * is touched, so that recovery can find and revert what a crashed processing node wrote.
- * A commit manager that finds a tid in doubt after a restart fences it by inserting a
- * {@link State#FENCED} entry: the owner's own insert then conflicts and it aborts.
+ *
+ * <p>An entry moves from {@link State#WRITING} to exactly one of two ends, each by a write
+ * conditional on the version the writer read, so exactly one of them wins:
+ * <ul>
+ *   <li>{@link State#COMMITTED}: the commit manager decided the commit (the processing node
+ *       reported it with the entry's version). The entry is deleted once the commit manager
+ *       has journaled the tid.</li>
+ *   <li>{@link State#FENCED}: recovery of a dead processing node (or of a tid whose commit
+ *       manager died) took the tid over: it reverts the keys listed, then reports the tid
+ *       aborted. A report of the owner that comes later is refused.</li>
+ * </ul>
+ * A tid that has no entry is fenced by inserting a {@code FENCED} entry without keys: its
+ * owner's own insert then conflicts and it aborts before writing anything.
  *
  * <p>Value layout: state (1 byte), processing-node id (2-byte length + UTF-8), wall-clock
  * millis (8 bytes), key count (4 bytes), then per key: domain (2-byte length + UTF-8) and key
@@ -22,9 +33,13 @@ import java.util.List;
 public final class TxLog {
     public static final String DOMAIN = "tell.txlog";
 
-    public enum State { WRITING, FENCED }
+    public enum State { WRITING, FENCED, COMMITTED }
 
     public record Entry(State state, String node, long millis, List<RecordKey> keys) {
+        /** This entry in another state, everything else kept. */
+        public Entry in(State next) {
+            return new Entry(next, node, millis, keys);
+        }
     }
 
     private TxLog() {
@@ -60,7 +75,11 @@ public final class TxLog {
     public static Entry decode(byte[] bytes) {
         try {
             ByteBuffer buf = ByteBuffer.wrap(bytes);
-            State state = State.values()[buf.get()];
+            int ordinal = buf.get();
+            if (ordinal < 0 || ordinal >= State.values().length) {
+                throw new IllegalArgumentException("state " + ordinal);
+            }
+            State state = State.values()[ordinal];
             String node = string(buf, buf.getShort() & 0xffff);
             long millis = buf.getLong();
             int n = buf.getInt();

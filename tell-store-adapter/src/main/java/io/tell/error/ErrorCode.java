@@ -18,6 +18,11 @@ public enum ErrorCode {
     PROTOCOL_ERROR(false),
     /** Snapshot isolation refused the transaction: a write-write conflict (first committer wins). */
     TX_CONFLICT(true),
+    /**
+     * The transaction was taken over by recovery (its processing node's lease expired, or its
+     * commit manager died) and is aborted; nothing it wrote stays. Retrying runs it anew.
+     */
+    TX_FENCED(true),
     /** An insert met a live row with the same key. */
     DUPLICATE_KEY(false),
     /**

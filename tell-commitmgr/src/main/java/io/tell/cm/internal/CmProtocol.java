@@ -20,7 +20,7 @@ import java.nio.charset.StandardCharsets;
  *
  * requests (client to server)
  *   0x01 START      readOnly:uint8 (0 or 1)
- *   0x02 COMMITTED  tid:int64
+ *   0x02 COMMITTED  tid:int64  logVersion:int64 (version of the tid's log entry, 0 for none)
  *   0x03 ABORTED    tid:int64
  * responses (server to client, same requestId as the request)
  *   0x81 STARTED    tid:int64  lav:int64  snapshot (SnapshotDescriptor binary form:
@@ -65,8 +65,8 @@ public final class CmProtocol {
     public record Start(long requestId, boolean readOnly) implements Request {
     }
 
-    /** COMMITTED ({@code committed} true) or ABORTED. */
-    public record Report(long requestId, boolean committed, long tid) implements Request {
+    /** COMMITTED ({@code committed} true, with the log entry's version) or ABORTED ({@code logVersion} 0). */
+    public record Report(long requestId, boolean committed, long tid, long logVersion) implements Request {
     }
 
     /** A response as decoded by the client. */
@@ -101,7 +101,9 @@ public final class CmProtocol {
     public static ByteBuf encode(ByteBufAllocator alloc, Request request) {
         return switch (request) {
             case Start s -> header(alloc, START, s.requestId(), 1).writeByte(s.readOnly() ? 1 : 0);
-            case Report r -> header(alloc, r.committed() ? COMMITTED : ABORTED, r.requestId(), 8).writeLong(r.tid());
+            case Report r -> r.committed()
+                    ? header(alloc, COMMITTED, r.requestId(), 16).writeLong(r.tid()).writeLong(r.logVersion())
+                    : header(alloc, ABORTED, r.requestId(), 8).writeLong(r.tid());
         };
     }
 
@@ -154,9 +156,13 @@ public final class CmProtocol {
                 }
                 yield new Start(id, readOnly == 1);
             }
-            case COMMITTED, ABORTED -> {
+            case COMMITTED -> {
+                body(frame, type, 16);
+                yield new Report(id, true, frame.readLong(), frame.readLong());
+            }
+            case ABORTED -> {
                 body(frame, type, 8);
-                yield new Report(id, type == COMMITTED, frame.readLong());
+                yield new Report(id, false, frame.readLong(), 0);
             }
             default -> throw malformed(String.format("unknown request type 0x%02x", type & 0xff));
         };

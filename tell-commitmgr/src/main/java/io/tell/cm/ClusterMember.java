@@ -1,0 +1,473 @@
+package io.tell.cm;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.Expect;
+import io.tell.store.RecordKey;
+import io.tell.store.RecordStore;
+import io.tell.store.Versioned;
+import io.tell.store.WriteOp;
+import io.tell.store.WriteResult;
+import io.tell.txn.Directory;
+import io.tell.txn.NodeLease;
+import io.tell.txn.TxLog;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster side of a durable {@link LocalCommitManager} (architecture §6). Every member
+ * publishes a {@link MemberRecord} and merges the others' every {@value #SYNC_MILLIS} ms, so
+ * a snapshot from any member holds only completions some member made durable (a consistent
+ * cut: a tid is reported only after all its writes are applied) and lags the others by about
+ * that period. Completions are acknowledged only once published (group commit: one write
+ * covers every report that arrived meanwhile). A commit with a log entry is decided by moving
+ * the entry to {@code COMMITTED}, which recovery cannot also fence ({@link TidResolver}).
+ *
+ * <p>Nothing is assumed about tids of others: a tid is visible once some member published it
+ * completed. A member silent for the grace is dead: any member settles the tids of its ranges
+ * with {@link TidResolver} (a transaction begun on it can still commit through another member
+ * meanwhile), and removes its record once they are all completed and the grace has passed
+ * again (its {@code lav} is held until then, for readers it started). Tids of the counter that
+ * no record claims (a reservation whose member died before publishing it) are settled the same
+ * way after the grace. Every member also watches processing-node leases ({@link LeaseWatcher}).
+ */
+final class ClusterMember {
+    static final long SYNC_MILLIS = 5;
+    private static final long LEASE_WATCH_MILLIS = 50;
+    private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final int DIRECTORY_EVERY = 20;
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterMember.class);
+
+    private record Pending(long tid, long logVersion, CompletableFuture<Void> ack) {
+    }
+
+    private final LocalCommitManager owner;
+    private final RecordStore store;
+    private final long graceNanos;
+    private final long incarnation;
+    private final RecordKey key;
+    private final Directory directory;
+    private final TidResolver resolver;
+    private final LeaseWatcher leases;
+    private final ExecutorService settler;
+    private final AtomicBoolean settling = new AtomicBoolean();
+    // Guarded by the owner's monitor:
+    private final List<long[]> ranges = new ArrayList<>();
+    private List<Pending> pending = new ArrayList<>();
+    private List<CompletableFuture<Void>> claims = new ArrayList<>();
+    private boolean flushing;
+    private boolean heartbeatDue;
+    private long heartbeat;
+    private long version;
+    private long lastStartNanos = System.nanoTime();
+    // Only on the owner's background thread:
+    private final Liveness<Long> liveness = new Liveness<>();
+    private final Map<Long, Long> unownedSince = new HashMap<>();
+    // Written by the background thread under the owner's monitor, read under it:
+    private Map<Long, MemberRecord> others = new HashMap<>();
+    private final Map<Long, Long> deadSince = new HashMap<>();
+    private Set<String> memberNames = new HashSet<>();
+    private long ticks;
+    private volatile long othersLav = Long.MAX_VALUE;
+
+    ClusterMember(LocalCommitManager owner, RecordStore store, LocalCommitManager.Options options, long incarnation) {
+        this.owner = owner;
+        this.store = store;
+        this.graceNanos = options.inDoubtGrace().toNanos();
+        this.incarnation = incarnation;
+        this.key = MemberRecord.key(incarnation);
+        this.directory = new Directory(store, LocalCommitManager.SYSTEM_DOMAIN, "cm");
+        this.resolver = new TidResolver(store);
+        this.leases = new LeaseWatcher(store, resolver);
+        this.settler = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "tell-cm-settle-" + incarnation);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Publishes this member's first record and merges what the others published. */
+    void join() {
+        directory.add(Long.toString(incarnation));
+        MemberRecord first;
+        synchronized (owner) {
+            heartbeat = 1;
+            first = record(List.of());
+        }
+        WriteResult w = store.write(new WriteOp(key, first.encode(), Expect.ABSENT));
+        synchronized (owner) {
+            version = w.version();
+        }
+        poll(true);
+        owner.background.scheduleWithFixedDelay(this::tick, SYNC_MILLIS, SYNC_MILLIS, TimeUnit.MILLISECONDS);
+        owner.background.scheduleWithFixedDelay(() -> settleAsync(this::watchLeases), LEASE_WATCH_MILLIS,
+                LEASE_WATCH_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** The lowest base anyone else in the cluster may still read at: other members and live processing nodes. */
+    long clusterLav() {
+        lastStartNanos = System.nanoTime(); // called under the owner's monitor at every start
+        return Math.min(othersLav, leases.lowestBase());
+    }
+
+    long recoveredNodes() {
+        return leases.recovered();
+    }
+
+    String describe() {
+        return "member=" + incarnation + " others=" + others.keySet() + " dead=" + deadSince.keySet();
+    }
+
+    /** Called under the owner's monitor: a released tid to publish completed before acknowledging. */
+    CompletableFuture<Void> complete(long tid, long logVersion) {
+        CompletableFuture<Void> ack = new CompletableFuture<>();
+        pending.add(new Pending(tid, logVersion, ack));
+        requestFlush();
+        return ack;
+    }
+
+    /** A reserved range becomes usable once this member's published record names it. */
+    CompletableFuture<Void> claimRange(long first, long last) {
+        CompletableFuture<Void> published = new CompletableFuture<>();
+        synchronized (owner) {
+            ranges.add(new long[] {first, last});
+            claims.add(published);
+            requestFlush();
+        }
+        return published;
+    }
+
+    private void requestFlush() {
+        if (!flushing) {
+            flushing = true;
+            owner.runInBackground(this::flush);
+        }
+    }
+
+    /** Group commit: decide logged commits, publish, then acknowledge; until nothing is pending. */
+    private void flush() {
+        while (true) {
+            List<Pending> batch;
+            List<CompletableFuture<Void>> published;
+            synchronized (owner) {
+                if (pending.isEmpty() && claims.isEmpty() && !heartbeatDue) {
+                    flushing = false;
+                    return;
+                }
+                heartbeatDue = false;
+                batch = pending;
+                published = claims;
+                pending = new ArrayList<>();
+                claims = new ArrayList<>();
+            }
+            List<Long> decided = new ArrayList<>();
+            List<long[]> committedEntries = new ArrayList<>();
+            try {
+                decide(batch, decided, committedEntries);
+                publish(decided);
+            } catch (RuntimeException e) {
+                TellException failure = e instanceof TellException te && te.code() == ErrorCode.CM_UNAVAILABLE
+                        ? te : TellException.of(ErrorCode.CM_UNAVAILABLE, "publishing completions failed: " + e.getMessage(), e);
+                LOG.warn("commit manager {} could not publish: {}", incarnation, e.toString());
+                batch.forEach(p -> p.ack().completeExceptionally(failure));
+                published.forEach(f -> f.completeExceptionally(failure));
+                continue;
+            }
+            batch.forEach(p -> p.ack().complete(null));
+            published.forEach(f -> f.complete(null));
+            for (long[] c : committedEntries) {
+                TxLogCleanup.deleteQuietly(store, c[0], c[1]);
+            }
+        }
+    }
+
+    /**
+     * Moves the log entries of reported commits to COMMITTED (one batch). A report whose entry
+     * recovery fenced first fails with TX_FENCED; the others go on to be published.
+     */
+    private void decide(List<Pending> batch, List<Long> decided, List<long[]> committedEntries) {
+        List<Pending> logged = new ArrayList<>();
+        List<WriteOp> ops = new ArrayList<>();
+        byte[] committed = TxLog.encode(new TxLog.Entry(TxLog.State.COMMITTED, "cm-" + incarnation, System.currentTimeMillis(), List.of()));
+        for (Pending p : batch) {
+            if (p.logVersion() > 0) {
+                logged.add(p);
+                ops.add(new WriteOp(TxLog.recordKey(p.tid()), committed, Expect.version(p.logVersion())));
+            } else {
+                decided.add(p.tid());
+            }
+        }
+        if (ops.isEmpty()) {
+            return;
+        }
+        List<WriteResult> results = store.writeAll(ops);
+        for (int i = 0; i < logged.size(); i++) {
+            Pending p = logged.get(i);
+            if (results.get(i) instanceof WriteResult.Written w) {
+                decided.add(p.tid());
+                committedEntries.add(new long[] {p.tid(), w.version()});
+                continue;
+            }
+            Versioned now = store.get(TxLog.DOMAIN, TxLog.key(p.tid()));
+            boolean done;
+            synchronized (owner) {
+                done = owner.state().isCompleted(p.tid());
+            }
+            if (now != null && TxLog.decode(now.value()).state() == TxLog.State.COMMITTED || now == null && done) {
+                decided.add(p.tid()); // decided by an earlier attempt of this report
+            } else {
+                batch.remove(p);
+                p.ack().completeExceptionally(TellException.of(ErrorCode.TX_FENCED, "transaction " + p.tid()
+                        + " was taken over by recovery before its commit was decided; it is aborted"));
+            }
+        }
+    }
+
+    /** Writes this member's record with {@code alsoDone} completed, then marks them done here. */
+    private void publish(List<Long> alsoDone) {
+        MemberRecord next;
+        long expected;
+        synchronized (owner) {
+            heartbeat++;
+            next = record(alsoDone);
+            expected = version;
+        }
+        WriteResult w = store.write(new WriteOp(key, next.encode(), Expect.version(expected)));
+        if (!w.written()) {
+            LOG.error("commit manager {}: its record was taken over by another member; it stops", incarnation);
+            owner.fenced();
+            throw TellException.of(ErrorCode.CM_UNAVAILABLE, "this commit manager was taken over by another");
+        }
+        synchronized (owner) {
+            version = w.version();
+            alsoDone.forEach(owner.state()::markDone);
+        }
+    }
+
+    /** The record to publish now, as it will be once {@code alsoDone} are completed; under the monitor. */
+    private MemberRecord record(List<Long> alsoDone) {
+        CommitState copy = owner.state().copy();
+        alsoDone.forEach(copy::markDone);
+        long base = copy.base();
+        ranges.removeIf(r -> r[1] <= base);
+        return new MemberRecord(incarnation, heartbeat, owner.isClosed(), base,
+                Math.min(owner.state().localLav(), base), List.copyOf(ranges), copy.doneAboveBase().toLongArray());
+    }
+
+    private void tick() {
+        try {
+            poll(++ticks % DIRECTORY_EVERY == 0);
+            abandonIdleRange();
+            synchronized (owner) {
+                if (ticks % Math.max(1, graceNanos / TimeUnit.MILLISECONDS.toNanos(SYNC_MILLIS) / 10) == 0) {
+                    heartbeatDue = true; // publish even with nothing pending: the others see us alive
+                    requestFlush();
+                }
+            }
+            settleAsync(this::settleDead);
+        } catch (RuntimeException e) {
+            LOG.warn("commit manager {}: cluster sync failed: {}", incarnation, e.toString());
+        }
+    }
+
+    /** Reads the others' records (and, when {@code full}, the member directory and tid counter) and merges them. */
+    private void poll(boolean full) {
+        if (full || memberNames.isEmpty()) {
+            memberNames = directory.read();
+            long issued = store.increment(LocalCommitManager.SYSTEM_DOMAIN, LocalCommitManager.TID_COUNTER, 0);
+            synchronized (owner) {
+                owner.state().issuedUpTo(issued);
+            }
+        }
+        List<Long> ids = new ArrayList<>();
+        List<RecordKey> keys = new ArrayList<>();
+        for (String name : memberNames) {
+            long id = Long.parseLong(name);
+            if (id != incarnation) {
+                ids.add(id);
+                keys.add(MemberRecord.key(id));
+            }
+        }
+        List<Versioned> records = keys.isEmpty() ? List.of() : store.getAll(keys);
+        long now = System.nanoTime();
+        long lav = Long.MAX_VALUE;
+        Map<Long, MemberRecord> seen = new HashMap<>();
+        Set<Long> expired = new HashSet<>();
+        for (int i = 0; i < ids.size(); i++) {
+            if (records.get(i) != null) {
+                MemberRecord r = MemberRecord.decode(records.get(i).value());
+                seen.put(ids.get(i), r);
+                lav = Math.min(lav, r.lav());
+                if (liveness.expired(ids.get(i), r.heartbeat(), graceNanos, now)) {
+                    expired.add(ids.get(i));
+                }
+            }
+        }
+        liveness.retain(seen.keySet());
+        synchronized (owner) {
+            others = seen;
+            deadSince.keySet().retainAll(expired);
+            expired.forEach(id -> deadSince.putIfAbsent(id, now));
+            for (MemberRecord r : seen.values()) {
+                owner.state().merge(r.base(), r.done());
+            }
+        }
+        othersLav = lav;
+    }
+
+    /** An idle member gives up its unissued tids, so they do not hold the cluster's base back. */
+    private void abandonIdleRange() {
+        synchronized (owner) {
+            if (System.nanoTime() - lastStartNanos >= IDLE_NANOS) {
+                abandon();
+            }
+        }
+    }
+
+    /** Gives up every reserved tid not handed out yet; under the owner's monitor. */
+    private void abandon() {
+        {
+            for (long[] r : owner.tidsToAbandon()) {
+                for (long t = r[0]; t <= r[1]; t++) {
+                    owner.state().release(t);
+                    pending.add(new Pending(t, 0, new CompletableFuture<>()));
+                }
+            }
+            if (!pending.isEmpty()) {
+                requestFlush();
+            }
+        }
+    }
+
+    private void settleAsync(Runnable work) {
+        if (settling.compareAndSet(false, true)) {
+            try {
+                settler.execute(() -> {
+                    try {
+                        work.run();
+                    } catch (RuntimeException e) {
+                        LOG.warn("commit manager {}: settling failed: {}", incarnation, e.toString());
+                    } finally {
+                        settling.set(false);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                settling.set(false);
+            }
+        }
+    }
+
+    private void watchLeases() {
+        leases.pass(this::settled);
+    }
+
+    /**
+     * Settles what dead members and lost reservations left (on the settler thread, from a
+     * snapshot of the background thread's view), and removes dead members' records once
+     * nothing of theirs is open and the grace has passed again.
+     */
+    private void settleDead() {
+        Map<Long, MemberRecord> view;
+        Map<Long, Long> dead;
+        List<Long> open;
+        synchronized (owner) {
+            view = new HashMap<>(others);
+            dead = new HashMap<>(deadSince);
+            open = owner.state().notCompleted(owner.state().highestIssued());
+        }
+        long now = System.nanoTime();
+        Set<Long> unownedNow = new HashSet<>();
+        for (long tid : open) {
+            MemberRecord holder = null;
+            boolean mine;
+            synchronized (owner) {
+                mine = ranges.stream().anyMatch(r -> tid >= r[0] && tid <= r[1]);
+            }
+            if (mine) {
+                continue;
+            }
+            for (MemberRecord r : view.values()) {
+                if (r.owns(tid)) {
+                    holder = r;
+                }
+            }
+            if (holder == null) {
+                unownedNow.add(tid);
+                long since = unownedSince.computeIfAbsent(tid, t -> now);
+                if (now - since < graceNanos) {
+                    continue;
+                }
+            } else if (!dead.containsKey(holder.incarnation())) {
+                continue;
+            }
+            TidResolver.Outcome outcome = resolver.resolve(tid, node -> NodeLease.held(store, node));
+            if (outcome != TidResolver.Outcome.WAITING) {
+                settled(tid, outcome == TidResolver.Outcome.COMMITTED);
+            }
+        }
+        unownedSince.keySet().retainAll(unownedNow);
+        for (Map.Entry<Long, Long> d : dead.entrySet()) {
+            MemberRecord r = view.get(d.getKey());
+            boolean anyOpen = open.stream().anyMatch(r::owns);
+            if (!anyOpen && now - d.getValue() >= graceNanos) {
+                Versioned v = store.get(LocalCommitManager.SYSTEM_DOMAIN, MemberRecord.key(r.incarnation()).key());
+                if (v != null && MemberRecord.decode(v.value()).heartbeat() == r.heartbeat()
+                        && store.write(WriteOp.delete(LocalCommitManager.SYSTEM_DOMAIN, MemberRecord.key(r.incarnation()).key(),
+                        Expect.version(v.version()))).written()) {
+                    directory.remove(Long.toString(r.incarnation()));
+                    LOG.info("commit manager {} removed the record of dead member {}", incarnation, r.incarnation());
+                }
+            }
+        }
+    }
+
+    /**
+     * A tid settled by recovery: completed through this member like any report. A committed
+     * one's log entry goes once published; a fenced one's stays (so that a late report of its
+     * owner is refused) until the sweeper removes it.
+     */
+    private void settled(long tid, boolean committed) {
+        owner.abortedAsync(tid).whenComplete((ok, e) -> {
+            if (e != null) {
+                LOG.warn("settled tid {} not yet published: {}", tid, e.toString());
+            } else if (committed) {
+                TxLogCleanup.deleteQuietly(store, tid, 0);
+            }
+        });
+    }
+
+    /** Publishes a last record that gives up the unissued tids (on the background thread, at close). */
+    void leave() {
+        synchronized (owner) {
+            abandon();
+        }
+        flush();
+        settler.shutdownNow();
+    }
+
+    /** Fails whatever still waits to be published (the manager closed or crashed). */
+    void failPending(TellException e) {
+        List<Pending> left;
+        List<CompletableFuture<Void>> waiting;
+        synchronized (owner) {
+            left = pending;
+            waiting = claims;
+            pending = new ArrayList<>();
+            claims = new ArrayList<>();
+        }
+        left.forEach(p -> p.ack().completeExceptionally(e));
+        waiting.forEach(f -> f.completeExceptionally(e));
+        settler.shutdownNow();
+    }
+}
