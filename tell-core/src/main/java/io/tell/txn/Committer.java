@@ -15,7 +15,7 @@ import java.util.List;
  * Try-commit of one transaction (paper §4.2): log the write set, add new index entries
  * ({@link IndexWriter}), apply every record with a conditional write on the version that was
  * read (one batch), claim unique keys, validate reads when SERIALIZABLE ({@link ReadValidator}),
- * then report to the commit manager. A read-write commit costs 3 store round trips on its critical path (the read
+ * then report to the commit manager. A failure of any step aborts: reverts and reports. A read-write commit costs 3 store round trips on its critical path (the read
  * already done by the transaction, the log write, the batch) plus the log cleanup, which
  * is not waited for.
  */
@@ -41,13 +41,18 @@ final class Committer {
         this.validatedScans = scans;
     }
 
+    /**
+     * Commits, or aborts and rethrows whatever any step throws — a {@link TellException} or
+     * anything else (a bug, a key function's failure, a key the index refuses): every version
+     * written is reverted and the tid reported aborted, so no failure leaves it in flight.
+     */
     void commit() {
         long tid = start.tid();
         if (writes.isEmpty()) {
             if (validatedBuffer != null) {
                 try {
                     ReadValidator.validate(manager, start, validatedBuffer, validatedScans);
-                } catch (TellException e) {
+                } catch (RuntimeException | Error e) {
                     manager.reportAborted(tid);
                     throw e;
                 }
@@ -64,22 +69,22 @@ final class Committer {
         IndexWriter indexes = new IndexWriter(manager, start);
         try {
             indexes.addEntries(writes);
-        } catch (TellException e) {
-            indexes.undo();
-            manager.reportAborted(tid);
+        } catch (RuntimeException | Error e) {
+            // No record written yet: the revert only drops the log entry.
+            abort(indexes, List.of(), false, e);
             throw e;
         }
         List<RecordKey> applied = new ArrayList<>();
         try {
             apply(tid, applied);
-        } catch (TellException e) {
-            indexes.undo();
-            if (e.code() == ErrorCode.TX_CONFLICT) {
+        } catch (RuntimeException | Error e) {
+            if (e instanceof TellException te && te.code() == ErrorCode.TX_CONFLICT) {
                 // Refused for good: exactly the records in `applied` carry a version of ours.
-                manager.revertAndReportAborted(tid, applied, false);
+                abort(indexes, applied, false, e);
             } else {
-                // No answer from the store: any record may or may not carry a version of ours.
-                manager.revertAndReportAborted(tid, keys, true);
+                // No answer from the store, or a failure we cannot place: any record may or
+                // may not carry a version of ours.
+                abort(indexes, keys, true, e);
             }
             throw e;
         }
@@ -88,21 +93,34 @@ final class Committer {
             if (validatedBuffer != null) {
                 ReadValidator.validate(manager, start, validatedBuffer, validatedScans);
             }
-        } catch (TellException e) {
-            indexes.undo();
-            manager.revertAndReportAborted(tid, keys, false);
+            manager.awaitCommitReport(tid);
+        } catch (RuntimeException | Error e) {
+            if (!(e instanceof TellException te && te.code() == ErrorCode.TX_COMMIT_PENDING)) {
+                abort(indexes, keys, false, e);
+            }
             throw e;
         }
-        manager.awaitCommitReport(tid);
         manager.forgetLog(tid);
     }
 
+    /** Takes out the new index entries, then reverts {@code written} and reports the abort. */
+    private void abort(IndexWriter indexes, List<RecordKey> written, boolean outcomeUnknown, Throwable cause) {
+        try {
+            indexes.undo();
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e); // entries left behind are stale: readers skip and remove them
+        }
+        manager.revertAndReportAborted(start.tid(), written, outcomeUnknown);
+    }
+
     private void logWriteSet(long tid, List<RecordKey> keys) {
-        byte[] entry = TxLog.encode(new TxLog.Entry(TxLog.State.WRITING, manager.nodeId(), System.currentTimeMillis(), keys));
         WriteResult r;
         try {
+            byte[] entry = TxLog.encode(new TxLog.Entry(TxLog.State.WRITING, manager.nodeId(), System.currentTimeMillis(), keys));
             r = store.write(new WriteOp(TxLog.recordKey(tid), entry, Expect.ABSENT));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // No record written; a log entry that still lands later names records we never wrote.
+            manager.forgetLog(tid);
             manager.reportAborted(tid);
             throw e;
         }

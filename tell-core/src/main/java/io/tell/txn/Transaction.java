@@ -241,7 +241,8 @@ public final class Transaction implements AutoCloseable {
             List<ReadValidator.ScannedRange> validate = isolation == Isolation.SERIALIZABLE ? scans : null;
             new Committer(manager, start, writes, validate == null ? null : buffer.values(), validate).commit();
             state = State.COMMITTED;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // The committer has reverted and reported the abort, unless the commit is pending.
             state = e instanceof TellException te && te.code() == ErrorCode.TX_COMMIT_PENDING
                     ? State.COMMITTED : State.ABORTED;
             throw e;
