@@ -143,7 +143,9 @@ public final class LocalCommitManager implements CommitManager {
             CommitState state;
             if (journal != null) {
                 CommitState saved = CommitState.read(ByteBuffer.wrap(journal.value()).position(8));
-                state = new CommitState(saved.base(), saved.doneAboveBase(), issuedBefore);
+                // The journal is the tid counter's floor: a counter that went back in a store
+                // fail-over must not make tids the journal counts as issued look unused.
+                state = new CommitState(saved.base(), saved.doneAboveBase(), Math.max(issuedBefore, saved.highestIssued()));
                 state.holdLav(saved.lav());
             } else {
                 // A durable manager claims the journal before it hands out a tid, so tids
@@ -233,6 +235,29 @@ public final class LocalCommitManager implements CommitManager {
         SnapshotDescriptor snapshot = state.snapshot();
         state.begin(id, snapshot.base());
         return new TxStart(id, snapshot, state.lav());
+    }
+
+    /**
+     * Durable: journals {@code end} as issued before any tid of the range ending there is handed
+     * out, so a restarted manager over a tid counter that went back still knows every tid that
+     * may be in use (it keeps them in doubt) and reserves past them. Runs on the journal thread,
+     * like every journal write, outside this monitor.
+     */
+    void journalReserved(long end) {
+        if (!options.durable()) {
+            return;
+        }
+        byte[] bytes;
+        long expected;
+        synchronized (this) {
+            state.reserved(end);
+            bytes = journalBytes(incarnation, state);
+            expected = journalVersion;
+        }
+        Throwable failure = writeJournal(bytes, expected);
+        if (failure != null) {
+            throw TellException.unwrap(failure);
+        }
     }
 
     /** Tids {@code from..to} will never be handed out; called under this monitor. */

@@ -15,7 +15,9 @@ import java.util.concurrent.Executor;
  * Hands out tids from ranges reserved on the store's tid counter without ever waiting for the
  * store: the next range is fetched asynchronously once half of the current one is used, and
  * a start that finds no tid left waits (as a future) for the range in flight. Tids increase
- * across ranges because the counter only grows.
+ * across ranges because every reservation passes the highest tid reserved so far as the
+ * counter's floor (the journaled one after a restart), so a counter that went back in a store
+ * fail-over is pushed past it; what it lost in between is skipped like a lost answer.
  *
  * <p>Not thread-safe on its own: every method runs under the monitor of {@code owner}, which
  * also guards the {@link CommitState} that {@link LocalCommitManager#begin} touches.
@@ -73,9 +75,23 @@ final class TidRanges {
             return;
         }
         reserving = true;
+        // The floor: a counter that went back (a store fail-over lost increments) is pushed
+        // past every tid reserved so far, so no tid is ever handed out twice.
         // Completed on the journal thread, never on the store's I/O thread, so that callers'
         // callbacks cannot stall the store client.
-        store.incrementAsync(counter, rangeSize).whenCompleteAsync(this::reserved, callbacks);
+        store.incrementAsync(counter, rangeSize, reservedUpTo).whenCompleteAsync(this::journalThenReserved, callbacks);
+    }
+
+    /** A durable owner journals the range's end before any tid of it is handed out. */
+    private void journalThenReserved(Long end, Throwable failure) {
+        if (failure == null) {
+            try {
+                owner.journalReserved(end);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+        reserved(end, failure);
     }
 
     private void reserved(Long end, Throwable failure) {
