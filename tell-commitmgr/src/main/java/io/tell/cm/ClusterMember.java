@@ -321,6 +321,7 @@ final class ClusterMember {
             expired.forEach(id -> deadSince.putIfAbsent(id, now));
             for (MemberRecord r : seen.values()) {
                 owner.state().merge(r.base(), r.done());
+                r.ranges().forEach(range -> owner.state().issuedUpTo(range[1]));
             }
         }
         othersLav = lav;

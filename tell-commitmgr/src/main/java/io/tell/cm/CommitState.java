@@ -25,6 +25,8 @@ final class CommitState {
     private long base;
     private BitSet done = new BitSet();
     private long highestIssued;
+    /** The highest tid of a counter range reserved (journaled as issued: a restart must not reissue it). */
+    private long reservedUpTo;
     private final Map<Long, Long> running = new HashMap<>();
     private final TreeMap<Long, Integer> runningBases = new TreeMap<>();
     /** A bound on lav for transactions this state does not know (an earlier incarnation's). */
@@ -49,6 +51,11 @@ final class CommitState {
 
     long highestIssued() {
         return highestIssued;
+    }
+
+    /** Tids up to {@code upTo} may be handed out from now on; journaled as issued. */
+    void reserved(long upTo) {
+        reservedUpTo = Math.max(reservedUpTo, upTo);
     }
 
     SnapshotDescriptor snapshot() {
@@ -241,12 +248,12 @@ final class CommitState {
         if (alsoDone.isEmpty()) {
             return toBytes();
         }
-        CommitState next = new CommitState(base, done, highestIssued);
+        CommitState next = new CommitState(base, done, Math.max(highestIssued, reservedUpTo));
         alsoDone.forEach(next::markDone);
         return next.encode(lav()); // the copy knows no running transactions: take lav from here
     }
 
-    /** The durable part (base, highest issued, lav, done bits), for the journal. */
+    /** The durable part (base, highest issued or reserved, lav, done bits), for the journal. */
     byte[] toBytes() {
         return encode(lav());
     }
@@ -254,7 +261,7 @@ final class CommitState {
     private byte[] encode(long lav) {
         long[] words = done.toLongArray();
         ByteBuffer buf = ByteBuffer.allocate(28 + 8 * words.length);
-        buf.putLong(base).putLong(highestIssued).putLong(lav).putInt(words.length);
+        buf.putLong(base).putLong(Math.max(highestIssued, reservedUpTo)).putLong(lav).putInt(words.length);
         for (long w : words) {
             buf.putLong(w);
         }

@@ -15,7 +15,8 @@ import java.util.concurrent.Executor;
  * Hands out tids from ranges reserved on the store's tid counter without ever waiting for the
  * store: the next range is fetched asynchronously once half of the current one is used, and
  * a start that finds no tid left waits (as a future) for the range in flight. Tids increase
- * across ranges because the counter only grows.
+ * across ranges because every reservation passes the highest tid known reserved as the
+ * counter's floor, so a counter that went back in a store fail-over is pushed past it.
  *
  * <p>In a cluster a range is used only once the member's published record names it as its
  * own ({@link ClusterMember#claimRange}), so that the others know whose every tid is. A gap
@@ -99,7 +100,11 @@ final class TidRanges {
         reserving = true;
         // Completed on the manager's background thread, never on the store's I/O thread, so
         // that callers' callbacks cannot stall the store client.
-        store.incrementAsync(counter, rangeSize).whenCompleteAsync(this::reserved, callbacks);
+        // The floor: a counter that went back (a store fail-over lost increments) is pushed past
+        // every tid known reserved, in this member or (published) in any other, so no tid is
+        // ever handed out twice.
+        long floor = Math.max(reservedUpTo, owner.state().highestIssued());
+        store.incrementAsync(counter, rangeSize, floor).whenCompleteAsync(this::reserved, callbacks);
     }
 
     private void reserved(Long end, Throwable failure) {

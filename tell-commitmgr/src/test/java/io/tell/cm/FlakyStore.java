@@ -62,12 +62,12 @@ final class FlakyStore extends ForwardingRecordStore {
     }
 
     @Override
-    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta) {
+    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta, long floor) {
         if (loseIncrementAnswers) {
-            delegate.incrementAsync(counter, delta).join();
+            delegate.incrementAsync(counter, delta, floor).join();
             return CompletableFuture.failedFuture(TellException.of(ErrorCode.STORE_TIMEOUT, "answer lost (test)"));
         }
-        return gate(() -> delegate.incrementAsync(counter, delta));
+        return gate(() -> delegate.incrementAsync(counter, delta, floor));
     }
 
     @Override

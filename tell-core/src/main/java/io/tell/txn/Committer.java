@@ -89,10 +89,15 @@ final class Committer {
         }
         try {
             manager.awaitCommitReport(tid, logVersion);
-        } catch (TellException e) {
-            if (e.code() == ErrorCode.TX_FENCED) {
-                // Recovery took the tid over and reverts its records; our new index entries are ours to take out.
-                undoQuietly(indexes);
+        } catch (RuntimeException | Error e) {
+            if (e instanceof TellException te && te.code() == ErrorCode.TX_COMMIT_PENDING) {
+                throw e; // the commit may still be decided: nothing to undo
+            }
+            undoQuietly(indexes);
+            if (!(e instanceof TellException te && te.code() == ErrorCode.TX_FENCED)) {
+                // Refused for good: not committed. (A fenced tid is reverted by its recovery,
+                // which keeps the FENCED entry so that no late report of ours can commit it.)
+                manager.revertAndReportAborted(tid, keys, false);
             }
             throw e;
         }
@@ -121,7 +126,8 @@ final class Committer {
             byte[] entry = TxLog.encode(new TxLog.Entry(TxLog.State.WRITING, tx.logNode(), System.currentTimeMillis(), keys));
             r = store.write(new WriteOp(TxLog.recordKey(tid), entry, Expect.ABSENT));
         } catch (RuntimeException | Error e) {
-            // Written or not, the entry holds no version of ours; recovery or the sweeper removes it.
+            // No record written; an entry that still lands later names records we never wrote.
+            manager.forgetLog(tid);
             manager.reportAborted(tid);
             throw e;
         }

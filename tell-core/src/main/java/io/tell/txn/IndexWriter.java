@@ -79,7 +79,7 @@ final class IndexWriter {
             }
             try {
                 c.index().tree().delete(c.key(), c.rid());
-            } catch (TellException e) {
+            } catch (RuntimeException e) {
                 // Left behind, the entry is stale: readers check rows and remove it lazily.
             }
         }

@@ -64,7 +64,7 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     public Transaction begin(Isolation isolation) {
-        return started(commitManager.start(false), isolation);
+        return started(start(false), isolation);
     }
 
     public Transaction beginReadOnly() {
@@ -72,7 +72,7 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     public Transaction beginReadOnly(Isolation isolation) {
-        return started(commitManager.start(true), isolation);
+        return started(start(true), isolation);
     }
 
     private Transaction started(TxStart start, Isolation isolation) {
@@ -138,9 +138,24 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     /**
+     * Starts at the commit manager. If waiting fails (interrupted) the start may still succeed
+     * later, handing out an id nobody holds: it is then ended at once, so it cannot pin lav.
+     */
+    private TxStart start(boolean readOnly) {
+        CompletableFuture<TxStart> started = commitManager.startAsync(readOnly);
+        try {
+            return TellException.join(started);
+        } catch (RuntimeException e) {
+            started.thenAccept(orphan -> report(orphan.tid(), orphan.readOnly(), 0));
+            throw e;
+        }
+    }
+
+    /**
      * Runs {@code work} in a transaction and commits, retrying the whole transaction on
      * retriable failures (conflicts, a briefly unreachable store or commit manager) up to
-     * {@code maxAttempts} times with a short randomized back-off.
+     * {@code maxAttempts} times with a short randomized back-off. Any other throwable, from
+     * the work or from Tell, rolls the transaction back (its tid is reported) and propagates.
      */
     public <T> T run(int maxAttempts, Function<Transaction, T> work) {
         return run(maxAttempts, Isolation.SNAPSHOT, work);
@@ -163,6 +178,11 @@ public final class TransactionManager implements AutoCloseable {
                     throw e;
                 }
                 backoff(attempt);
+            } catch (RuntimeException | Error e) {
+                if (tx != null) {
+                    tx.rollback();
+                }
+                throw e;
             }
         }
     }
@@ -211,7 +231,12 @@ public final class TransactionManager implements AutoCloseable {
 
     /**
      * Reports a commit whose log entry has version {@code logVersion} and waits for the
-     * acknowledgement; past the wait the report goes on in the background.
+     * acknowledgement; past the wait the report goes on in the background
+     * ({@link ErrorCode#TX_COMMIT_PENDING}). A report the commit manager refused for good (a
+     * non-retriable answer such as {@code TX_STATE}, or {@code TX_FENCED} when recovery took the
+     * tid over) did not commit: that failure is thrown as it is. A report given up without an
+     * answer (this manager closing, or an internal failure) may still have reached the commit
+     * manager, so it is only ever {@code TX_COMMIT_PENDING}, never reverted.
      */
     void awaitCommitReport(long tid, long logVersion) {
         CompletableFuture<Void> ack = report(tid, true, logVersion);
@@ -227,7 +252,12 @@ public final class TransactionManager implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw TellException.of(ErrorCode.TX_COMMIT_PENDING, "interrupted while reporting commit of tid " + tid, e);
         } catch (java.util.concurrent.ExecutionException e) {
-            throw TellException.unwrap(e.getCause());
+            TellException failure = TellException.unwrap(e.getCause());
+            if (failure.code() != ErrorCode.TX_FENCED && (failure.retriable() || failure.code() == ErrorCode.INTERNAL)) {
+                throw TellException.of(ErrorCode.TX_COMMIT_PENDING, "commit of tid " + tid
+                        + " is applied but its report was given up without an answer: " + failure.getMessage(), failure);
+            }
+            throw failure;
         }
     }
 
@@ -255,7 +285,7 @@ public final class TransactionManager implements AutoCloseable {
             Reverter.revert(store, tid, keys, outcomeUnknown);
             forgetLog(tid);
             reportAborted(tid);
-        } catch (TellException e) {
+        } catch (RuntimeException e) {
             LOG.warn("revert of tid {} failed ({}); retrying in the background", tid, e.toString());
             background.schedule(() -> revertAndReportAborted(tid, keys, outcomeUnknown), 200, TimeUnit.MILLISECONDS);
         }

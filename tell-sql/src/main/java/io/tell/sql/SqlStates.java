@@ -22,6 +22,7 @@ public final class SqlStates {
             case NOT_NULL_VIOLATION -> "23502";                     // not-null violation
             case VALUE_OUT_OF_RANGE -> "22003";                     // numeric value out of range
             case STRING_TOO_LONG -> "22001";                        // string data, right truncation
+            case KEY_TOO_LONG -> "54000";                           // program limit exceeded
             case TYPE_MISMATCH -> "42804";                          // datatype mismatch
             case INVALID_DEFINITION -> "42000";                     // syntax error or access rule violation
             case DUPLICATE_OBJECT -> "42P07";                       // duplicate table / index

@@ -7,6 +7,7 @@ import io.tell.index.BTreeConfig;
 import io.tell.index.KeyEncoder;
 import io.tell.index.KeyType;
 import io.tell.index.ScanRange;
+import io.tell.sql.internal.IndexKeySize;
 import io.tell.sql.internal.RidAllocator;
 import io.tell.sql.internal.RowCodec;
 import io.tell.store.RecordKey;
@@ -92,9 +93,9 @@ public final class TableStore {
 
     /** Inserts a row (a fresh rid) and returns its rid. */
     public long insert(Transaction tx, Object[] values) {
-        Object[] row = validate(values);
+        byte[] row = encodeChecked(values);
         long rid = rids.next();
-        tx.insertNew(def.rowDomain(), TableIndex.ridKey(rid), codec.encode(row));
+        tx.insertNew(def.rowDomain(), TableIndex.ridKey(rid), row);
         return rid;
     }
 
@@ -254,9 +255,11 @@ public final class TableStore {
             keys.add(new RecordKey(def.rowDomain(), TableIndex.ridKey(rid)));
         }
         List<byte[]> rows = tx.getAll(keys);
+        IndexDef indexDef = def.index(index);
         int n = 0;
         for (int i = 0; i < count; i++) {
             if (rows.get(i) != null) {
+                IndexKeySize.check(ix, "index " + index + " of table " + def.name(), indexDef.columns(), rows.get(i));
                 tx.reindex(ix, keys.get(i).key());
                 n++;
             }
@@ -276,7 +279,7 @@ public final class TableStore {
 
     /** Replaces the row with {@code rid}; false when {@code tx} sees none. */
     public boolean update(Transaction tx, long rid, Object[] values) {
-        return tx.update(def.rowDomain(), TableIndex.ridKey(rid), codec.encode(validate(values)));
+        return tx.update(def.rowDomain(), TableIndex.ridKey(rid), encodeChecked(values));
     }
 
     /** Deletes the row with {@code rid}; false when {@code tx} sees none. */
@@ -298,6 +301,21 @@ public final class TableStore {
         for (int i = 0; i < row.length; i++) {
             ColumnDef c = def.columns().get(i);
             row[i] = values.containsKey(c.name()) ? values.get(c.name()) : c.defaultValue();
+        }
+        return row;
+    }
+
+    /**
+     * The stored form of a row about to be written: validated, and with every index key
+     * checked against the index key limit ({@link IndexKeySize}).
+     */
+    private byte[] encodeChecked(Object[] values) {
+        byte[] row = codec.encode(validate(values));
+        if (primaryKey != null) {
+            IndexKeySize.check(primaryKey, "primary key of table " + def.name(), def.primaryKey(), row);
+        }
+        for (IndexDef ix : def.indexes()) {
+            IndexKeySize.check(indexes.get(ix.name()), "index " + ix.name() + " of table " + def.name(), ix.columns(), row);
         }
         return row;
     }

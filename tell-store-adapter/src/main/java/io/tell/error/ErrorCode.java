@@ -48,6 +48,11 @@ public enum ErrorCode {
     STRING_TOO_LONG(false),
     /** A value is of a kind its column's type cannot take, e.g. a string for an INTEGER. */
     TYPE_MISMATCH(false),
+    /**
+     * A row's key in an index (the encoded values of the index's columns) is longer than an
+     * index key may be; refused before anything is written.
+     */
+    KEY_TOO_LONG(false),
     /** A table, index or column definition is invalid. */
     INVALID_DEFINITION(false),
     /** A table or index of that name already exists. */

@@ -60,9 +60,9 @@ public final class CountingRecordStore extends ForwardingRecordStore {
     }
 
     @Override
-    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta) {
+    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta, long floor) {
         increments.increment();
-        return delegate.incrementAsync(counter, delta);
+        return delegate.incrementAsync(counter, delta, floor);
     }
 
     @Override

@@ -35,8 +35,8 @@ public abstract class ForwardingRecordStore implements RecordStore {
     }
 
     @Override
-    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta) {
-        return delegate.incrementAsync(counter, delta);
+    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta, long floor) {
+        return delegate.incrementAsync(counter, delta, floor);
     }
 
     @Override

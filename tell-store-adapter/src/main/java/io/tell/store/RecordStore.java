@@ -22,7 +22,11 @@ import java.util.concurrent.CompletableFuture;
  *       the backend allows; they are not atomic as a whole: each element succeeds or
  *       conflicts on its own, and results come back in request order.</li>
  *   <li><b>Counters</b> live beside records (a counter and a record may share a key without
- *       touching each other) and are atomic.</li>
+ *       touching each other) and are atomic. A backend that fails over may lose increments it
+ *       acknowledged (e.g. Redis replication is asynchronous), so a counter can go back; a
+ *       caller that must never see a value twice passes a <i>floor</i> above every value it
+ *       may have handed out ({@link #incrementAsync(RecordKey, long, long)}): a journaled
+ *       highest value for dense counters, {@link #clockFloor()} for sparse ones.</li>
  *   <li><b>Failures</b> (unreachable, timeout, lost connection) complete the future with a
  *       {@link TellException}, retriable or not, translated from the backend in one place.
  *       After a timeout the effect of a write is unknown; callers re-read to find out.</li>
@@ -43,8 +47,31 @@ public interface RecordStore extends AutoCloseable {
     /** Many independent conditional writes in one go; one result per op, in order. */
     CompletableFuture<List<WriteResult>> writeAllAsync(List<WriteOp> ops);
 
+    /** No floor: {@link #incrementAsync(RecordKey, long, long)} with it is a plain increment. */
+    long NO_FLOOR = Long.MIN_VALUE;
+
     /** Adds {@code delta} to a counter (absent counts as 0) and returns the new value. */
-    CompletableFuture<Long> incrementAsync(RecordKey counter, long delta);
+    default CompletableFuture<Long> incrementAsync(RecordKey counter, long delta) {
+        return incrementAsync(counter, delta, NO_FLOOR);
+    }
+
+    /**
+     * Atomically raises a counter (absent counts as 0) to {@code floor} if it is below it, then
+     * adds {@code delta}, and returns the new value: at least {@code floor + delta} however many
+     * increments the store lost. Values and floors stay below 2^53.
+     */
+    CompletableFuture<Long> incrementAsync(RecordKey counter, long delta, long floor);
+
+    /**
+     * A floor for counters whose values may be sparse (row ids, tree node ids): the wall clock in
+     * microseconds. Any counter that always increments with it climbs past every value it handed
+     * out before a fail-over that lost increments, unless the clocks of the processes involved
+     * are further apart than the time since those values were handed out. Dense counters (tids)
+     * cannot use it.
+     */
+    static long clockFloor() {
+        return System.currentTimeMillis() * 1000;
+    }
 
     /**
      * The records of {@code domain} inside {@code range}, in unsigned key order, at most
@@ -79,6 +106,10 @@ public interface RecordStore extends AutoCloseable {
 
     default long increment(String domain, byte[] key, long delta) {
         return TellException.join(incrementAsync(new RecordKey(domain, key), delta));
+    }
+
+    default long increment(String domain, byte[] key, long delta, long floor) {
+        return TellException.join(incrementAsync(new RecordKey(domain, key), delta, floor));
     }
 
     default List<StoredRecord> scan(String domain, KeyRange range, int limit) {

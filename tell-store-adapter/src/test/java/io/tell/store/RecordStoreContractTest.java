@@ -224,6 +224,19 @@ public abstract class RecordStoreContractTest {
     }
 
     @Test
+    void aCounterWithAFloorClimbsPastItEvenAfterGoingBack() {
+        assertEquals(5, store.increment(domain("c"), b("n"), 5));
+        assertEquals(101, store.increment(domain("c"), b("n"), 1, 100), "raised to the floor, then incremented");
+        assertEquals(102, store.increment(domain("c"), b("n"), 1, 50), "a floor below the value changes nothing");
+        // A fail-over that lost increments, as the counter sees it: it went back below values handed out.
+        assertEquals(12, store.increment(domain("c"), b("n"), -90));
+        assertEquals(103, store.increment(domain("c"), b("n"), 1, 102), "never 13..102 again");
+        assertEquals(1010, store.increment(domain("c"), b("absent"), 10, 1000), "an absent counter is 0 below the floor");
+        long clock = RecordStore.clockFloor();
+        assertTrue(store.increment(domain("c"), b("sparse"), 1, clock) > clock);
+    }
+
+    @Test
     void scanReturnsRangeInUnsignedOrderWithLimit() {
         byte[][] keys = {{0x01}, {0x7f}, {(byte) 0x80}, {(byte) 0xff}, {0x01, 0x00}, {}};
         for (byte[] k : keys) {

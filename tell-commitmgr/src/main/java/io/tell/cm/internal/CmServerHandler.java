@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * the connection's event loop and never blocks it: the commit manager's async methods return
  * at once, and the answer is written whenever the future completes (a durable commit manager
  * completes reports from its journal thread; writing from there is safe, Netty hands the
- * write to the event loop). A protocol error closes this connection only.
+ * write to the event loop). A protocol error closes this connection only. A STARTED answer
+ * that cannot be delivered (the connection closed first, or the write failed) ends the
+ * transaction it started, which no client knows of.
  */
 public final class CmServerHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private static final Logger LOG = LoggerFactory.getLogger(CmServerHandler.class);
@@ -62,7 +64,7 @@ public final class CmServerHandler extends SimpleChannelInboundHandler<ByteBuf> 
         }
     }
 
-    private static void reply(Channel channel, long requestId, TxStart started, Throwable failure) {
+    private void reply(Channel channel, long requestId, TxStart started, Throwable failure) {
         CmProtocol.Response response;
         if (failure != null) {
             TellException e = TellException.unwrap(failure);
@@ -77,9 +79,37 @@ public final class CmServerHandler extends SimpleChannelInboundHandler<ByteBuf> 
         }
         if (!channel.isActive()) {
             LOG.debug("connection {} closed before answer {} could be sent", channel.remoteAddress(), requestId);
+            release(started);
             return;
         }
-        channel.writeAndFlush(CmProtocol.encode(channel.alloc(), response), channel.voidPromise());
+        if (started == null) {
+            channel.writeAndFlush(CmProtocol.encode(channel.alloc(), response), channel.voidPromise());
+            return;
+        }
+        channel.writeAndFlush(CmProtocol.encode(channel.alloc(), response)).addListener(written -> {
+            if (!written.isSuccess()) {
+                LOG.debug("answer {} to {} could not be sent: {}", requestId, channel.remoteAddress(), written.cause().toString());
+                release(started);
+            }
+        });
+    }
+
+    /**
+     * Ends a transaction whose client never learnt its id: nobody will report it, and left
+     * running it would pin lav forever. A read-write tid has written nothing yet, so it is
+     * aborted; a reader is ended the way readers always are.
+     */
+    private void release(TxStart started) {
+        if (started == null) {
+            return;
+        }
+        long id = started.tid();
+        call(() -> started.readOnly() ? commitManager.committedAsync(id) : commitManager.abortedAsync(id))
+                .whenComplete((ignored, failure) -> {
+                    if (failure != null) {
+                        LOG.warn("could not release undelivered transaction {}: {}", id, failure.toString());
+                    }
+                });
     }
 
     @Override

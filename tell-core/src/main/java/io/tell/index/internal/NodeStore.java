@@ -36,7 +36,7 @@ public final class NodeStore {
     private static final byte POINTER = 'P';
     private static final byte INLINE = 'I';
     private static final byte[] ROOT_KEY = "root".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] IDS_KEY = "ids".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] IDS_KEY = "ids".getBytes(StandardCharsets.US_ASCII);
     private static final int META_FORMAT = 1;
     private static final int MAX_MISSING_PHYSICAL = 100;
 
@@ -85,7 +85,9 @@ public final class NodeStore {
                 }
                 continue;
             }
-            long last = store.increment(metaDomain, IDS_KEY, idBatch);
+            // Node ids may be sparse, so the clock is their floor: after a store fail-over
+            // that lost increments the counter still climbs past every id handed out.
+            long last = store.increment(metaDomain, IDS_KEY, idBatch, RecordStore.clockFloor());
             long first = last - idBatch + 1;
             // If another thread refilled meanwhile, our range is simply dropped: ids are plentiful.
             ids.compareAndSet(r, new IdRange(first + 1, last + 1));

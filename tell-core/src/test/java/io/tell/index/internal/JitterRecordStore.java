@@ -58,9 +58,9 @@ final class JitterRecordStore extends ForwardingRecordStore {
     }
 
     @Override
-    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta) {
+    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta, long floor) {
         jitter();
-        return delegate.incrementAsync(counter, delta);
+        return delegate.incrementAsync(counter, delta, floor);
     }
 
 

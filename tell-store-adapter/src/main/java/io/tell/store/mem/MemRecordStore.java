@@ -68,9 +68,9 @@ public final class MemRecordStore implements RecordStore {
     }
 
     @Override
-    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta) {
+    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta, long floor) {
         AtomicLong c = counters.computeIfAbsent(counter, k -> new AtomicLong());
-        return CompletableFuture.completedFuture(c.addAndGet(delta));
+        return CompletableFuture.completedFuture(c.updateAndGet(v -> Math.max(v, floor) + delta));
     }
 
     @Override

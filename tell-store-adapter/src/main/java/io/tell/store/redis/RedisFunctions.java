@@ -3,6 +3,7 @@ package io.tell.store.redis;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.ByteArrayOutput;
+import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
@@ -52,6 +53,30 @@ final class RedisFunctions {
             args.addValue(op.value());
         }
         return new AsyncCommand<>(new Command<>(CommandType.FCALL, new ByteArrayOutput<>(ByteArrayCodec.INSTANCE), args));
+    }
+
+    /**
+     * Raises a counter to a floor, then adds to it, as one step. A script (EVAL) rather than a
+     * function of the library: it is sent only when a node reserves a range of values, and
+     * keeps the library, whose name is its protocol version, unchanged. Redis numbers pass
+     * through Lua doubles here, exact below 2^53 (the SPI's bound).
+     */
+    private static final byte[] FLOORED_INCREMENT = ("local floor = tonumber(ARGV[2])\n"
+            + "local current = tonumber(redis.call('GET', KEYS[1]) or '0')\n"
+            + "if current < floor then redis.call('SET', KEYS[1], ARGV[2]) end\n"
+            + "return redis.call('INCRBY', KEYS[1], ARGV[1])\n").getBytes(StandardCharsets.UTF_8);
+
+    /** INCRBY: a plain increment, no floor. */
+    static AsyncCommand<byte[], byte[], Long> incrementCommand(byte[] key, long delta) {
+        CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(key).add(delta);
+        return new AsyncCommand<>(new Command<>(CommandType.INCRBY, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
+    }
+
+    /** The counter at {@code key} raised to at least {@code floor}, then increased by {@code delta}. */
+    static AsyncCommand<byte[], byte[], Long> incrementCommand(byte[] key, long delta, long floor) {
+        CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE)
+                .add(FLOORED_INCREMENT).add(1).addKey(key).add(delta).add(floor);
+        return new AsyncCommand<>(new Command<>(CommandType.EVAL, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
     }
 
     /** Decodes the function's reply: {@code W} + version, or {@code C} + current version (empty when absent). */

@@ -1,12 +1,6 @@
 package io.tell.store.redis;
 
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.output.IntegerOutput;
-import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.Command;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import io.tell.error.TellException;
 import io.tell.store.Domains;
@@ -131,12 +125,11 @@ public final class RedisRecordStore implements RecordStore {
     }
 
     @Override
-    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta) {
+    public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta, long floor) {
         byte[] key = RedisKeys.counterKey(counter);
-        return RedisErrors.translated(writer.write(new PrimaryWriter.SlotWrite<>(RedisKeys.slot(key), () -> {
-            CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(key).add(delta);
-            return new AsyncCommand<>(new Command<>(CommandType.INCRBY, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
-        })));
+        return RedisErrors.translated(writer.write(new PrimaryWriter.SlotWrite<>(RedisKeys.slot(key),
+                () -> floor == NO_FLOOR ? RedisFunctions.incrementCommand(key, delta)
+                        : RedisFunctions.incrementCommand(key, delta, floor))));
     }
 
     @Override
@@ -188,6 +181,12 @@ public final class RedisRecordStore implements RecordStore {
     public long increment(String domain, byte[] key, long delta) {
         checkNotOnEventLoop();
         return RecordStore.super.increment(domain, key, delta);
+    }
+
+    @Override
+    public long increment(String domain, byte[] key, long delta, long floor) {
+        checkNotOnEventLoop();
+        return RecordStore.super.increment(domain, key, delta, floor);
     }
 
     @Override

@@ -1,0 +1,246 @@
+package io.tell.txn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.cm.LocalCommitManager;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.index.BTree;
+import io.tell.index.BTreeConfig;
+import io.tell.store.ForwardingRecordStore;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import io.tell.store.Versioned;
+import io.tell.store.WriteOp;
+import io.tell.store.WriteResult;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No failure path leaks a tid: whatever a transaction's user code, its indexes, the store or
+ * the commit manager throw, the tid ends up reported and nothing it wrote stays behind.
+ */
+class FailurePathTest {
+    private static final String T = "rows";
+    private RecordStore mem;
+    private BrokenStore store;
+    private LocalCommitManager cm;
+    private TransactionManager tm;
+
+    /** The real store, or one whose next batch write (or batch read) throws a plain (non-Tell) exception. */
+    static final class BrokenStore extends ForwardingRecordStore {
+        volatile boolean breakNextBatch;
+        volatile boolean breakGets;
+
+        BrokenStore(RecordStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public CompletableFuture<List<WriteResult>> writeAllAsync(List<WriteOp> ops) {
+            if (breakNextBatch && ops.stream().anyMatch(o -> o.key().domain().equals(T))) {
+                breakNextBatch = false;
+                throw new IllegalStateException("injected: a bug in the store client");
+            }
+            return delegate.writeAllAsync(ops);
+        }
+
+        @Override
+        public CompletableFuture<List<Versioned>> getAllAsync(List<io.tell.store.RecordKey> keys) {
+            if (breakGets) {
+                breakGets = false;
+                throw new IllegalStateException("injected: a bug in the store client");
+            }
+            return delegate.getAllAsync(keys);
+        }
+
+        @Override
+        public String describe() {
+            return "broken(" + delegate.describe() + ")";
+        }
+    }
+
+    @BeforeEach
+    void setUp() {
+        mem = RecordStores.open("mem:");
+        store = new BrokenStore(mem);
+        cm = LocalCommitManager.open(store, LocalCommitManager.Options.embedded());
+        tm = new TransactionManager(store, cm, "pn");
+    }
+
+    @AfterEach
+    void tearDown() {
+        tm.close();
+        cm.close();
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The tid is no longer running at the commit manager and a new snapshot's base is past it. */
+    private void assertReported(long tid) {
+        assertTrue(cm.describe().endsWith("running=0"), "a transaction is still running: " + cm.describe());
+        try (Transaction next = tm.beginReadOnly()) {
+            assertTrue(next.snapshot().base() >= tid, "base " + next.snapshot().base() + " did not pass tid " + tid);
+        }
+        assertNull(store.get(TxLog.DOMAIN, TxLog.key(tid)), "transaction-log entry of tid " + tid + " left behind");
+    }
+
+    private void assertNoVersionOf(long tid, byte[] key) {
+        Versioned v = store.get(T, key);
+        assertTrue(v == null || !MvccRecord.decode(v.value()).hasVersionOf(tid), "a version of tid " + tid + " is left");
+    }
+
+    @Test
+    void runRollsBackOnARuntimeExceptionOfTheWork() {
+        long[] tid = new long[1];
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> tm.run(3, tx -> {
+            tid[0] = tx.tid();
+            tx.put(T, b("k"), b("v"));
+            throw new IllegalStateException("bug in the work");
+        }));
+        assertEquals("bug in the work", e.getMessage());
+        assertReported(tid[0]);
+    }
+
+    @Test
+    void runRollsBackOnAnErrorOfTheWork() {
+        long[] tid = new long[1];
+        assertThrows(AssertionError.class, () -> tm.run(3, tx -> {
+            tid[0] = tx.tid();
+            throw new AssertionError("an Error from user code");
+        }));
+        assertReported(tid[0]);
+    }
+
+    @Test
+    void commitWhoseIndexInsertThrowsRevertsAndReports() {
+        // The key function makes a key the tree refuses (over MAX_KEY_BYTES) for one row only.
+        BTree tree = BTree.open(store, BTreeConfig.of("rows.v", false));
+        tm.addIndex(new TableIndex(T, tree, false,
+                row -> Arrays.equals(row, b("huge")) ? new byte[BTreeConfig.MAX_KEY_BYTES + 1] : row));
+        tm.run(1, tx -> {
+            tx.insert(T, TableIndex.ridKey(1), b("small"));
+            return null;
+        });
+        Transaction tx = tm.begin();
+        tx.insert(T, TableIndex.ridKey(2), b("ok"));
+        tx.insert(T, TableIndex.ridKey(3), b("huge"));
+        assertThrows(IllegalArgumentException.class, tx::commit);
+        assertFalse(tx.isActive());
+        assertReported(tx.tid());
+        assertNoVersionOf(tx.tid(), TableIndex.ridKey(2));
+        try (Transaction r = tm.beginReadOnly()) {
+            assertEquals(List.of(), r.lookup(tm.indexesOf(T).get(0), b("ok")), "index entry of the aborted row left");
+            assertNull(r.get(T, TableIndex.ridKey(2)));
+        }
+    }
+
+    @Test
+    void commitWhoseApplyBatchThrowsANonTellExceptionRevertsAndReports() {
+        tm.run(1, tx -> {
+            tx.insert(T, b("a"), b("old"));
+            return null;
+        });
+        Transaction tx = tm.begin();
+        tx.update(T, b("a"), b("new"));
+        tx.insert(T, b("b"), b("x"));
+        store.breakNextBatch = true;
+        assertThrows(IllegalStateException.class, tx::commit);
+        assertFalse(tx.isActive());
+        assertReported(tx.tid());
+        assertNoVersionOf(tx.tid(), b("a"));
+        assertNoVersionOf(tx.tid(), b("b"));
+    }
+
+    @Test
+    void commitRefusedForGoodByTheCommitManagerRevertsAndReports() {
+        CommitManager refusing = new DelegatingCommitManager(cm) {
+            @Override
+            public CompletableFuture<Void> committedAsync(long tid) {
+                return CompletableFuture.failedFuture(TellException.of(ErrorCode.TX_STATE, "injected: refused"));
+            }
+        };
+        try (TransactionManager refused = new TransactionManager(store, refusing, "pn-2")) {
+            Transaction tx = refused.begin();
+            tx.insert(T, b("a"), b("v"));
+            TellException e = assertThrows(TellException.class, tx::commit);
+            assertSame(ErrorCode.TX_STATE, e.code());
+            assertFalse(tx.isActive());
+            assertReported(tx.tid());
+            assertNoVersionOf(tx.tid(), b("a"));
+        }
+    }
+
+    @Test
+    void beginInterruptedWhileWaitingReleasesTheTidThatArrivesLater() {
+        CompletableFuture<TxStart> late = new CompletableFuture<>();
+        CommitManager slow = new DelegatingCommitManager(cm) {
+            @Override
+            public CompletableFuture<TxStart> startAsync(boolean readOnly) {
+                return late;
+            }
+        };
+        try (TransactionManager waiting = new TransactionManager(store, slow, "pn-2")) {
+            Thread.currentThread().interrupt();
+            assertThrows(TellException.class, waiting::begin);
+            assertTrue(Thread.interrupted(), "the interrupt flag is kept");
+            TxStart started = cm.start(false);
+            late.complete(started);
+            assertReported(started.tid());
+        }
+    }
+
+    @Test
+    void commitWithoutWritesWhoseValidationThrowsReportsTheEnd() {
+        tm.run(1, tx -> {
+            tx.insert(T, b("a"), b("v"));
+            return null;
+        });
+        Transaction tx = tm.begin(Isolation.SERIALIZABLE);
+        tx.get(T, b("a"));
+        store.breakGets = true;
+        assertThrows(IllegalStateException.class, tx::commit);
+        assertFalse(tx.isActive());
+        assertReported(tx.tid());
+    }
+
+    /** Forwards every call to a real commit manager; tests override the one they break. */
+    static class DelegatingCommitManager implements CommitManager {
+        private final CommitManager delegate;
+
+        DelegatingCommitManager(CommitManager delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public CompletableFuture<TxStart> startAsync(boolean readOnly) {
+            return delegate.startAsync(readOnly);
+        }
+
+        @Override
+        public CompletableFuture<Void> committedAsync(long tid) {
+            return delegate.committedAsync(tid);
+        }
+
+        @Override
+        public CompletableFuture<Void> abortedAsync(long tid) {
+            return delegate.abortedAsync(tid);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
