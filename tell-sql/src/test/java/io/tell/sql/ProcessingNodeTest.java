@@ -43,6 +43,17 @@ class ProcessingNodeTest {
     }
 
     @Test
+    void gcOnMakesTheNodeHostASweeperThatGoesWithIt() {
+        ProcessingNode plain = ProcessingNode.connect("jdbc:tell:mem:");
+        assertTrue(plain.sweeper().isEmpty(), "off by default");
+        plain.close();
+        ProcessingNode node = ProcessingNode.connect("jdbc:tell:mem:?gc=on");
+        io.tell.gc.Sweeper sweeper = node.sweeper().orElseThrow();
+        node.close();
+        assertTrue(!sweeper.holdsLease() && !sweeper.runPass(), "closed with its node");
+    }
+
+    @Test
     void connectionsToANamedEmbeddedDatabaseShareOneNodeThatOutlivesThem() {
         String url = "jdbc:tell:mem:pn-" + UUID.randomUUID();
         ProcessingNode a = ProcessingNode.connect(url);
