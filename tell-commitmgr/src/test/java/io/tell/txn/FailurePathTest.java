@@ -168,7 +168,7 @@ class FailurePathTest {
     void commitRefusedForGoodByTheCommitManagerRevertsAndReports() {
         CommitManager refusing = new DelegatingCommitManager(cm) {
             @Override
-            public CompletableFuture<Void> committedAsync(long tid) {
+            public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
                 return CompletableFuture.failedFuture(TellException.of(ErrorCode.TX_STATE, "injected: refused"));
             }
         };
@@ -230,8 +230,8 @@ class FailurePathTest {
         }
 
         @Override
-        public CompletableFuture<Void> committedAsync(long tid) {
-            return delegate.committedAsync(tid);
+        public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
+            return delegate.committedAsync(tid, logVersion);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.tell.index;
 
 import io.tell.store.Domains;
+import java.util.List;
 
 /**
  * How a tree client works with one index. Validated once, immutable.
@@ -35,6 +36,11 @@ public record BTreeConfig(String name, boolean unique, int nodeCapacity, int cac
         if (idBatch < 1) {
             throw new IllegalArgumentException("idBatch must be >= 1: " + idBatch);
         }
+    }
+
+    /** The domains a tree named {@code name} keeps its records in: mapping, physical nodes, meta (in that order). */
+    public static List<String> domainsOf(String name) {
+        return List.of(name + ".map", name + ".node", name + ".meta");
     }
 
     /**

@@ -88,6 +88,8 @@ final class Committer {
             throw e;
         }
         try {
+            // A node that lost its lease leaves the decision to its recovery: it reports nothing.
+            tx.checkLease();
             manager.awaitCommitReport(tid, logVersion);
         } catch (RuntimeException | Error e) {
             if (e instanceof TellException te && te.code() == ErrorCode.TX_COMMIT_PENDING) {
@@ -193,7 +195,10 @@ final class Committer {
     /**
      * Re-reads records whose conditional write failed. A record may be written again only if
      * its newest version is still the one this transaction saw (it changed through a revert
-     * or clean-up by someone else); anything newer is a real write-write conflict.
+     * or clean-up by someone else); anything newer is a real write-write conflict. A record the
+     * sweeper deleted (its newest version was a delete at or below lav) comes back absent: unless
+     * we had read it absent too, that is a conflict, never a blind insert, since the record may
+     * have lived and died again in between (see io.tell.gc.RowSweep).
      */
     private void reload(long tid, List<Transaction.Entry> pending, List<MvccRecord> bases, List<Versioned> stored) {
         List<RecordKey> keys = new ArrayList<>(pending.size());

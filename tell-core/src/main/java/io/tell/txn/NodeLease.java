@@ -191,12 +191,10 @@ public final class NodeLease implements AutoCloseable {
             holding = new Holding(h.id(), h.epoch(), w.version(), next.heartbeat(), validUntil(sent));
             return;
         }
-        // Taken by a recovery, or renewed too late to be trusted: the old transactions are
-        // fenced (or will be); later ones run under a fresh registration.
+        // Taken by a recovery, or renewed too late to be trusted: the old registration is left
+        // to expire and be recovered (its transactions reverted and reported by a watcher);
+        // later transactions run under a fresh one.
         LOG.warn("processing node {} lost its lease {}; registering anew", nodeId, h.id());
-        if (w.written()) {
-            remove(store, h.id(), w.version());
-        }
         holding = register(h.epoch() + 1);
     }
 

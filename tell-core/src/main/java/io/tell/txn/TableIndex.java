@@ -1,7 +1,10 @@
 package io.tell.txn;
 
 import io.tell.index.BTree;
+import io.tell.index.BTreeConfig;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -29,7 +32,18 @@ public record TableIndex(String table, BTree tree, boolean unique, Function<byte
     }
 
     String claimDomain() {
-        return name() + ".uniq";
+        return claimDomainOf(name());
+    }
+
+    private static String claimDomainOf(String treeName) {
+        return treeName + ".uniq";
+    }
+
+    /** Every domain an index with tree {@code treeName} may have records in: the tree's and the claims'. */
+    public static List<String> domainsOf(String treeName) {
+        List<String> out = new ArrayList<>(BTreeConfig.domainsOf(treeName));
+        out.add(claimDomainOf(treeName));
+        return out;
     }
 
     public static byte[] ridKey(long rid) {

@@ -178,11 +178,6 @@ public final class TransactionManager implements AutoCloseable {
                     throw e;
                 }
                 backoff(attempt);
-            } catch (RuntimeException | Error e) {
-                if (tx != null) {
-                    tx.rollback();
-                }
-                throw e;
             }
         }
     }

@@ -6,6 +6,7 @@ import io.tell.sql.internal.CatalogCodec;
 import io.tell.sql.internal.CatalogCodec.DirEntry;
 import io.tell.sql.internal.CatalogCodec.Directory;
 import io.tell.store.Expect;
+import io.tell.store.KeyRange;
 import io.tell.store.RecordKey;
 import io.tell.store.RecordStore;
 import io.tell.store.Versioned;
@@ -34,8 +35,9 @@ import java.util.function.Function;
  *
  * <p>Thread-safe. Definitions are cached forever by record id (they never change); the
  * directory is re-read by {@link #snapshot()}, one store round trip, plus one more to fetch
- * definitions this node has not seen. {@link #cached()} costs nothing. Data of dropped tables
- * and indexes is left in the store (no garbage collection of it yet).
+ * definitions this node has not seen. {@link #cached()} costs nothing. Definition records are
+ * kept after a drop: {@link #definitions()} lists them all, which is how the sweeper
+ * ({@link CatalogSweepScope}) finds the storage of dropped tables and indexes.
  */
 public final class Catalog {
     public static final String DOMAIN = "tell.catalog";
@@ -84,6 +86,19 @@ public final class Catalog {
 
     public List<TableDef> tables() {
         return snapshot().tables();
+    }
+
+    /**
+     * Every definition record in the store, current, superseded (by ALTER-like changes) and of
+     * dropped tables alike; a definition being published right now may be among them. One scan.
+     */
+    public List<TableDef> definitions() {
+        byte[] to = bytes("def0"); // '0' follows '/': the end of the def/ keys
+        List<TableDef> out = new ArrayList<>();
+        for (var r : store.scan(DOMAIN, new KeyRange(bytes("def/"), to), Integer.MAX_VALUE)) {
+            out.add(defsById.computeIfAbsent(defIdOf(r.key()), id -> CatalogCodec.decodeTable(r.value())));
+        }
+        return out;
     }
 
     /**

@@ -2,6 +2,8 @@ package io.tell.sql;
 
 import io.tell.cm.CommitManagerClient;
 import io.tell.cm.LocalCommitManager;
+import io.tell.gc.SweepOptions;
+import io.tell.gc.Sweeper;
 import io.tell.store.CountingRecordStore;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
@@ -33,6 +35,7 @@ public final class ProcessingNode implements AutoCloseable {
     private final CountingCommitManager commitManager;
     private final TransactionManager transactions;
     private final Catalog catalog;
+    private final Sweeper sweeper;
     private final Map<TableDef, TableStore> tables = new ConcurrentHashMap<>();
     private final io.tell.sql.engine.PlanCache plans = new io.tell.sql.engine.PlanCache(this);
     private int users;
@@ -53,6 +56,21 @@ public final class ProcessingNode implements AutoCloseable {
         String nodeId = "pn-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
         this.transactions = new TransactionManager(store, commitManager, nodeId);
         this.catalog = new Catalog(store);
+        this.sweeper = url.gc() ? startSweeper(SweepOptions.defaults()) : null;
+    }
+
+    /**
+     * A sweeper over this node's store and catalog (see {@code docs/gc.md}); {@code gc=on} in the
+     * URL starts one with the default options. Its store calls are counted apart from the node's.
+     * The caller owns what it starts here and closes it.
+     */
+    public Sweeper startSweeper(SweepOptions options) {
+        return new Sweeper(rawStore, transactions, new CatalogSweepScope(catalog), options, transactions.nodeId()).start();
+    }
+
+    /** The sweeper {@code gc=on} started, if any. */
+    public java.util.Optional<Sweeper> sweeper() {
+        return java.util.Optional.ofNullable(sweeper);
     }
 
     /** The node for {@code url}: the shared one (opened on first use) or, for {@code jdbc:tell:mem:}, a new private one. */
@@ -64,10 +82,10 @@ public final class ProcessingNode implements AutoCloseable {
             return node;
         }
         synchronized (SHARED) {
-            ProcessingNode node = SHARED.get(parsed.text());
+            ProcessingNode node = SHARED.get(parsed.nodeKey());
             if (node == null) {
                 node = new ProcessingNode(parsed);
-                SHARED.put(parsed.text(), node);
+                SHARED.put(parsed.nodeKey(), node);
             }
             node.users++;
             return node;
@@ -125,7 +143,10 @@ public final class ProcessingNode implements AutoCloseable {
             if (--users > 0 || url.embedded() && url.shared()) {
                 return;
             }
-            SHARED.remove(url.text(), this);
+            SHARED.remove(url.nodeKey(), this);
+        }
+        if (sweeper != null) {
+            sweeper.close();
         }
         transactions.close();
         rawCommitManager.close();

@@ -2,6 +2,7 @@ package io.tell.sql;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.txn.TableIndex;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -100,6 +101,26 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
     TableDef withForeignKeys(List<ForeignKeyDef> fks) {
         return new TableDef(id, name, columns, primaryKey, indexes, fks, rowDomain, ridCounter, pkTree, ridTree,
                 nextIndexNo);
+    }
+
+    /** The names of every B+tree of this table: primary key or rid tree, then the indexes. */
+    public List<String> treeNames() {
+        List<String> out = new ArrayList<>();
+        out.add(pkTree != null ? pkTree : ridTree);
+        for (IndexDef ix : indexes) {
+            out.add(ix.treeName());
+        }
+        return out;
+    }
+
+    /** Every domain this table's data may occupy: rows and, per tree, its records and unique claims. */
+    public Set<String> storageDomains() {
+        Set<String> out = new HashSet<>();
+        out.add(rowDomain);
+        for (String tree : treeNames()) {
+            out.addAll(TableIndex.domainsOf(tree));
+        }
+        return out;
     }
 
     /** The position of column {@code column}, or -1. */

@@ -27,14 +27,30 @@ class ProcessingNodeTest {
         TellUrl redis = TellUrl.parse("jdbc:tell:redis://h1:7000,h2:7001?replicas=1&cm=c1:7400,c2:7400&timeoutMs=500");
         assertEquals("redis://h1:7000,h2:7001?replicas=1&timeoutMs=500", redis.storeUrl());
         assertEquals("c1:7400,c2:7400", redis.commitManagers());
+        assertTrue(!redis.gc() && TellUrl.parse("jdbc:tell:redis://h:1?gc=on&cm=c:1").gc());
+        TellUrl swept = TellUrl.parse("jdbc:tell:mem:shop?gc=on");
+        assertTrue(swept.gc() && swept.shared());
+        assertEquals("mem:shop", swept.storeUrl());
         for (String bad : new String[] {"jdbc:h2:mem:", "jdbc:tell:", "jdbc:tell:mem:bad name", "jdbc:tell:redis://h:1",
-                "jdbc:tell:redis://?cm=c:1", "jdbc:tell:postgres://x"}) {
+                "jdbc:tell:redis://?cm=c:1", "jdbc:tell:postgres://x",
+                "jdbc:tell:mem:x?gc=maybe", "jdbc:tell:mem:x?cache=1"}) {
             TellException e = assertThrows(TellException.class, () -> TellUrl.parse(bad), bad);
             assertSame(ErrorCode.BAD_CONFIGURATION, e.code());
             assertTrue(e.getMessage().contains(bad), e.getMessage());
         }
         assertTrue(assertThrows(TellException.class, () -> TellUrl.parse("jdbc:tell:redis://h:1"))
                 .getMessage().contains("?cm="), "says what is missing");
+    }
+
+    @Test
+    void gcOnMakesTheNodeHostASweeperThatGoesWithIt() {
+        ProcessingNode plain = ProcessingNode.connect("jdbc:tell:mem:");
+        assertTrue(plain.sweeper().isEmpty(), "off by default");
+        plain.close();
+        ProcessingNode node = ProcessingNode.connect("jdbc:tell:mem:?gc=on");
+        io.tell.gc.Sweeper sweeper = node.sweeper().orElseThrow();
+        node.close();
+        assertTrue(!sweeper.holdsLease() && !sweeper.runPass(), "closed with its node");
     }
 
     @Test

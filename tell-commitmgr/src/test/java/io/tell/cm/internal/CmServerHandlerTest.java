@@ -42,8 +42,8 @@ class CmServerHandlerTest {
             }
 
             @Override
-            public CompletableFuture<Void> committedAsync(long tid) {
-                return cm.committedAsync(tid);
+            public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
+                return cm.committedAsync(tid, logVersion);
             }
 
             @Override

@@ -2,6 +2,7 @@ package io.tell.index.internal;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.index.BTreeConfig;
 import io.tell.store.Expect;
 import io.tell.store.RecordKey;
 import io.tell.store.RecordStore;
@@ -55,9 +56,10 @@ public final class NodeStore {
 
     public NodeStore(RecordStore store, String name, boolean inlineLeaves, int idBatch, int hintEntries) {
         this.store = store;
-        this.mapDomain = name + ".map";
-        this.nodeDomain = name + ".node";
-        this.metaDomain = name + ".meta";
+        List<String> domains = BTreeConfig.domainsOf(name);
+        this.mapDomain = domains.get(0);
+        this.nodeDomain = domains.get(1);
+        this.metaDomain = domains.get(2);
         this.inlineLeaves = inlineLeaves;
         this.idBatch = idBatch;
         this.hints = new LeafHints(hintEntries);

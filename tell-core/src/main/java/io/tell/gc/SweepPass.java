@@ -1,0 +1,80 @@
+package io.tell.gc;
+
+import io.tell.error.TellException;
+import io.tell.index.BTree;
+import io.tell.index.BTreeConfig;
+import io.tell.store.KeyRange;
+import io.tell.store.RecordStore;
+import io.tell.store.StoredRecord;
+import io.tell.store.WriteOp;
+import io.tell.store.WriteResult;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One pass of the sweeper: the horizon it works against and the means it works with. {@code lav}
+ * and {@code tid} come from one transaction start at the beginning of the pass; lav only grows,
+ * so it stays a safe bound for the whole pass.
+ *
+ * @param tid  a read-write tid drawn at the start (and completed at once): a transaction still
+ *             running when it was drawn has a base below it, so once lav reaches it they all ended
+ * @param base the snapshot base at the start: every tid at or below it has completed
+ * @param lav  the lowest base of any running transaction at the start
+ */
+record SweepPass(RecordStore store, long tid, long base, long lav, long startMillis, SweepOptions options,
+                 SweepLease lease, SweepPacer pacer, SweepCounters counters, Map<String, BTree> trees) {
+
+    /** Thrown to end a pass when the lease is lost; the work done so far stays done. */
+    static final class LeaseLost extends RuntimeException {
+        LeaseLost() {
+            super("sweeper lease lost", null, false, false);
+        }
+    }
+
+    /** Renews the lease when due; ends the pass when it is no longer held. */
+    void checkLease() {
+        if (lease.dueForRenewal()) {
+            lease.acquire();
+        }
+        if (!lease.held()) {
+            throw new LeaseLost();
+        }
+    }
+
+    /** One page of {@code domain} from {@code from} on (inclusive), paced and counted. */
+    List<StoredRecord> page(String domain, KeyRange range) {
+        checkLease();
+        List<StoredRecord> page = store.scan(domain, range, options.pageSize());
+        counters.scanned.add(page.size());
+        pacer.pace(Math.max(1, page.size()));
+        return page;
+    }
+
+    /** The smallest key after {@code key}: where the next page starts. */
+    static byte[] after(byte[] key) {
+        return Arrays.copyOf(key, key.length + 1);
+    }
+
+    /** Conditional writes (mostly deletes), one batch; returns how many took effect (the rest met a changed record). */
+    int writeAll(List<WriteOp> deletes) {
+        if (deletes.isEmpty()) {
+            return 0;
+        }
+        checkLease();
+        List<WriteResult> results = TellException.join(store.writeAllAsync(deletes));
+        int written = 0;
+        for (WriteResult r : results) {
+            if (r.written()) {
+                written++;
+            }
+        }
+        counters.conflicts.add(results.size() - written);
+        return written;
+    }
+
+    /** The sweeper's own client of a tree (its own cache; its round trips count as the sweeper's). */
+    BTree tree(BTreeConfig config) {
+        return trees.computeIfAbsent(config.name(), n -> BTree.open(store, config));
+    }
+}

@@ -1,0 +1,19 @@
+package io.tell.gc;
+
+/**
+ * What a {@link Sweeper} has done since it started (plain getters; Micrometer can read them).
+ *
+ * @param passes              passes completed
+ * @param recordsScanned      records and index entries examined
+ * @param rowsDeleted         row records whose versions were all deleted below lav
+ * @param indexEntriesDeleted index entries of those rows
+ * @param logEntriesDeleted   orphan transaction-log entries
+ * @param deadRecordsDeleted  records of dropped tables and indexes
+ * @param conflicts           conditional deletes refused because the record changed meanwhile
+ * @param roundTrips          store round trips of the sweeper's own calls
+ * @param leaseAcquisitions   times this sweeper took the lease (not counting renewals)
+ */
+public record SweepStats(long passes, long recordsScanned, long rowsDeleted, long indexEntriesDeleted,
+                         long logEntriesDeleted, long deadRecordsDeleted, long conflicts, long roundTrips,
+                         long leaseAcquisitions) {
+}

@@ -1,0 +1,51 @@
+package io.tell.sql;
+
+import io.tell.gc.SweepScope;
+import io.tell.index.BTreeConfig;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What the sweeper ({@link io.tell.gc.Sweeper}) needs from the SQL catalog: the live tables
+ * with their index trees, and the storage no live table uses any more. Storage names derive
+ * from table ids and per-table index numbers, both drawn once and never reused, so a domain
+ * that is dead stays dead.
+ */
+public final class CatalogSweepScope implements SweepScope {
+    private final Catalog catalog;
+
+    public CatalogSweepScope(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public List<Table> tables() {
+        List<Table> out = new ArrayList<>();
+        for (TableDef def : catalog.tables()) {
+            // Index trees are non-unique (key, rid) trees; uniqueness lives in claim records.
+            out.add(new Table(def.rowDomain(), def.treeNames().stream().map(t -> BTreeConfig.of(t, false)).toList()));
+        }
+        return out;
+    }
+
+    /**
+     * Every domain of every definition record minus those of the live tables. Read live tables
+     * after the definitions: a table created between the two reads is then live, not dead.
+     */
+    @Override
+    public Set<String> deadDomains() {
+        List<TableDef> all = catalog.definitions();
+        Set<String> live = new HashSet<>();
+        for (TableDef def : catalog.tables()) {
+            live.addAll(def.storageDomains());
+        }
+        Set<String> dead = new HashSet<>();
+        for (TableDef def : all) {
+            dead.addAll(def.storageDomains());
+        }
+        dead.removeAll(live);
+        return dead;
+    }
+}
