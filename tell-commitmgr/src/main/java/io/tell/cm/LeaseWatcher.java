@@ -33,7 +33,7 @@ final class LeaseWatcher {
     private final TidResolver resolver;
     private final Liveness<String> liveness = new Liveness<>();
     private volatile long lowestBase = Long.MAX_VALUE;
-    private long recovered;
+    private final java.util.concurrent.atomic.AtomicLong recovered = new java.util.concurrent.atomic.AtomicLong();
 
     LeaseWatcher(RecordStore store, TidResolver resolver) {
         this.store = store;
@@ -47,7 +47,7 @@ final class LeaseWatcher {
 
     /** Nodes recovered by this watcher so far. */
     long recovered() {
-        return recovered;
+        return recovered.get();
     }
 
     /** One look at every lease; {@code settled} hears each tid recovery settled (tid, committed?). */
@@ -80,6 +80,7 @@ final class LeaseWatcher {
         if (!w.written()) {
             return; // renewed after all, or another watcher claimed it
         }
+        recovered.incrementAndGet();
         LOG.warn("lease of processing node {} expired: recovering its transactions", l.id());
         int committed = 0;
         int aborted = 0;
@@ -113,7 +114,6 @@ final class LeaseWatcher {
         if (waiting == 0) {
             NodeLease.remove(store, l.id(), w.version());
         }
-        recovered++;
         LOG.warn("recovered processing node {}: {} transactions reverted, {} completed, {} left for a retry",
                 l.id(), aborted, committed, waiting);
     }

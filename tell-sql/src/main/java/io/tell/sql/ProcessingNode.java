@@ -55,6 +55,11 @@ public final class ProcessingNode implements AutoCloseable {
         this.commitManager = new CountingCommitManager(rawCommitManager);
         String nodeId = "pn-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
         this.transactions = new TransactionManager(store, commitManager, nodeId);
+        if (!url.embedded()) {
+            // Over a shared store this node's death must not stop the others: a lease lets the
+            // commit managers find out and recover what it left mid-commit.
+            transactions.startLease(java.time.Duration.ofMillis(url.leaseMs()));
+        }
         this.catalog = new Catalog(store);
         this.sweeper = url.gc() ? startSweeper(SweepOptions.defaults()) : null;
     }

@@ -12,15 +12,19 @@ import java.util.List;
  *   <li>{@code jdbc:tell:mem:NAME} — an embedded database shared by this JVM's connections;</li>
  *   <li>{@code jdbc:tell:redis://host:port[,host:port…]?cm=host:port[,host:port…][&replicas=N&timeoutMs=T…]}
  *       — this JVM is a processing node over a shared Redis store and commit-manager services;
- *       every option but {@code cm} and {@code gc} belongs to the store.</li>
+ *       every option but {@code cm}, {@code gc} and {@code leaseMs} belongs to the store. The node
+ *       holds a lease ({@link io.tell.txn.NodeLease}) of {@code leaseMs} milliseconds (default
+ *       {@value #DEFAULT_LEASE_MS}): if it dies, a commit manager recovers its transactions once
+ *       the lease has expired.</li>
  * </ul>
  * Either form takes {@code gc=on} (e.g. {@code jdbc:tell:mem:shop?gc=on}): the node then hosts a
  * background sweeper ({@link io.tell.gc.Sweeper}), active while it holds the cluster-wide lease.
  * Off by default.
  */
 public record TellUrl(String text, String storeUrl, String commitManagers, boolean embedded, boolean shared,
-                      boolean gc) {
+                      boolean gc, int leaseMs) {
     public static final String PREFIX = "jdbc:tell:";
+    public static final int DEFAULT_LEASE_MS = 3000;
 
     public static boolean accepts(String url) {
         return url != null && url.startsWith(PREFIX);
@@ -46,7 +50,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             if (!name.isEmpty() && !name.matches("[A-Za-z0-9_.-]{1,100}")) {
                 throw bad(url, "the database name after mem: takes 1-100 of [A-Za-z0-9_.-]");
             }
-            return new TellUrl(url, rest, null, true, !name.isEmpty(), gc);
+            return new TellUrl(url, rest, null, true, !name.isEmpty(), gc, 0);
         }
         if (rest.startsWith("redis://")) {
             int q = rest.indexOf('?');
@@ -54,12 +58,15 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             List<String> storeOptions = new ArrayList<>();
             String cm = null;
             boolean gc = false;
+            int leaseMs = DEFAULT_LEASE_MS;
             if (q >= 0) {
                 for (String option : rest.substring(q + 1).split("&")) {
                     if (option.startsWith("cm=")) {
                         cm = option.substring(3);
                     } else if (option.startsWith("gc=")) {
                         gc = gcOption(url, option);
+                    } else if (option.startsWith("leaseMs=")) {
+                        leaseMs = leaseOption(url, option.substring(8));
                     } else if (!option.isEmpty()) {
                         storeOptions.add(option);
                     }
@@ -72,7 +79,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
                 throw bad(url, "a Redis URL needs the commit manager(s): ?cm=host:port[,host:port…] (start one with ./tell commitmgr)");
             }
             String store = storeOptions.isEmpty() ? hosts : hosts + "?" + String.join("&", storeOptions);
-            return new TellUrl(url, store, cm, false, true, gc);
+            return new TellUrl(url, store, cm, false, true, gc, leaseMs);
         }
         throw bad(url, "expected jdbc:tell:mem:[NAME] or jdbc:tell:redis://host:port?cm=host:port");
     }
@@ -92,6 +99,18 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             case "gc=off" -> false;
             default -> throw bad(url, "unknown option " + option + " (an embedded URL takes gc=on|off)");
         };
+    }
+
+    private static int leaseOption(String url, String value) {
+        try {
+            int ms = Integer.parseInt(value);
+            if (ms >= 100 && ms <= 600_000) {
+                return ms;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw bad(url, "leaseMs must be a number of milliseconds from 100 to 600000: " + value);
     }
 
     private static TellException bad(String url, String why) {

@@ -1,0 +1,170 @@
+package io.tell.txn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.cm.LocalCommitManager;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A processing node that stops mid-commit (at each commit step) and never comes back in
+ * time: its lease expires, a commit manager recovers it, its rows are writable again, its
+ * writes are gone and its tid is completed. When the stopped node then wakes up (a long pause,
+ * not a crash) it cannot commit what recovery took over.
+ */
+class NodeRecoveryTest {
+    private static final String D = "accounts";
+    private static final Duration LEASE = Duration.ofMillis(200);
+
+    private static byte[] k(int i) {
+        return new byte[] {(byte) i};
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @ParameterizedTest
+    @EnumSource(CommitObserver.Step.class)
+    void aNodeStoppedMidCommitIsRecoveredAndItsRowsAreWritableAgain(CommitObserver.Step step) throws Exception {
+        String url = "mem:recovery-" + UUID.randomUUID();
+        RecordStore store = RecordStores.open(url);
+        try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(10, true, Duration.ofMillis(100)));
+             TransactionManager stopped = new TransactionManager(RecordStores.open(url), cm, "pn-stopped");
+             TransactionManager survivor = new TransactionManager(RecordStores.open(url), cm, "pn-survivor")) {
+            stopped.startLease(LEASE);
+            survivor.startLease(LEASE);
+            survivor.run(1, tx -> {
+                tx.insert(D, k(1), b("one"));
+                tx.insert(D, k(2), b("two"));
+                return null;
+            });
+            CountDownLatch paused = new CountDownLatch(1);
+            CountDownLatch wake = new CountDownLatch(1);
+            AtomicLong pausedTid = new AtomicLong();
+            stopped.observeCommits((reached, tid) -> {
+                if (reached == step) {
+                    pausedTid.set(tid);
+                    paused.countDown();
+                    await(wake);
+                }
+            });
+            java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
+                Transaction tx = stopped.begin();
+                tx.update(D, k(1), b("lost-1"));
+                tx.update(D, k(2), b("lost-2"));
+                tx.commit();
+            }, thread);
+            try {
+                recoverAndWake(step, cm, store, stopped, survivor, paused, wake, pausedTid, commit);
+            } finally {
+                wake.countDown();
+                thread.shutdown();
+            }
+        }
+    }
+
+    private static void recoverAndWake(CommitObserver.Step step, LocalCommitManager cm, RecordStore store,
+                                       TransactionManager stopped, TransactionManager survivor, CountDownLatch paused,
+                                       CountDownLatch wake, AtomicLong pausedTid, CompletableFuture<Void> commit) throws Exception {
+        {
+            assertTrue(paused.await(10, TimeUnit.SECONDS), "the commit never reached " + step);
+            stopped.abandonLease(); // as a crash: no more heartbeats
+
+            // The survivor can write both rows again once recovery has run.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (true) {
+                try {
+                    survivor.run(1, tx -> {
+                        assertArrayEquals(b("one"), tx.get(D, k(1)), "the stopped node's write is gone");
+                        assertArrayEquals(b("two"), tx.get(D, k(2)));
+                        tx.update(D, k(1), b("survivor-1"));
+                        tx.update(D, k(2), b("survivor-2"));
+                        return null;
+                    });
+                    break;
+                } catch (TellException e) {
+                    assertTrue(e.retriable(), e.toString());
+                    assertTrue(System.nanoTime() < deadline, "rows never became writable: " + cm.describe());
+                    Thread.sleep(20);
+                }
+            }
+            // The stopped node's tid is settled: the base passes it.
+            long tid = pausedTid.get();
+            while (cm.start(true).snapshot().base() < tid) {
+                assertTrue(System.nanoTime() < deadline, "tid " + tid + " never settled: " + cm.describe());
+                Thread.sleep(10);
+            }
+            assertEquals(1, cm.recoveredNodes(), cm.describe());
+            TxLog.Entry log = TxLog.decode(store.get(TxLog.DOMAIN, TxLog.key(tid)).value());
+            assertEquals(TxLog.State.FENCED, log.state(), "recovery fenced the entry");
+
+            // The node wakes up: whatever it does, its old transaction does not commit.
+            wake.countDown();
+            Throwable failure = assertThrowsLater(commit);
+            TellException te = TellException.unwrap(failure);
+            assertTrue(te.code() == ErrorCode.TX_FENCED || te.code() == ErrorCode.TX_CONFLICT, te.toString());
+            Transaction check = survivor.beginReadOnly();
+            assertArrayEquals(b("survivor-1"), check.get(D, k(1)));
+            assertArrayEquals(b("survivor-2"), check.get(D, k(2)));
+            check.commit();
+        }
+    }
+
+    @Test
+    void aNodeThatLeavesCleanlyLeavesNoLeaseToRecover() throws Exception {
+        String url = "mem:recovery-" + UUID.randomUUID();
+        RecordStore store = RecordStores.open(url);
+        try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(10, true, Duration.ofMillis(100)))) {
+            try (TransactionManager node = new TransactionManager(RecordStores.open(url), cm, "pn-clean")) {
+                node.startLease(LEASE);
+                node.run(1, tx -> {
+                    tx.insert(D, k(1), b("x"));
+                    return null;
+                });
+                assertFalse(NodeLease.all(store).isEmpty());
+            }
+            assertEquals(List.of(), NodeLease.all(store));
+            Thread.sleep(LEASE.toMillis() * 3);
+            assertEquals(0, cm.recoveredNodes());
+            assertNull(store.get(TxLog.DOMAIN, TxLog.key(1)), "no log entry left behind");
+        }
+    }
+
+    private static Throwable assertThrowsLater(CompletableFuture<Void> commit) throws InterruptedException {
+        try {
+            commit.get(20, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause();
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("the woken commit never ended", e);
+        }
+        throw new AssertionError("the stopped node committed a transaction its recovery took over");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
