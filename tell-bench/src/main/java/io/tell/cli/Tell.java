@@ -10,7 +10,8 @@ public final class Tell {
             commands:
               bank        bank-transfer workload with an invariant check (the embedded demo)
               sql         interactive SQL shell (sqlline): tell sql [JDBC_URL], default jdbc:tell:mem:
-              commitmgr   run a commit manager service: --port P --store URL
+              commitmgr   run a commit manager service: --port P --store URL (several form a cluster)
+              cluster     cluster status --store URL: commit managers, processing nodes and their leases, base, lav
               tpcc        the TPC-C benchmark over JDBC (any JDBC URL), with consistency checks
               bench       bench compare: TPC-C on Tell embedded, H2, Tell on Redis and PostgreSQL, one table
               jmh         run the JMH microbenchmarks (JMH options follow, e.g. -l to list)
@@ -36,6 +37,8 @@ public final class Tell {
                     return TpccCommand.run(argv);
                 case "bench":
                     return BenchCommand.run(argv);
+                case "cluster":
+                    return ClusterCommand.run(argv);
                 case "commitmgr":
                     io.tell.cm.CommitManagerMain.main(Arrays.copyOfRange(argv, 1, argv.length));
                     return 0;
@@ -63,6 +66,7 @@ public final class Tell {
             System.err.println(switch (command) {
                 case "tpcc" -> TpccCommand.USAGE;
                 case "bench" -> BenchCommand.USAGE;
+                case "cluster" -> ClusterCommand.USAGE;
                 default -> BankCommand.USAGE;
             });
             return 2;

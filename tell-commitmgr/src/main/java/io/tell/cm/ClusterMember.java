@@ -245,9 +245,19 @@ final class ClusterMember {
         }
         WriteResult w = store.write(new WriteOp(key, next.encode(), Expect.version(expected)));
         if (!w.written()) {
-            LOG.error("commit manager {}: its record was taken over by another member; it stops", incarnation);
-            owner.fenced();
-            throw TellException.of(ErrorCode.CM_UNAVAILABLE, "this commit manager was taken over by another");
+            // Only this member writes its record; the others only delete it (a reaper that took
+            // it for dead). A record still there is ours: an earlier write whose answer was lost
+            // (a store timeout) landed after all. Carry on from it.
+            Versioned mine = store.get(key.domain(), key.key());
+            if (mine == null) {
+                LOG.error("commit manager {}: its record was removed by another member that took it for dead; it stops", incarnation);
+                owner.fenced();
+                throw TellException.of(ErrorCode.CM_UNAVAILABLE, "this commit manager was taken for dead by another");
+            }
+            w = store.write(new WriteOp(key, next.encode(), Expect.version(mine.version())));
+            if (!w.written()) {
+                throw TellException.of(ErrorCode.CM_UNAVAILABLE, "publishing completions raced with a reaper; retry");
+            }
         }
         synchronized (owner) {
             version = w.version();
@@ -266,6 +276,9 @@ final class ClusterMember {
     }
 
     private void tick() {
+        if (owner.isClosed()) {
+            return;
+        }
         try {
             poll(++ticks % DIRECTORY_EVERY == 0);
             abandonIdleRange();
@@ -390,6 +403,9 @@ final class ClusterMember {
         long now = System.nanoTime();
         Set<Long> unownedNow = new HashSet<>();
         for (long tid : open) {
+            if (owner.isClosed()) {
+                return;
+            }
             MemberRecord holder = null;
             boolean mine;
             synchronized (owner) {

@@ -27,7 +27,7 @@ public final class CommitManagerMain {
               --store URL            record store, e.g. redis://127.0.0.1:6379 or mem:
               --host HOST            address to bind (default 127.0.0.1)
               --tid-range N          tids reserved per store counter increment (default 100)
-              --in-doubt-grace-ms M  wait before fencing tids left by a crashed commit manager (default 10000)""";
+              --in-doubt-grace-ms M  silence after which another manager is taken for dead and its open tids settled (default 3000)""";
 
     /** Parsed command line. */
     record Config(String host, int port, String storeUrl, int tidRange, long inDoubtGraceMillis) {
@@ -136,7 +136,7 @@ public final class CommitManagerMain {
         Integer port = null;
         String store = null;
         int tidRange = 100;
-        long grace = 10_000;
+        long grace = 3_000;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("-h") || flag.equals("--help")) {

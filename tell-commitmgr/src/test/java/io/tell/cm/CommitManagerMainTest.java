@@ -16,7 +16,7 @@ class CommitManagerMainTest {
     @Test
     void parsesFlagsWithDefaults() throws Exception {
         CommitManagerMain.Config c = CommitManagerMain.parse(new String[] {"--port", "7070", "--store", "redis://127.0.0.1:6379"});
-        assertEquals(new CommitManagerMain.Config("127.0.0.1", 7070, "redis://127.0.0.1:6379", 100, 10_000), c);
+        assertEquals(new CommitManagerMain.Config("127.0.0.1", 7070, "redis://127.0.0.1:6379", 100, 3_000), c);
         assertTrue(c.durable());
         CommitManagerMain.Config m = CommitManagerMain.parse(new String[] {
             "--store", "mem:x", "--port", "0", "--host", "0.0.0.0", "--tid-range", "7", "--in-doubt-grace-ms", "50"});

@@ -1,5 +1,7 @@
 package io.tell.gc;
 
+import io.tell.error.TellException;
+
 import io.tell.store.Expect;
 import io.tell.store.RecordKey;
 import io.tell.store.RecordStore;
@@ -121,6 +123,12 @@ final class SweepLease {
     /** The holder's own lease length: processes need not agree on it. */
     private long durationOf(byte[] value) {
         return value.length >= 8 ? ByteBuffer.wrap(value).getLong() : durationNanos;
+    }
+
+    /** Who holds (or last held) the sweeper lease in {@code store}, or null when nobody took it yet. */
+    static String holder(RecordStore store) {
+        io.tell.store.Versioned v = TellException.join(store.getAsync(KEY));
+        return v == null ? null : holderOf(v.value());
     }
 
     /** The holder named in a lease record (for tests and tools). */

@@ -150,4 +150,9 @@ public final class Sweeper implements AutoCloseable {
             lease.release();
         }
     }
+
+    /** Who holds (or last held) the cluster's sweeper lease in {@code store}; null when nobody took it yet. */
+    public static String leaseHolder(io.tell.store.RecordStore store) {
+        return SweepLease.holder(store);
+    }
 }
