@@ -12,6 +12,7 @@ public final class Tell {
               sql         interactive SQL shell (sqlline): tell sql [JDBC_URL], default jdbc:tell:mem:
               commitmgr   run a commit manager service: --port P --store URL
               tpcc        the TPC-C benchmark over JDBC (any JDBC URL), with consistency checks
+              chaos       kill processing nodes, a commit manager and a Redis primary under bank transfers; check
               bench       bench compare: TPC-C on Tell embedded, H2, Tell on Redis and PostgreSQL, one table
               jmh         run the JMH microbenchmarks (JMH options follow, e.g. -l to list)
               help        this text
@@ -36,6 +37,8 @@ public final class Tell {
                     return TpccCommand.run(argv);
                 case "bench":
                     return BenchCommand.run(argv);
+                case "chaos":
+                    return ChaosCommand.run(argv);
                 case "commitmgr":
                     io.tell.cm.CommitManagerMain.main(Arrays.copyOfRange(argv, 1, argv.length));
                     return 0;
@@ -52,6 +55,8 @@ public final class Tell {
                     System.out.println(TpccCommand.USAGE);
                     System.out.println();
                     System.out.println(BenchCommand.USAGE);
+                    System.out.println();
+                    System.out.println(ChaosCommand.USAGE);
                     return 0;
                 default:
                     System.err.println("tell: unknown command '" + command + "'");
@@ -63,6 +68,7 @@ public final class Tell {
             System.err.println(switch (command) {
                 case "tpcc" -> TpccCommand.USAGE;
                 case "bench" -> BenchCommand.USAGE;
+                case "chaos" -> ChaosCommand.USAGE;
                 default -> BankCommand.USAGE;
             });
             return 2;
