@@ -33,6 +33,7 @@ final class LeaseWatcher {
     private final TidResolver resolver;
     private final Liveness<String> liveness = new Liveness<>();
     private volatile long lowestBase = Long.MAX_VALUE;
+    private volatile Set<String> live = Set.of();
     private long recovered;
 
     LeaseWatcher(RecordStore store, TidResolver resolver) {
@@ -45,6 +46,11 @@ final class LeaseWatcher {
         return lowestBase;
     }
 
+    /** The ids of the leases held (written and not being recovered) at the last pass. */
+    Set<String> live() {
+        return live;
+    }
+
     /** Nodes recovered by this watcher so far. */
     long recovered() {
         return recovered;
@@ -55,6 +61,7 @@ final class LeaseWatcher {
         long now = System.nanoTime();
         long lowest = Long.MAX_VALUE;
         Set<String> present = new HashSet<>();
+        Set<String> held = new HashSet<>();
         for (NodeLease.Leased l : NodeLease.all(store)) {
             present.add(l.id());
             if (l.record() == null) {
@@ -64,6 +71,7 @@ final class LeaseWatcher {
             boolean expired = liveness.expired(l.id(), l.record().heartbeat(), timeout, now);
             if (!l.record().recovering()) {
                 lowest = Math.min(lowest, l.record().lowestBase());
+                held.add(l.id());
             }
             if (expired) {
                 claimAndRecover(l, settled);
@@ -71,6 +79,7 @@ final class LeaseWatcher {
         }
         liveness.retain(present);
         lowestBase = lowest;
+        live = held;
     }
 
     private void claimAndRecover(NodeLease.Leased l, BiConsumer<Long, Boolean> settled) {

@@ -141,6 +141,23 @@ public final class LocalCommitManager implements CommitManager {
         }
     }
 
+    /**
+     * A start on behalf of the processing node holding lease {@code owner}: when that lease is
+     * gone while the transaction still runs here, this manager settles it ({@link ClusterMember}).
+     * The owner is noted before the answer leaves, so before any report of the transaction.
+     */
+    @Override
+    public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
+        CompletableFuture<TxStart> started = startAsync(readOnly);
+        if (owner == null || member == null) {
+            return started;
+        }
+        return started.thenApply(s -> {
+            member.owned(s.tid(), owner);
+            return s;
+        });
+    }
+
     /** Registers {@code id} as running with the current snapshot; called under this monitor. */
     TxStart begin(long id) {
         SnapshotDescriptor snapshot = state.snapshot();
@@ -172,6 +189,9 @@ public final class LocalCommitManager implements CommitManager {
     }
 
     private CompletableFuture<Void> complete(long tid, long logVersion) {
+        if (member != null) {
+            member.forget(tid);
+        }
         synchronized (this) {
             if (closed) {
                 return unavailable("commit manager closed");
