@@ -70,6 +70,7 @@ public final class LocalCommitManager implements CommitManager {
     private final ClusterMember member;
     private long nextReaderSequence = 1;
     private volatile boolean closed;
+    private volatile boolean fenced;
 
     private LocalCommitManager(RecordStore store, Options options, long incarnation, long issuedBefore) {
         this.store = store;
@@ -312,11 +313,17 @@ public final class LocalCommitManager implements CommitManager {
         }
     }
 
+    /** Whether the cluster took this member's record over (it stopped serving; see {@link RejoiningCommitManager}). */
+    boolean isFenced() {
+        return fenced;
+    }
+
     /** Called when another member took this one's record over: it must stop serving. */
     void fenced() {
         List<CompletableFuture<TxStart>> orphans;
         synchronized (this) {
             closed = true;
+            fenced = true;
             orphans = tids.drainWaiting();
         }
         TellException e = TellException.of(ErrorCode.CM_UNAVAILABLE, "this commit manager was taken over by another");
