@@ -21,6 +21,8 @@ final class ChaosLedger {
     final Set<String> acked = ConcurrentHashMap.newKeySet();
     final Set<String> failed = ConcurrentHashMap.newKeySet();
     final Set<String> doubt = ConcurrentHashMap.newKeySet();
+    /** Definite failures by error code. */
+    final Map<String, java.util.concurrent.atomic.LongAdder> failCodes = new ConcurrentHashMap<>();
     private final Map<String, List<Long>> ackTimes = new ConcurrentHashMap<>();
 
     /** Takes one line of {@code node}; returns it split when it is not a transfer event (READY, PAUSED, DONE), else null. */
@@ -33,7 +35,10 @@ final class ChaosLedger {
                 List<Long> times = ackTimes.computeIfAbsent(node, n -> Collections.synchronizedList(new ArrayList<>()));
                 times.add(System.nanoTime());
             }
-            case "FAIL" -> failed.add(f[1]);
+            case "FAIL" -> {
+                failed.add(f[1]);
+                failCodes.computeIfAbsent(f.length > 2 ? f[2] : "?", c -> new java.util.concurrent.atomic.LongAdder()).increment();
+            }
             case "DOUBT" -> doubt.add(f[1]);
             default -> {
                 return f;

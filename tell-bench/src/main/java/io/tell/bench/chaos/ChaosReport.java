@@ -8,7 +8,7 @@ import java.util.List;
  * fault with its times to full service, and every broken invariant ({@link #violations}).
  */
 public record ChaosReport(long seed, double seconds, int nodesStarted, long begun, long acknowledged, long failed,
-                          long inDoubt, long inDoubtApplied, long lost, long duplicated, long failedButApplied,
+                          java.util.Map<String, Long> failedByCode, long inDoubt, long inDoubtApplied, long lost, long duplicated, long failedButApplied,
                           long expectedTotal, long actualTotal, List<FaultResult> faults,
                           long allAccountsWritableMillis, long snapshotPassedMillis, long deadTids,
                           List<String> violations) {
@@ -32,6 +32,7 @@ public record ChaosReport(long seed, double seconds, int nodesStarted, long begu
         out.printf("  transfers begun %,d: acknowledged %,d, lost %d, duplicated %d, failed %,d (of which applied %d),"
                 + " in doubt %,d (of which applied %d)%n", begun, acknowledged, lost, duplicated, failed, failedButApplied,
                 inDoubt, inDoubtApplied);
+        out.println("  failed by code: " + failedByCode);
         out.printf("  total balance %,d (expected %,d)%n", actualTotal, expectedTotal);
         out.println("  faults (times from the fault):");
         for (FaultResult f : faults) {

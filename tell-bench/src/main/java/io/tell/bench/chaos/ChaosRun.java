@@ -384,7 +384,8 @@ public final class ChaosRun {
             long inDoubt = ledger.begun.keySet().stream().filter(ledger::inDoubt).count();
             long inDoubtApplied = ledger.begun.keySet().stream().filter(ledger::inDoubt).filter(found::containsKey).count();
             return new ChaosReport(config.seed(), seconds, nodeCounter, ledger.begun.size(), ledger.acked.size(),
-                    ledger.failed.size(), inDoubt, inDoubtApplied, lost, duplicated, failedApplied.size(), expectedTotal, total,
+                    ledger.failed.size(), new java.util.TreeMap<>(ledger.failCodes.entrySet().stream()
+                            .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().sum()))), inDoubt, inDoubtApplied, lost, duplicated, failedApplied.size(), expectedTotal, total,
                     List.copyOf(faults), writable, passed, deadTids.size(), violations);
         }
     }
