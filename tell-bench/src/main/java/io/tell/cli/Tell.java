@@ -13,6 +13,7 @@ public final class Tell {
               commitmgr   run a commit manager service: --port P --store URL (several form a cluster)
               cluster     cluster status --store URL: commit managers, processing nodes and their leases, base, lav
               tpcc        the TPC-C benchmark over JDBC (any JDBC URL), with consistency checks
+              chaos       kill processing nodes, a commit manager and a Redis primary under bank transfers; check
               bench       bench compare: TPC-C on Tell embedded, H2, Tell on Redis and PostgreSQL, one table
               jmh         run the JMH microbenchmarks (JMH options follow, e.g. -l to list)
               help        this text
@@ -39,6 +40,8 @@ public final class Tell {
                     return BenchCommand.run(argv);
                 case "cluster":
                     return ClusterCommand.run(argv);
+                case "chaos":
+                    return ChaosCommand.run(argv);
                 case "commitmgr":
                     io.tell.cm.CommitManagerMain.main(Arrays.copyOfRange(argv, 1, argv.length));
                     return 0;
@@ -55,6 +58,8 @@ public final class Tell {
                     System.out.println(TpccCommand.USAGE);
                     System.out.println();
                     System.out.println(BenchCommand.USAGE);
+                    System.out.println();
+                    System.out.println(ChaosCommand.USAGE);
                     return 0;
                 default:
                     System.err.println("tell: unknown command '" + command + "'");
@@ -67,6 +72,7 @@ public final class Tell {
                 case "tpcc" -> TpccCommand.USAGE;
                 case "bench" -> BenchCommand.USAGE;
                 case "cluster" -> ClusterCommand.USAGE;
+                case "chaos" -> ChaosCommand.USAGE;
                 default -> BankCommand.USAGE;
             });
             return 2;

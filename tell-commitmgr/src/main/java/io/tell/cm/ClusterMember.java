@@ -80,6 +80,8 @@ final class ClusterMember {
     private Set<String> memberNames = new HashSet<>();
     private long ticks;
     private volatile long othersLav = Long.MAX_VALUE;
+    /** The lease ids of the processing nodes running this member's transactions, by tid or reader id. */
+    private final Map<Long, String> owners = new java.util.concurrent.ConcurrentHashMap<>();
 
     ClusterMember(LocalCommitManager owner, RecordStore store, LocalCommitManager.Options options, long incarnation) {
         this.owner = owner;
@@ -382,8 +384,59 @@ final class ClusterMember {
         }
     }
 
+    /** Transaction {@code id} runs for the processing node holding lease {@code owner}. */
+    void owned(long id, String owner) {
+        owners.put(id, owner);
+    }
+
+    /** Transaction {@code id} was reported: its owner no longer matters. */
+    void forget(long id) {
+        owners.remove(id);
+    }
+
     private void watchLeases() {
         leases.pass(this::settled);
+        settleOrphans();
+    }
+
+    /**
+     * Settles this member's running transactions whose processing node's lease is gone (recovered
+     * and removed, or being recovered): a node that died between begin and its log write left
+     * nothing for the lease's recovery to find, and its tid would otherwise stay open for good,
+     * holding the base and lav back. Without a log entry the tid is fenced (its node, should it
+     * still run, can then never write); with one it is settled like recovery does. A reader is
+     * simply released.
+     */
+    private void settleOrphans() {
+        if (owners.isEmpty()) {
+            return;
+        }
+        Set<String> live = leases.live();
+        Map<String, Boolean> held = new HashMap<>();
+        for (Map.Entry<Long, String> e : List.copyOf(owners.entrySet())) {
+            String node = e.getValue();
+            if (live.contains(node) || held.computeIfAbsent(node, n -> NodeLease.held(store, n))) {
+                continue;
+            }
+            long id = e.getKey();
+            if (id < 0) {
+                owner.abortedAsync(id);
+                continue;
+            }
+            boolean completed;
+            synchronized (owner) {
+                completed = owner.state().isCompleted(id);
+            }
+            if (completed) {
+                owners.remove(id); // reported through another member
+                continue;
+            }
+            TidResolver.Outcome outcome = resolver.resolve(id, n -> NodeLease.held(store, n));
+            if (outcome != TidResolver.Outcome.WAITING) {
+                LOG.info("commit manager {}: settled tid {} of gone processing node {}: {}", incarnation, id, node, outcome);
+                settled(id, outcome == TidResolver.Outcome.COMMITTED);
+            }
+        }
     }
 
     /**

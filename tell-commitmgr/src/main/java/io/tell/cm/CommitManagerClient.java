@@ -172,7 +172,12 @@ public final class CommitManagerClient implements CommitManager {
 
     @Override
     public CompletableFuture<TxStart> startAsync(boolean readOnly) {
-        return offload(start0(readOnly));
+        return offload(start0(readOnly, null));
+    }
+
+    @Override
+    public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
+        return offload(start0(readOnly, owner));
     }
 
     @Override
@@ -191,7 +196,7 @@ public final class CommitManagerClient implements CommitManager {
     @Override
     public TxStart start(boolean readOnly) {
         checkNotOnEventLoop();
-        return TellException.join(start0(readOnly));
+        return TellException.join(start0(readOnly, null));
     }
 
     @Override
@@ -206,8 +211,8 @@ public final class CommitManagerClient implements CommitManager {
         TellException.join(report(false, tid, 0));
     }
 
-    private CompletableFuture<TxStart> start0(boolean readOnly) {
-        return call(id -> new CmProtocol.Start(id, readOnly), options.requestTimeout().toNanos()).thenApply(call -> {
+    private CompletableFuture<TxStart> start0(boolean readOnly, String owner) {
+        return call(id -> new CmProtocol.Start(id, readOnly, owner), options.requestTimeout().toNanos()).thenApply(call -> {
             CmProtocol.Response response = call.future().join();
             if (response instanceof CmProtocol.Started s) {
                 return s.start();

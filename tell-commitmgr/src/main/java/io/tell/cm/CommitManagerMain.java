@@ -5,6 +5,7 @@ import io.tell.error.TellException;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
 import io.tell.store.StoreUrl;
+import io.tell.txn.CommitManager;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -50,7 +51,7 @@ public final class CommitManagerMain {
     }
 
     /** A running commit manager: store, manager and server, closed in reverse order. */
-    record Running(RecordStore store, LocalCommitManager commitManager, CommitManagerServer server) implements AutoCloseable {
+    record Running(RecordStore store, CommitManager commitManager, CommitManagerServer server) implements AutoCloseable {
         @Override
         public void close() {
             server.close();
@@ -114,9 +115,11 @@ public final class CommitManagerMain {
 
     /** Opens the commit manager over {@code store} (closed on failure) and serves it. */
     static Running start(Config config, RecordStore store) {
-        LocalCommitManager cm;
+        CommitManager cm;
         try {
-            cm = LocalCommitManager.open(store, config.options());
+            // A durable member fenced by the cluster (taken for dead during a store outage) rejoins.
+            cm = config.durable() ? new RejoiningCommitManager(store, config.options())
+                    : LocalCommitManager.open(store, config.options());
         } catch (RuntimeException e) {
             store.close();
             throw e;

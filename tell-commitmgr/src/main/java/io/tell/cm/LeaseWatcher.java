@@ -34,6 +34,7 @@ final class LeaseWatcher {
     private final Liveness<String> liveness = new Liveness<>();
     private volatile long lowestBase = Long.MAX_VALUE;
     private final java.util.concurrent.atomic.AtomicLong recovered = new java.util.concurrent.atomic.AtomicLong();
+    private volatile Set<String> live = Set.of();
 
     LeaseWatcher(RecordStore store, TidResolver resolver) {
         this.store = store;
@@ -43,6 +44,11 @@ final class LeaseWatcher {
     /** The lowest base of the live nodes' running transactions at the last pass. */
     long lowestBase() {
         return lowestBase;
+    }
+
+    /** The ids of the leases held (written and not being recovered) at the last pass. */
+    Set<String> live() {
+        return live;
     }
 
     /** Nodes recovered by this watcher so far. */
@@ -55,6 +61,7 @@ final class LeaseWatcher {
         long now = System.nanoTime();
         long lowest = Long.MAX_VALUE;
         Set<String> present = new HashSet<>();
+        Set<String> held = new HashSet<>();
         for (NodeLease.Leased l : NodeLease.all(store)) {
             present.add(l.id());
             if (l.record() == null) {
@@ -64,6 +71,7 @@ final class LeaseWatcher {
             boolean expired = liveness.expired(l.id(), l.record().heartbeat(), timeout, now);
             if (!l.record().recovering()) {
                 lowest = Math.min(lowest, l.record().lowestBase());
+                held.add(l.id());
             }
             if (expired) {
                 claimAndRecover(l, settled);
@@ -71,6 +79,7 @@ final class LeaseWatcher {
         }
         liveness.retain(present);
         lowestBase = lowest;
+        live = held;
     }
 
     private void claimAndRecover(NodeLease.Leased l, BiConsumer<Long, Boolean> settled) {

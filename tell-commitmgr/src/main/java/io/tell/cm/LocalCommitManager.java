@@ -70,6 +70,7 @@ public final class LocalCommitManager implements CommitManager {
     private final ClusterMember member;
     private long nextReaderSequence = 1;
     private volatile boolean closed;
+    private volatile boolean fenced;
 
     private LocalCommitManager(RecordStore store, Options options, long incarnation, long issuedBefore) {
         this.store = store;
@@ -141,6 +142,23 @@ public final class LocalCommitManager implements CommitManager {
         }
     }
 
+    /**
+     * A start on behalf of the processing node holding lease {@code owner}: when that lease is
+     * gone while the transaction still runs here, this manager settles it ({@link ClusterMember}).
+     * The owner is noted before the answer leaves, so before any report of the transaction.
+     */
+    @Override
+    public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
+        CompletableFuture<TxStart> started = startAsync(readOnly);
+        if (owner == null || member == null) {
+            return started;
+        }
+        return started.thenApply(s -> {
+            member.owned(s.tid(), owner);
+            return s;
+        });
+    }
+
     /** Registers {@code id} as running with the current snapshot; called under this monitor. */
     TxStart begin(long id) {
         SnapshotDescriptor snapshot = state.snapshot();
@@ -172,6 +190,9 @@ public final class LocalCommitManager implements CommitManager {
     }
 
     private CompletableFuture<Void> complete(long tid, long logVersion) {
+        if (member != null) {
+            member.forget(tid);
+        }
         synchronized (this) {
             if (closed) {
                 return unavailable("commit manager closed");
@@ -292,11 +313,17 @@ public final class LocalCommitManager implements CommitManager {
         }
     }
 
+    /** Whether the cluster took this member's record over (it stopped serving; see {@link RejoiningCommitManager}). */
+    boolean isFenced() {
+        return fenced;
+    }
+
     /** Called when another member took this one's record over: it must stop serving. */
     void fenced() {
         List<CompletableFuture<TxStart>> orphans;
         synchronized (this) {
             closed = true;
+            fenced = true;
             orphans = tids.drainWaiting();
         }
         TellException e = TellException.of(ErrorCode.CM_UNAVAILABLE, "this commit manager was taken over by another");

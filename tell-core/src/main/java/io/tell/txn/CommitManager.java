@@ -20,6 +20,16 @@ public interface CommitManager extends AutoCloseable {
     CompletableFuture<TxStart> startAsync(boolean readOnly);
 
     /**
+     * Starts a transaction of the processing node holding lease {@code owner} ({@link NodeLease#id()};
+     * null for none). A commit manager that keeps the owner settles the transaction itself once
+     * that lease is gone (its node died or lost it) — also one that never wrote a log entry,
+     * which the lease's recovery cannot find — so that no dead node's tid stays open for good.
+     */
+    default CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
+        return startAsync(readOnly);
+    }
+
+    /**
      * Reports a commit (or the end of a transaction that wrote nothing). {@code logVersion} is
      * the version of the tid's transaction-log entry ({@link TxLog}), or 0 when it has none.
      * With an entry, the commit is decided by moving the entry from {@code WRITING} to

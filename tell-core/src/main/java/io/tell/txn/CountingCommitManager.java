@@ -23,6 +23,12 @@ public final class CountingCommitManager implements CommitManager {
     }
 
     @Override
+    public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
+        calls.increment();
+        return delegate.startAsync(readOnly, owner);
+    }
+
+    @Override
     public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
         calls.increment();
         return delegate.committedAsync(tid, logVersion);

@@ -128,6 +128,16 @@ public final class NodeLease implements AutoCloseable {
     public record Leased(String id, long version, Record record) {
     }
 
+    /** A registration: the lease id and its epoch, read together. */
+    public record Registration(String id, long epoch) {
+    }
+
+    /** The registration transactions begun now belong to. */
+    public Registration registration() {
+        Holding h = holding;
+        return new Registration(h.id(), h.epoch());
+    }
+
     /** The id transactions begun now log under. */
     public String id() {
         return holding.id();

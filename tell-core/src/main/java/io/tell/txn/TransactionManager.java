@@ -64,7 +64,8 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     public Transaction begin(Isolation isolation) {
-        return started(start(false), isolation);
+        NodeLease.Registration r = registration();
+        return started(start(false, r), isolation, r);
     }
 
     public Transaction beginReadOnly() {
@@ -72,13 +73,19 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     public Transaction beginReadOnly(Isolation isolation) {
-        return started(start(true), isolation);
+        NodeLease.Registration r = registration();
+        return started(start(true, r), isolation, r);
     }
 
-    private Transaction started(TxStart start, Isolation isolation) {
+    /** The lease registration transactions begun now belong to; null without a lease. */
+    private NodeLease.Registration registration() {
         NodeLease l = lease;
+        return l == null ? null : l.registration();
+    }
+
+    private Transaction started(TxStart start, Isolation isolation, NodeLease.Registration r) {
         running.put(start.tid(), start.snapshot().base());
-        return new Transaction(this, start, isolation, l == null ? null : l.id(), l == null ? 0 : l.epoch());
+        return new Transaction(this, start, isolation, r == null ? null : r.id(), r == null ? 0 : r.epoch());
     }
 
     /**
@@ -141,8 +148,9 @@ public final class TransactionManager implements AutoCloseable {
      * Starts at the commit manager. If waiting fails (interrupted) the start may still succeed
      * later, handing out an id nobody holds: it is then ended at once, so it cannot pin lav.
      */
-    private TxStart start(boolean readOnly) {
-        CompletableFuture<TxStart> started = commitManager.startAsync(readOnly);
+    private TxStart start(boolean readOnly, NodeLease.Registration owner) {
+        CompletableFuture<TxStart> started = owner == null
+                ? commitManager.startAsync(readOnly) : commitManager.startAsync(readOnly, owner.id());
         try {
             return TellException.join(started);
         } catch (RuntimeException e) {

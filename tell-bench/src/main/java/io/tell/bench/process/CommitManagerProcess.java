@@ -30,9 +30,21 @@ public final class CommitManagerProcess implements AutoCloseable {
 
     /** Starts one over {@code storeUrl} (e.g. {@code redis://127.0.0.1:6379}) and waits until it listens. */
     public static CommitManagerProcess start(String storeUrl, Path log) throws IOException, InterruptedException {
-        int port = Loopback.freePort();
-        Process p = JavaProcess.builder("io.tell.cli.Tell", List.of("commitmgr", "--port", Integer.toString(port),
-                        "--store", storeUrl))
+        return start(storeUrl, log, 0, List.of());
+    }
+
+    /**
+     * Starts one on {@code port} (0: a free one) with further {@code tell commitmgr} options
+     * (e.g. {@code --in-doubt-grace-ms 1000}) and waits until it listens.
+     */
+    public static CommitManagerProcess start(String storeUrl, Path log, int port, List<String> options)
+            throws IOException, InterruptedException {
+        if (port == 0) {
+            port = Loopback.freePort();
+        }
+        List<String> args = new java.util.ArrayList<>(List.of("commitmgr", "--port", Integer.toString(port), "--store", storeUrl));
+        args.addAll(options);
+        Process p = JavaProcess.builder("io.tell.cli.Tell", args)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         CommitManagerProcess cm = new CommitManagerProcess(p, port, log);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
@@ -61,6 +73,17 @@ public final class CommitManagerProcess implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** SIGKILL, as a crash would; waits until it is gone. */
+    public void kill() throws InterruptedException {
+        guard.release();
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
     }
 
     /** What it printed so far. */

@@ -14,8 +14,14 @@ public final class JavaProcess {
 
     /** A process builder for {@code java -cp <this class path> mainClass args…}. */
     public static ProcessBuilder builder(String mainClass, List<String> args) {
+        return builder(mainClass, List.of(), args);
+    }
+
+    /** A process builder for {@code java <jvmOptions> -cp <this class path> mainClass args…}. */
+    public static ProcessBuilder builder(String mainClass, List<String> jvmOptions, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions);
         if (Runtime.version().feature() >= 24) {
             // Netty and Lettuce still use sun.misc.Unsafe memory access, which JDK 24+ warns about.
             cmd.add("--sun-misc-unsafe-memory-access=allow");

@@ -19,7 +19,8 @@ import java.nio.charset.StandardCharsets;
  *            (length counts the bytes after itself: 9 + body length)
  *
  * requests (client to server)
- *   0x01 START      readOnly:uint8 (0 or 1)
+ *   0x01 START      readOnly:uint8 (0 or 1)  [ownerLength:uint16 owner:UTF-8]
+ *                   (owner: the processing node's lease id, absent for none)
  *   0x02 COMMITTED  tid:int64  logVersion:int64 (version of the tid's log entry, 0 for none)
  *   0x03 ABORTED    tid:int64
  * responses (server to client, same requestId as the request)
@@ -62,7 +63,11 @@ public final class CmProtocol {
         long requestId();
     }
 
-    public record Start(long requestId, boolean readOnly) implements Request {
+    /** {@code owner}: the lease id of the processing node starting, or null. */
+    public record Start(long requestId, boolean readOnly, String owner) implements Request {
+        public Start(long requestId, boolean readOnly) {
+            this(requestId, readOnly, null);
+        }
     }
 
     /** COMMITTED ({@code committed} true, with the log entry's version) or ABORTED ({@code logVersion} 0). */
@@ -100,7 +105,14 @@ public final class CmProtocol {
 
     public static ByteBuf encode(ByteBufAllocator alloc, Request request) {
         return switch (request) {
-            case Start s -> header(alloc, START, s.requestId(), 1).writeByte(s.readOnly() ? 1 : 0);
+            case Start s -> {
+                if (s.owner() == null) {
+                    yield header(alloc, START, s.requestId(), 1).writeByte(s.readOnly() ? 1 : 0);
+                }
+                byte[] owner = s.owner().getBytes(StandardCharsets.UTF_8);
+                yield header(alloc, START, s.requestId(), 3 + owner.length).writeByte(s.readOnly() ? 1 : 0)
+                        .writeShort(owner.length).writeBytes(owner);
+            }
             case Report r -> r.committed()
                     ? header(alloc, COMMITTED, r.requestId(), 16).writeLong(r.tid()).writeLong(r.logVersion())
                     : header(alloc, ABORTED, r.requestId(), 8).writeLong(r.tid());
@@ -149,12 +161,21 @@ public final class CmProtocol {
         long id = frame.readLong();
         return switch (type) {
             case START -> {
-                body(frame, type, 1);
+                if (frame.readableBytes() != 1 && (frame.readableBytes() < 3
+                        || frame.readableBytes() != 3 + frame.getUnsignedShort(frame.readerIndex() + 1))) {
+                    throw malformed("START with a body of " + frame.readableBytes() + " bytes");
+                }
                 byte readOnly = frame.readByte();
                 if (readOnly != 0 && readOnly != 1) {
                     throw malformed("START with readOnly byte " + readOnly);
                 }
-                yield new Start(id, readOnly == 1);
+                String owner = null;
+                if (frame.readableBytes() > 0) {
+                    byte[] b = new byte[frame.readUnsignedShort()];
+                    frame.readBytes(b);
+                    owner = new String(b, StandardCharsets.UTF_8);
+                }
+                yield new Start(id, readOnly == 1, owner);
             }
             case COMMITTED -> {
                 body(frame, type, 16);

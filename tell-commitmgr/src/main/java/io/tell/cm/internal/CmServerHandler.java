@@ -49,7 +49,7 @@ public final class CmServerHandler extends SimpleChannelInboundHandler<ByteBuf> 
         }
         Channel channel = ctx.channel();
         switch (request) {
-            case CmProtocol.Start s -> call(() -> commitManager.startAsync(s.readOnly()))
+            case CmProtocol.Start s -> call(() -> commitManager.startAsync(s.readOnly(), s.owner()))
                     .whenComplete((started, failure) -> reply(channel, s.requestId(), started, failure));
             case CmProtocol.Report r -> call(() -> r.committed() ? commitManager.committedAsync(r.tid(), r.logVersion()) : commitManager.abortedAsync(r.tid()))
                     .whenComplete((ignored, failure) -> reply(channel, r.requestId(), null, failure));

@@ -1,0 +1,75 @@
+package io.tell.bench.chaos;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the processing nodes said, line by line ({@link ChaosNode}): which transfer ids began
+ * under which tid, which were acknowledged, definitely failed or left in doubt, and when each
+ * node acknowledged (by this process's clock), for the time to full service after a fault.
+ */
+final class ChaosLedger {
+    /** A transfer attempt that began. */
+    record Begun(String node, long tid, int from, int to) {
+    }
+
+    final Map<String, Begun> begun = new ConcurrentHashMap<>();
+    final Set<String> acked = ConcurrentHashMap.newKeySet();
+    final Set<String> failed = ConcurrentHashMap.newKeySet();
+    final Set<String> doubt = ConcurrentHashMap.newKeySet();
+    /** Definite failures by error code. */
+    final Map<String, java.util.concurrent.atomic.LongAdder> failCodes = new ConcurrentHashMap<>();
+    private final Map<String, List<Long>> ackTimes = new ConcurrentHashMap<>();
+
+    /** Takes one line of {@code node}; returns it split when it is not a transfer event (READY, PAUSED, DONE), else null. */
+    String[] take(String node, String line) {
+        String[] f = line.trim().split(" ");
+        switch (f[0]) {
+            case "BEGIN" -> begun.put(f[1], new Begun(node, Long.parseLong(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4])));
+            case "ACK" -> {
+                acked.add(f[1]);
+                List<Long> times = ackTimes.computeIfAbsent(node, n -> Collections.synchronizedList(new ArrayList<>()));
+                times.add(System.nanoTime());
+            }
+            case "FAIL" -> {
+                failed.add(f[1]);
+                failCodes.computeIfAbsent(f.length > 2 ? f[2] : "?", c -> new java.util.concurrent.atomic.LongAdder()).increment();
+            }
+            case "DOUBT" -> doubt.add(f[1]);
+            default -> {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /** When {@code node} first acknowledged a transfer at or after {@code sinceNanos}, or null. */
+    Long firstAckAfter(String node, long sinceNanos) {
+        List<Long> times = ackTimes.get(node);
+        if (times == null) {
+            return null;
+        }
+        synchronized (times) {
+            for (int i = times.size() - 1; i >= 0 && times.get(i) - sinceNanos >= 0; i--) {
+                if (i == 0 || times.get(i - 1) - sinceNanos < 0) {
+                    return times.get(i);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The tids {@code node} printed. */
+    List<Long> tidsOf(String node) {
+        return begun.values().stream().filter(b -> b.node().equals(node)).map(Begun::tid).toList();
+    }
+
+    /** Began but neither acknowledged nor definitely failed (killed in flight, or TX_COMMIT_PENDING). */
+    boolean inDoubt(String id) {
+        return begun.containsKey(id) && !acked.contains(id) && !failed.contains(id);
+    }
+}
