@@ -30,7 +30,7 @@ class ReaderAcrossTakeoverTest {
         LocalCommitManager first = LocalCommitManager.open(RecordStores.open(url), options);
         Switch cm = new Switch(first);
         try (TransactionManager node = new TransactionManager(RecordStores.open(url), cm, "pn-reader")) {
-            node.startLease(Duration.ofMillis(200));
+            node.startLease(Duration.ofSeconds(2));
             node.run(1, tx -> {
                 tx.insert(D, KEY, b("old"));
                 return null;
