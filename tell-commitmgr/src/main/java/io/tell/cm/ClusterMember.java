@@ -490,7 +490,10 @@ final class ClusterMember {
         for (Map.Entry<Long, Long> d : dead.entrySet()) {
             MemberRecord r = view.get(d.getKey());
             boolean anyOpen = open.stream().anyMatch(r::owns);
-            if (!anyOpen && now - d.getValue() >= graceNanos) {
+            // Its lav hold (readers it started) may go only once every live node has renewed its
+            // lease since: the lease then carries those readers' snapshot bases.
+            long hold = Math.max(graceNanos, leases.longestLeaseNanos() + TimeUnit.MILLISECONDS.toNanos(2 * LEASE_WATCH_MILLIS));
+            if (!anyOpen && now - d.getValue() >= hold) {
                 Versioned v = store.get(LocalCommitManager.SYSTEM_DOMAIN, MemberRecord.key(r.incarnation()).key());
                 if (v != null && MemberRecord.decode(v.value()).heartbeat() == r.heartbeat()
                         && store.write(WriteOp.delete(LocalCommitManager.SYSTEM_DOMAIN, MemberRecord.key(r.incarnation()).key(),

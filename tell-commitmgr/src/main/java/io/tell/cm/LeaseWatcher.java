@@ -33,6 +33,7 @@ final class LeaseWatcher {
     private final TidResolver resolver;
     private final Liveness<String> liveness = new Liveness<>();
     private volatile long lowestBase = Long.MAX_VALUE;
+    private volatile long longestLeaseNanos;
     private final java.util.concurrent.atomic.AtomicLong recovered = new java.util.concurrent.atomic.AtomicLong();
     private volatile Set<String> live = Set.of();
 
@@ -44,6 +45,11 @@ final class LeaseWatcher {
     /** The lowest base of the live nodes' running transactions at the last pass. */
     long lowestBase() {
         return lowestBase;
+    }
+
+    /** The longest lease time of the leases seen at the last pass: every live node renews within it. */
+    long longestLeaseNanos() {
+        return longestLeaseNanos;
     }
 
     /** The ids of the leases held (written and not being recovered) at the last pass. */
@@ -60,6 +66,7 @@ final class LeaseWatcher {
     void pass(BiConsumer<Long, Boolean> settled) {
         long now = System.nanoTime();
         long lowest = Long.MAX_VALUE;
+        long longest = 0;
         Set<String> present = new HashSet<>();
         Set<String> held = new HashSet<>();
         for (NodeLease.Leased l : NodeLease.all(store)) {
@@ -68,6 +75,7 @@ final class LeaseWatcher {
                 continue; // listed but not written yet, or removed after its directory entry
             }
             long timeout = TimeUnit.MILLISECONDS.toNanos(l.record().leaseMillis()) * (l.record().recovering() ? 2 : 1);
+            longest = Math.max(longest, TimeUnit.MILLISECONDS.toNanos(l.record().leaseMillis()));
             boolean expired = liveness.expired(l.id(), l.record().heartbeat(), timeout, now);
             if (!l.record().recovering()) {
                 lowest = Math.min(lowest, l.record().lowestBase());
@@ -79,6 +87,7 @@ final class LeaseWatcher {
         }
         liveness.retain(present);
         lowestBase = lowest;
+        longestLeaseNanos = longest;
         live = held;
     }
 

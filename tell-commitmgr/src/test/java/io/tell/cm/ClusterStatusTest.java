@@ -18,7 +18,7 @@ class ClusterStatusTest {
         String url = "mem:status-" + UUID.randomUUID();
         RecordStore store = RecordStores.open(url);
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-        LocalCommitManager.Options options = new LocalCommitManager.Options(10, true, Duration.ofMillis(200));
+        LocalCommitManager.Options options = new LocalCommitManager.Options(10, true, Duration.ofSeconds(5)); // long: the crashed one is not removed meanwhile
         try (LocalCommitManager alive = LocalCommitManager.open(RecordStores.open(url), options)) {
             LocalCommitManager crashed = LocalCommitManager.open(RecordStores.open(url), options);
             NodeLease lease = NodeLease.acquire(store, "pn-a", Duration.ofMillis(400), () -> 7, timer);

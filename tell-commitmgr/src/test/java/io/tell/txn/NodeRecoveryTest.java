@@ -129,6 +129,81 @@ class NodeRecoveryTest {
         }
     }
 
+    /**
+     * A stopped node's insert of a unique key, at each commit step: once recovered, the key is
+     * free again — its index entry (if added) is stale and skipped, its claim (if written) is
+     * taken over — and a lookup finds exactly the survivor's row.
+     */
+    @ParameterizedTest
+    @EnumSource(CommitObserver.Step.class)
+    void aStoppedNodesUniqueKeyIsFreeAfterRecovery(CommitObserver.Step step) throws Exception {
+        String url = "mem:recovery-" + UUID.randomUUID();
+        RecordStore store = RecordStores.open(url);
+        String table = "people";
+        try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(10, true, Duration.ofMillis(100)));
+             TransactionManager stopped = new TransactionManager(RecordStores.open(url), cm, "pn-stopped");
+             TransactionManager survivor = new TransactionManager(RecordStores.open(url), cm, "pn-survivor")) {
+            TableIndex[] byName = new TableIndex[2];
+            int i = 0;
+            for (TransactionManager tm : List.of(stopped, survivor)) {
+                byName[i] = new TableIndex(table, io.tell.index.BTree.open(tm.store(),
+                        io.tell.index.BTreeConfig.of("people.name", false).withNodeCapacity(8)), true, row -> row);
+                tm.addIndex(byName[i++]);
+            }
+            stopped.startLease(LEASE);
+            survivor.startLease(Duration.ofSeconds(5));
+            CountDownLatch paused = new CountDownLatch(1);
+            CountDownLatch wake = new CountDownLatch(1);
+            stopped.observeCommits((reached, tid) -> {
+                if (reached == step) {
+                    paused.countDown();
+                    await(wake);
+                }
+            });
+            java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> stopped.run(1, tx -> {
+                tx.insertNew(table, TableIndex.ridKey(10), b("ada"));
+                tx.insertNew(table, TableIndex.ridKey(12), b("bob"));
+                return null;
+            }), thread);
+            try {
+                assertTrue(paused.await(10, TimeUnit.SECONDS), "the commit never reached " + step);
+                stopped.abandonLease();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (true) {
+                    try {
+                        survivor.run(1, tx -> {
+                            tx.insertNew(table, TableIndex.ridKey(11), b("ada"));
+                            return null;
+                        });
+                        break;
+                    } catch (TellException e) {
+                        // DUPLICATE_KEY until recovery reverted the stopped node's row (its claim then is stale).
+                        assertTrue(e.retriable() || e.code() == ErrorCode.DUPLICATE_KEY, e.toString());
+                        assertTrue(System.nanoTime() < deadline, "the key never became free: " + cm.describe());
+                        Thread.sleep(20);
+                    }
+                }
+                Transaction check = survivor.beginReadOnly();
+                List<IndexedRow> found = check.lookup(byName[1], b("ada"));
+                assertEquals(1, found.size());
+                assertEquals(11, found.get(0).rid());
+                assertTrue(check.lookup(byName[1], b("bob")).isEmpty(), "the stopped node's other row is gone");
+                check.commit();
+            } finally {
+                wake.countDown();
+                thread.shutdown();
+            }
+            Throwable failure = assertThrowsLater(commit);
+            assertTrue(TellException.unwrap(failure).retriable() || TellException.unwrap(failure).code() == ErrorCode.DUPLICATE_KEY,
+                    failure.toString());
+            Transaction again = survivor.beginReadOnly();
+            assertEquals(1, again.lookup(byName[1], b("ada")).size());
+            assertTrue(again.lookup(byName[1], b("bob")).isEmpty());
+            again.commit();
+        }
+    }
+
     @Test
     void aNodeThatLeavesCleanlyLeavesNoLeaseToRecover() throws Exception {
         String url = "mem:recovery-" + UUID.randomUUID();
