@@ -41,7 +41,7 @@ final class BankCommand {
         List<TransactionManager> nodes = new ArrayList<>();
         RecordStore cmStore = embedded || args.has("cm") ? shared : RecordStores.open(url);
         CommitManager cm = args.has("cm")
-                ? CommitManagerClient.connect(args.get("cm", ""), CommitManagerClient.Options.defaults())
+                ? CommitManagerClient.connect(args.get("cm", ""), CommitManagerClient.Options.defaults().withSecret(io.tell.cm.ClusterSecret.configured(null)))
                 : LocalCommitManager.open(cmStore, embedded ? LocalCommitManager.Options.embedded() : LocalCommitManager.Options.durableService());
         try {
             for (int n = 0; n < nodeCount; n++) {

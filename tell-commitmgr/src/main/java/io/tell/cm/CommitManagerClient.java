@@ -13,6 +13,7 @@ import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timeout;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
+import io.tell.cm.internal.CmClientAuthHandler;
 import io.tell.cm.internal.CmClientConnection;
 import io.tell.cm.internal.CmClientConnection.Call;
 import io.tell.cm.internal.CmFrameDecoder;
@@ -60,8 +61,14 @@ import org.slf4j.LoggerFactory;
 public final class CommitManagerClient implements CommitManager {
     private static final Logger LOG = LoggerFactory.getLogger(CommitManagerClient.class);
 
-    /** Timeouts and where user futures complete; {@code callbackExecutor} null means a pool owned by the client. */
-    public record Options(Duration requestTimeout, Duration connectTimeout, Duration reportDeadline, Executor callbackExecutor) {
+    /**
+     * Timeouts, where user futures complete ({@code callbackExecutor} null means a pool owned by
+     * the client), and the cluster secret to prove to the servers ({@code secret} null means
+     * none: only servers without one will serve this client). {@code connectTimeout} bounds the
+     * handshake too.
+     */
+    public record Options(Duration requestTimeout, Duration connectTimeout, Duration reportDeadline, Executor callbackExecutor,
+                          ClusterSecret secret) {
         public Options {
             positive(requestTimeout, "requestTimeout");
             positive(connectTimeout, "connectTimeout");
@@ -75,23 +82,28 @@ public final class CommitManagerClient implements CommitManager {
         }
 
         public static Options defaults() {
-            return new Options(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(30), null);
+            return new Options(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(30), null, null);
         }
 
         public Options withRequestTimeout(Duration d) {
-            return new Options(d, connectTimeout, reportDeadline, callbackExecutor);
+            return new Options(d, connectTimeout, reportDeadline, callbackExecutor, secret);
         }
 
         public Options withConnectTimeout(Duration d) {
-            return new Options(requestTimeout, d, reportDeadline, callbackExecutor);
+            return new Options(requestTimeout, d, reportDeadline, callbackExecutor, secret);
         }
 
         public Options withReportDeadline(Duration d) {
-            return new Options(requestTimeout, connectTimeout, d, callbackExecutor);
+            return new Options(requestTimeout, connectTimeout, d, callbackExecutor, secret);
         }
 
         public Options withCallbackExecutor(Executor e) {
-            return new Options(requestTimeout, connectTimeout, reportDeadline, e);
+            return new Options(requestTimeout, connectTimeout, reportDeadline, e, secret);
+        }
+
+        /** The secret to prove, e.g. {@code ClusterSecret.configured(file)}; null for none. */
+        public Options withSecret(ClusterSecret s) {
+            return new Options(requestTimeout, connectTimeout, reportDeadline, callbackExecutor, s);
         }
     }
 
@@ -259,6 +271,10 @@ public final class CommitManagerClient implements CommitManager {
                         retriable = e;
                     } else {
                         retriable = TellException.unwrap(failure);
+                        if (!retriable.retriable()) {
+                            done.completeExceptionally(retriable); // e.g. AUTH_FAILED: resending will not help
+                            return;
+                        }
                     }
                     long backoff = TimeUnit.MILLISECONDS.toNanos(Math.min(500, 25L << Math.min(attempt, 5)));
                     long remaining = deadline - System.nanoTime();
@@ -351,12 +367,14 @@ public final class CommitManagerClient implements CommitManager {
             return;
         }
         if (tried == addresses.size()) {
-            attempt.completeExceptionally(unavailable("no commit manager reachable at " + addressText + ": " + lastFailure, lastFailure));
+            attempt.completeExceptionally(lastFailure instanceof TellException te && te.code() == ErrorCode.AUTH_FAILED ? te
+                    : unavailable("no commit manager reachable at " + addressText + ": " + lastFailure, lastFailure));
             return;
         }
         InetSocketAddress address = addresses.get(index);
         String peer = address.getHostString() + ":" + address.getPort();
         CmClientConnection handler = new CmClientConnection(listener, index, peer);
+        CmClientAuthHandler auth = options.secret() == null ? null : new CmClientAuthHandler(options.secret(), peer);
         ChannelFuture f;
         try {
             f = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
@@ -364,8 +382,11 @@ public final class CommitManagerClient implements CommitManager {
                 protected void initChannel(SocketChannel ch) {
                     ch.pipeline().addLast(
                             new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
-                            new CmFrameDecoder(CmProtocol.MAX_RESPONSE_FRAME),
-                            handler);
+                            new CmFrameDecoder(CmProtocol.MAX_RESPONSE_FRAME));
+                    if (auth != null) {
+                        ch.pipeline().addLast(auth);
+                    }
+                    ch.pipeline().addLast(handler);
                 }
             }).connect(address);
         } catch (RuntimeException e) {
@@ -373,14 +394,40 @@ public final class CommitManagerClient implements CommitManager {
             return;
         }
         f.addListener(done -> {
-            if (done.isSuccess()) {
-                preferred = index;
-                LOG.debug("connected to commit manager {}", peer);
-                attempt.complete(handler);
-            } else {
-                connectFrom((index + 1) % addresses.size(), tried + 1, done.cause(), attempt);
+            if (!done.isSuccess()) {
+                connectFrom((index + 1) % addresses.size(), tried + 1, worse(lastFailure, done.cause()), attempt);
+                return;
             }
+            if (auth == null) {
+                connected(index, handler, attempt);
+                return;
+            }
+            long timeoutMillis = options.connectTimeout().toMillis();
+            auth.authenticated().orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    connected(index, handler, attempt);
+                    return;
+                }
+                f.channel().close();
+                Throwable why = failure instanceof java.util.concurrent.TimeoutException
+                        ? unavailable("commit manager " + peer + " sent no CHALLENGE within " + timeoutMillis
+                                + " ms (a server without a cluster secret never does)", failure)
+                        : TellException.unwrap(failure);
+                LOG.warn("cannot authenticate with commit manager {}: {}", peer, why.getMessage());
+                connectFrom((index + 1) % addresses.size(), tried + 1, worse(lastFailure, why), attempt);
+            });
         });
+    }
+
+    private void connected(int index, CmClientConnection handler, CompletableFuture<CmClientConnection> attempt) {
+        preferred = index;
+        LOG.debug("connected to commit manager {}", handler.peer());
+        attempt.complete(handler);
+    }
+
+    /** The failure to report when all addresses failed: a refused authentication outweighs an unreachable server. */
+    private static Throwable worse(Throwable earlier, Throwable later) {
+        return earlier instanceof TellException te && te.code() == ErrorCode.AUTH_FAILED ? earlier : later;
     }
 
     /**

@@ -7,6 +7,8 @@ import io.tell.store.RecordStores;
 import io.tell.store.StoreUrl;
 import io.tell.txn.CommitManager;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
@@ -14,8 +16,13 @@ import java.util.concurrent.CountDownLatch;
  * {@code tell commitmgr}: runs a commit manager server over a record store until killed.
  *
  * <pre>
- * tell commitmgr --port P --store URL [--host 127.0.0.1] [--tid-range N] [--in-doubt-grace-ms M]
+ * tell commitmgr --port P --store URL [--host 127.0.0.1] [--tid-range N] [--in-doubt-grace-ms M] [--secret-file PATH]
  * </pre>
+ *
+ * With a cluster secret ({@code --secret-file}, else the environment variable
+ * {@value ClusterSecret#ENV}) it serves only clients that prove it; without one it serves
+ * anyone who reaches the port, which is for local development only, and says so on stderr when
+ * it listens on an address other than loopback.
  *
  * The commit manager is durable (journaled in the store) unless the store is {@code mem:…},
  * which dies with this process anyway. Exit codes: 2 for bad arguments, 1 when the store or
@@ -23,15 +30,16 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class CommitManagerMain {
     static final String USAGE = """
-            usage: tell commitmgr --port P --store URL [--host HOST] [--tid-range N] [--in-doubt-grace-ms M]
+            usage: tell commitmgr --port P --store URL [--host HOST] [--tid-range N] [--in-doubt-grace-ms M] [--secret-file PATH]
               --port P               TCP port to listen on (0 picks a free one)
               --store URL            record store, e.g. redis://127.0.0.1:6379 or mem:
               --host HOST            address to bind (default 127.0.0.1)
               --tid-range N          tids reserved per store counter increment (default 100)
-              --in-doubt-grace-ms M  silence after which another manager is taken for dead and its open tids settled (default 3000)""";
+              --in-doubt-grace-ms M  silence after which another manager is taken for dead and its open tids settled (default 3000)
+              --secret-file PATH     the cluster secret clients must prove (default: env TELL_CLUSTER_SECRET; none = anyone, for local development only)""";
 
     /** Parsed command line. */
-    record Config(String host, int port, String storeUrl, int tidRange, long inDoubtGraceMillis) {
+    record Config(String host, int port, String storeUrl, int tidRange, long inDoubtGraceMillis, String secretFile) {
         boolean durable() {
             return !StoreUrl.parse(storeUrl).scheme().equals("mem");
         }
@@ -84,6 +92,18 @@ public final class CommitManagerMain {
             out.println(USAGE);
             return 0;
         }
+        ClusterSecret secret;
+        try {
+            secret = ClusterSecret.configured(config.secretFile());
+        } catch (TellException e) {
+            err.println("tell commitmgr: " + e.getMessage());
+            return 2;
+        }
+        if (secret == null && !isLoopback(config.host())) {
+            err.println("tell commitmgr: warning: no cluster secret (--secret-file, or " + ClusterSecret.ENV + "): anyone who reaches "
+                    + config.host() + ":" + config.port() + " can start transactions and end any of them."
+                    + " Run without a secret only on a loopback address, for local development.");
+        }
         RecordStore store;
         try {
             store = RecordStores.open(config.storeUrl());
@@ -93,12 +113,12 @@ public final class CommitManagerMain {
         }
         Running running;
         try {
-            running = start(config, store);
+            running = start(config, store, secret);
         } catch (TellException e) {
             err.println("tell commitmgr: " + e.getMessage());
             return 1;
         }
-        out.println("commit manager listening on " + config.host() + ":" + running.server().port() + " (" + config.storeUrl() + ")");
+        out.println("commit manager listening on " + config.host() + ":" + running.server().port() + " (" + StoreUrl.redact(config.storeUrl()) + ")");
         out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -113,8 +133,8 @@ public final class CommitManagerMain {
         return 0;
     }
 
-    /** Opens the commit manager over {@code store} (closed on failure) and serves it. */
-    static Running start(Config config, RecordStore store) {
+    /** Opens the commit manager over {@code store} (closed on failure) and serves it to holders of {@code secret} (null: anyone). */
+    static Running start(Config config, RecordStore store, ClusterSecret secret) {
         CommitManager cm;
         try {
             // A durable member fenced by the cluster (taken for dead during a store outage) rejoins.
@@ -125,7 +145,7 @@ public final class CommitManagerMain {
             throw e;
         }
         try {
-            return new Running(store, cm, CommitManagerServer.start(cm, config.host(), config.port()));
+            return new Running(store, cm, CommitManagerServer.start(cm, config.host(), config.port(), secret));
         } catch (RuntimeException e) {
             cm.close();
             store.close();
@@ -140,6 +160,7 @@ public final class CommitManagerMain {
         String store = null;
         int tidRange = 100;
         long grace = 3_000;
+        String secretFile = null;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("-h") || flag.equals("--help")) {
@@ -155,6 +176,7 @@ public final class CommitManagerMain {
                 case "--store" -> store = value;
                 case "--tid-range" -> tidRange = (int) number(flag, value, 1, 1_000_000);
                 case "--in-doubt-grace-ms" -> grace = number(flag, value, 0, Long.MAX_VALUE);
+                case "--secret-file" -> secretFile = value;
                 default -> throw new UsageException("unknown option '" + flag + "'");
             }
         }
@@ -172,7 +194,16 @@ public final class CommitManagerMain {
         } catch (TellException e) {
             throw new UsageException(e.getMessage());
         }
-        return new Config(host, port, store, tidRange, grace);
+        return new Config(host, port, store, tidRange, grace, secretFile);
+    }
+
+    /** Whether {@code host} is a loopback address; one that does not resolve counts as reachable from elsewhere. */
+    static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     private static long number(String flag, String value, long min, long max) throws UsageException {

@@ -15,6 +15,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tell.cm.internal.CmFrameDecoder;
 import io.tell.cm.internal.CmProtocol;
+import io.tell.cm.internal.CmServerAuthHandler;
 import io.tell.cm.internal.CmServerHandler;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
@@ -27,6 +28,10 @@ import java.util.concurrent.TimeUnit;
  * {@link CmProtocol} frames. The wrapped manager's async methods are called on the event
  * loop, so they must not block (those of {@link LocalCommitManager} do not). Closing the
  * server closes its connections but not the wrapped manager, which belongs to the caller.
+ *
+ * <p>Started with a {@link ClusterSecret}, it serves only clients that prove they hold it (the
+ * handshake of {@link CmProtocol}); without one it serves anyone who reaches the port, which
+ * is for local development only.
  */
 public final class CommitManagerServer implements AutoCloseable {
     private final EventLoopGroup boss;
@@ -43,8 +48,13 @@ public final class CommitManagerServer implements AutoCloseable {
         this.address = (InetSocketAddress) serverChannel.localAddress();
     }
 
-    /** Binds {@code host:port} ({@code port} 0 picks a free one, see {@link #port()}) and serves. */
+    /** Binds {@code host:port} ({@code port} 0 picks a free one, see {@link #port()}) and serves anyone: local development only. */
     public static CommitManagerServer start(CommitManager commitManager, String host, int port) {
+        return start(commitManager, host, port, null);
+    }
+
+    /** As {@link #start(CommitManager, String, int)}, serving only peers that prove {@code secret} (null: anyone). */
+    public static CommitManagerServer start(CommitManager commitManager, String host, int port, ClusterSecret secret) {
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("tell-cm-accept", true));
         EventLoopGroup workers = new NioEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory("tell-cm-server", true));
@@ -61,8 +71,11 @@ public final class CommitManagerServer implements AutoCloseable {
                             connections.add(ch);
                             ch.pipeline().addLast(
                                     new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
-                                    new CmFrameDecoder(CmProtocol.MAX_REQUEST_FRAME),
-                                    new CmServerHandler(commitManager));
+                                    new CmFrameDecoder(CmProtocol.MAX_REQUEST_FRAME));
+                            if (secret != null) {
+                                ch.pipeline().addLast(new CmServerAuthHandler(secret));
+                            }
+                            ch.pipeline().addLast(new CmServerHandler(commitManager));
                         }
                     })
                     .bind(host, port).syncUninterruptibly().channel();

@@ -16,11 +16,12 @@ class CommitManagerMainTest {
     @Test
     void parsesFlagsWithDefaults() throws Exception {
         CommitManagerMain.Config c = CommitManagerMain.parse(new String[] {"--port", "7070", "--store", "redis://127.0.0.1:6379"});
-        assertEquals(new CommitManagerMain.Config("127.0.0.1", 7070, "redis://127.0.0.1:6379", 100, 3_000), c);
+        assertEquals(new CommitManagerMain.Config("127.0.0.1", 7070, "redis://127.0.0.1:6379", 100, 3_000, null), c);
         assertTrue(c.durable());
         CommitManagerMain.Config m = CommitManagerMain.parse(new String[] {
-            "--store", "mem:x", "--port", "0", "--host", "0.0.0.0", "--tid-range", "7", "--in-doubt-grace-ms", "50"});
-        assertEquals(new CommitManagerMain.Config("0.0.0.0", 0, "mem:x", 7, 50), m);
+            "--store", "mem:x", "--port", "0", "--host", "0.0.0.0", "--tid-range", "7", "--in-doubt-grace-ms", "50",
+            "--secret-file", "/etc/tell/secret"});
+        assertEquals(new CommitManagerMain.Config("0.0.0.0", 0, "mem:x", 7, 50, "/etc/tell/secret"), m);
         assertFalse(m.durable());
         assertEquals(7, m.options().tidRange());
         assertNull(CommitManagerMain.parse(new String[] {"--help"}));
@@ -55,6 +56,22 @@ class CommitManagerMainTest {
         String text = err.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("--port wants a number"), text);
         assertTrue(text.contains("usage: tell commitmgr"), text);
+    }
+
+    @Test
+    void anUnreadableSecretFileExitsWithCode2() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = CommitManagerMain.run(new String[] {"--port", "0", "--store", "mem:", "--secret-file", "/nonexistent/tell-secret"},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("cannot read the cluster secret file /nonexistent/tell-secret"));
+    }
+
+    @Test
+    void loopbackIsToldApartFromOtherAddresses() {
+        assertTrue(CommitManagerMain.isLoopback("127.0.0.1"));
+        assertTrue(CommitManagerMain.isLoopback("localhost"));
+        assertFalse(CommitManagerMain.isLoopback("0.0.0.0"));
     }
 
     @Test

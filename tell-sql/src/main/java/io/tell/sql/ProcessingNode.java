@@ -1,5 +1,6 @@
 package io.tell.sql;
 
+import io.tell.cm.ClusterSecret;
 import io.tell.cm.CommitManagerClient;
 import io.tell.cm.LocalCommitManager;
 import io.tell.gc.SweepOptions;
@@ -46,7 +47,8 @@ public final class ProcessingNode implements AutoCloseable {
         try {
             this.rawCommitManager = url.embedded()
                     ? LocalCommitManager.open(rawStore, LocalCommitManager.Options.embedded())
-                    : CommitManagerClient.connect(url.commitManagers(), CommitManagerClient.Options.defaults());
+                    : CommitManagerClient.connect(url.commitManagers(),
+                            CommitManagerClient.Options.defaults().withSecret(ClusterSecret.configured(url.cmSecretFile())));
         } catch (RuntimeException e) {
             rawStore.close();
             throw e;

@@ -16,6 +16,7 @@ public final class SqlStates {
             case STORE_UNAVAILABLE, STORE_TIMEOUT -> "08006";      // connection failure
             case CM_UNAVAILABLE -> "08001";                         // unable to establish connection
             case PROTOCOL_ERROR -> "08P01";                         // protocol violation
+            case AUTH_FAILED -> "28000";                            // invalid authorization specification
             case TX_CONFLICT, TX_FENCED -> "40001";                 // serialization failure
             case TX_COMMIT_PENDING -> "40003";                      // statement completion unknown
             case DUPLICATE_KEY -> "23505";                          // unique violation

@@ -2,6 +2,7 @@ package io.tell.sql;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.store.StoreUrl;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,17 +13,24 @@ import java.util.List;
  *   <li>{@code jdbc:tell:mem:NAME} — an embedded database shared by this JVM's connections;</li>
  *   <li>{@code jdbc:tell:redis://host:port[,host:port…]?cm=host:port[,host:port…][&replicas=N&timeoutMs=T…]}
  *       — this JVM is a processing node over a shared Redis store and commit-manager services;
- *       every option but {@code cm}, {@code gc} and {@code leaseMs} belongs to the store. The node
+ *       every option but {@code cm}, {@code cmSecretFile}, {@code gc} and {@code leaseMs} belongs to the store. The node
  *       holds a lease ({@link io.tell.txn.NodeLease}) of {@code leaseMs} milliseconds (default
  *       {@value #DEFAULT_LEASE_MS}): if it dies, a commit manager recovers its transactions once
  *       the lease has expired.</li>
+ *   <li>{@code jdbc:tell:rediss://…} — the same over TLS; either takes Redis credentials,
+ *       {@code redis://[user]:password@host:port} (see the store's documentation).</li>
  * </ul>
+ * A node proves the cluster secret to the commit managers when it has one: the file named by
+ * {@code cmSecretFile=PATH}, else the environment variable {@code TELL_CLUSTER_SECRET}
+ * ({@link io.tell.cm.ClusterSecret#configured}); without either it talks to commit managers
+ * that have no secret, which is for local development only. A password in the URL never
+ * shows in messages or {@link #toString()}.
  * Either form takes {@code gc=on} (e.g. {@code jdbc:tell:mem:shop?gc=on}): the node then hosts a
  * background sweeper ({@link io.tell.gc.Sweeper}), active while it holds the cluster-wide lease.
  * Off by default.
  */
 public record TellUrl(String text, String storeUrl, String commitManagers, boolean embedded, boolean shared,
-                      boolean gc, int leaseMs) {
+                      boolean gc, int leaseMs, String cmSecretFile) {
     public static final String PREFIX = "jdbc:tell:";
     public static final int DEFAULT_LEASE_MS = 3000;
 
@@ -50,19 +58,23 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             if (!name.isEmpty() && !name.matches("[A-Za-z0-9_.-]{1,100}")) {
                 throw bad(url, "the database name after mem: takes 1-100 of [A-Za-z0-9_.-]");
             }
-            return new TellUrl(url, rest, null, true, !name.isEmpty(), gc, 0);
+            return new TellUrl(url, rest, null, true, !name.isEmpty(), gc, 0, null);
         }
-        if (rest.startsWith("redis://")) {
+        String scheme = rest.startsWith("redis://") ? "redis://" : rest.startsWith("rediss://") ? "rediss://" : null;
+        if (scheme != null) {
             int q = rest.indexOf('?');
             String hosts = q < 0 ? rest : rest.substring(0, q);
             List<String> storeOptions = new ArrayList<>();
             String cm = null;
+            String cmSecretFile = null;
             boolean gc = false;
             int leaseMs = DEFAULT_LEASE_MS;
             if (q >= 0) {
                 for (String option : rest.substring(q + 1).split("&")) {
                     if (option.startsWith("cm=")) {
                         cm = option.substring(3);
+                    } else if (option.startsWith("cmSecretFile=")) {
+                        cmSecretFile = option.substring("cmSecretFile=".length());
                     } else if (option.startsWith("gc=")) {
                         gc = gcOption(url, option);
                     } else if (option.startsWith("leaseMs=")) {
@@ -72,16 +84,19 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
                     }
                 }
             }
-            if (hosts.length() <= "redis://".length()) {
-                throw bad(url, "redis:// needs host:port[,host:port…]");
+            if (hosts.length() <= scheme.length()) {
+                throw bad(url, scheme + " needs host:port[,host:port…]");
+            }
+            if (cmSecretFile != null && cmSecretFile.isEmpty()) {
+                throw bad(url, "cmSecretFile needs the path of the cluster secret file");
             }
             if (cm == null || cm.isBlank()) {
                 throw bad(url, "a Redis URL needs the commit manager(s): ?cm=host:port[,host:port…] (start one with ./tell commitmgr)");
             }
             String store = storeOptions.isEmpty() ? hosts : hosts + "?" + String.join("&", storeOptions);
-            return new TellUrl(url, store, cm, false, true, gc, leaseMs);
+            return new TellUrl(url, store, cm, false, true, gc, leaseMs, cmSecretFile);
         }
-        throw bad(url, "expected jdbc:tell:mem:[NAME] or jdbc:tell:redis://host:port?cm=host:port");
+        throw bad(url, "expected jdbc:tell:mem:[NAME] or jdbc:tell:redis[s]://host:port?cm=host:port");
     }
 
     /**
@@ -113,7 +128,12 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
         throw bad(url, "leaseMs must be a number of milliseconds from 100 to 600000: " + value);
     }
 
+    @Override
+    public String toString() {
+        return StoreUrl.redact(text);
+    }
+
     private static TellException bad(String url, String why) {
-        return TellException.of(ErrorCode.BAD_CONFIGURATION, "bad Tell URL '" + url + "': " + why);
+        return TellException.of(ErrorCode.BAD_CONFIGURATION, "bad Tell URL '" + StoreUrl.redact(url) + "': " + why);
     }
 }

@@ -1,6 +1,7 @@
 package io.tell.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -38,6 +39,12 @@ class ProcessingNodeTest {
             assertSame(ErrorCode.BAD_CONFIGURATION, e.code());
             assertTrue(e.getMessage().contains(bad), e.getMessage());
         }
+        TellUrl secured = TellUrl.parse("jdbc:tell:rediss://app:pw@h:1?cm=c:1&cmSecretFile=/etc/tell/secret&tlsCa=/ca.pem");
+        assertEquals("rediss://app:pw@h:1?tlsCa=/ca.pem", secured.storeUrl());
+        assertEquals("/etc/tell/secret", secured.cmSecretFile());
+        assertEquals("jdbc:tell:rediss://app:***@h:1?cm=c:1&cmSecretFile=/etc/tell/secret&tlsCa=/ca.pem", secured.toString());
+        assertFalse(assertThrows(TellException.class, () -> TellUrl.parse("jdbc:tell:redis://:hunter2@h:1"))
+                .getMessage().contains("hunter2"), "a message never shows the password");
         assertTrue(assertThrows(TellException.class, () -> TellUrl.parse("jdbc:tell:redis://h:1"))
                 .getMessage().contains("?cm="), "says what is missing");
     }

@@ -14,6 +14,12 @@ public enum ErrorCode {
     STORE_FAILURE(false),
     /** No commit manager can be reached. */
     CM_UNAVAILABLE(true),
+    /**
+     * A peer refused our credentials (a wrong Redis password or ACL user, a wrong or missing
+     * cluster secret), or could not prove it holds the cluster secret itself. Retrying with
+     * the same configuration cannot help.
+     */
+    AUTH_FAILED(false),
     /** A peer sent bytes that do not follow the protocol. */
     PROTOCOL_ERROR(false),
     /** Snapshot isolation refused the transaction: a write-write conflict (first committer wins). */

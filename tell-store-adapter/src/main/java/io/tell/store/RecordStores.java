@@ -12,11 +12,11 @@ public final class RecordStores {
     public static RecordStore open(String url) {
         StoreUrl parsed = StoreUrl.parse(url);
         for (RecordStoreProvider provider : ServiceLoader.load(RecordStoreProvider.class)) {
-            if (provider.scheme().equals(parsed.scheme())) {
+            if (provider.accepts(parsed.scheme())) {
                 return provider.open(parsed);
             }
         }
         throw TellException.of(ErrorCode.BAD_CONFIGURATION,
-                "no store backend for scheme '" + parsed.scheme() + "' (known: mem, redis): " + url);
+                "no store backend for scheme '" + parsed.scheme() + "' (known: mem, redis, rediss): " + parsed);
     }
 }

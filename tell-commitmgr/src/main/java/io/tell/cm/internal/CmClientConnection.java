@@ -124,6 +124,14 @@ public final class CmClientConnection extends SimpleChannelInboundHandler<ByteBu
             ctx.close();
             return;
         }
+        if (response instanceof CmProtocol.Challenge || response instanceof CmProtocol.Authenticated) {
+            // Only a client without a secret meets a handshake here (with one, CmClientAuthHandler
+            // has finished it before any call is sent): the server will refuse every call.
+            failAll(TellException.of(ErrorCode.AUTH_FAILED, "commit manager " + peer + " requires the cluster secret and "
+                    + "this client has none (set " + io.tell.cm.ClusterSecret.ENV + ", or give a secret file)"));
+            ctx.close();
+            return;
+        }
         Call call = pending.remove(response.requestId());
         if (call == null) {
             listener.unclaimed(this, response);
@@ -134,11 +142,14 @@ public final class CmClientConnection extends SimpleChannelInboundHandler<ByteBu
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        failAll(lost());
+        listener.closed(this);
+    }
+
+    private void failAll(TellException e) {
         List<Call> calls = new ArrayList<>(pending.values());
         pending.clear();
-        TellException e = lost();
         calls.forEach(c -> c.future.completeExceptionally(e));
-        listener.closed(this);
     }
 
     private TellException lost() {

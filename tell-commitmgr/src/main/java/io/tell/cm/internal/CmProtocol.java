@@ -23,13 +23,26 @@ import java.nio.charset.StandardCharsets;
  *                   (owner: the processing node's lease id, absent for none)
  *   0x02 COMMITTED  tid:int64  logVersion:int64 (version of the tid's log entry, 0 for none)
  *   0x03 ABORTED    tid:int64
+ *   0x04 AUTH       clientNonce:32 bytes  proof:32 bytes (handshake, requestId 0)
  * responses (server to client, same requestId as the request)
  *   0x81 STARTED    tid:int64  lav:int64  snapshot (SnapshotDescriptor binary form:
  *                   base:int64 wordCount:int32 word:int64 * wordCount), exactly to the frame end
  *   0x82 OK         (empty)
  *   0x83 ERROR      codeLength:uint16 code:UTF-8 (an ErrorCode name)
  *                   messageLength:uint16 message:UTF-8
+ *   0x84 CHALLENGE  serverNonce:32 bytes (handshake, requestId 0, sent unasked on connect)
+ *   0x85 AUTHENTICATED proof:32 bytes (handshake, requestId 0, answers AUTH)
  * </pre>
+ *
+ * <p>Handshake, only when the server has a {@link io.tell.cm.ClusterSecret}: on connect the
+ * server sends CHALLENGE with a fresh random nonce; the client answers AUTH with its own nonce
+ * and HMAC-SHA256(secret, "tell-cm-client\0" || serverNonce || clientNonce); the server checks it
+ * and answers AUTHENTICATED with HMAC-SHA256(secret, "tell-cm-server\0" || serverNonce ||
+ * clientNonce), which the client checks in turn (see {@link CmHandshake}). Until then the server
+ * answers any other frame, or a wrong proof, with ERROR AUTH_FAILED (the frame's request id, or
+ * 0) and closes the connection; nothing such a peer sends reaches the commit manager. A client
+ * with a secret uses a connection only once the server has proved itself. Without a secret
+ * there is no handshake, and an AUTH frame is a protocol error.
  *
  * A request frame may be at most {@value #MAX_REQUEST_FRAME} bytes and a response frame at
  * most {@value #MAX_RESPONSE_FRAME} (a snapshot whose base is held back by a long-running
@@ -49,9 +62,12 @@ public final class CmProtocol {
     public static final byte START = 0x01;
     public static final byte COMMITTED = 0x02;
     public static final byte ABORTED = 0x03;
+    public static final byte AUTH = 0x04;
     public static final byte STARTED = (byte) 0x81;
     public static final byte OK = (byte) 0x82;
     public static final byte ERROR = (byte) 0x83;
+    public static final byte CHALLENGE = (byte) 0x84;
+    public static final byte AUTHENTICATED = (byte) 0x85;
 
     private static final int MAX_ERROR_TEXT_CHARS = 4000;
 
@@ -74,6 +90,10 @@ public final class CmProtocol {
     public record Report(long requestId, boolean committed, long tid, long logVersion) implements Request {
     }
 
+    /** AUTH: the client's nonce and its proof of the secret. */
+    public record Auth(long requestId, byte[] clientNonce, byte[] proof) implements Request {
+    }
+
     /** A response as decoded by the client. */
     public sealed interface Response {
         long requestId();
@@ -83,6 +103,14 @@ public final class CmProtocol {
     }
 
     public record Ok(long requestId) implements Response {
+    }
+
+    /** CHALLENGE: the server's nonce, which the client's proof must cover. */
+    public record Challenge(long requestId, byte[] serverNonce) implements Response {
+    }
+
+    /** AUTHENTICATED: the server's proof of the secret. */
+    public record Authenticated(long requestId, byte[] proof) implements Response {
     }
 
     /** ERROR: {@code code} is an {@link ErrorCode} name (kept as text: a newer peer may send a name we do not know). */
@@ -116,6 +144,8 @@ public final class CmProtocol {
             case Report r -> r.committed()
                     ? header(alloc, COMMITTED, r.requestId(), 16).writeLong(r.tid()).writeLong(r.logVersion())
                     : header(alloc, ABORTED, r.requestId(), 8).writeLong(r.tid());
+            case Auth a -> header(alloc, AUTH, a.requestId(), CmHandshake.NONCE_BYTES + CmHandshake.PROOF_BYTES)
+                    .writeBytes(a.clientNonce()).writeBytes(a.proof());
         };
     }
 
@@ -133,6 +163,8 @@ public final class CmProtocol {
                 yield header(alloc, ERROR, f.requestId(), 4 + code.length + message.length)
                         .writeShort(code.length).writeBytes(code).writeShort(message.length).writeBytes(message);
             }
+            case Challenge c -> header(alloc, CHALLENGE, c.requestId(), CmHandshake.NONCE_BYTES).writeBytes(c.serverNonce());
+            case Authenticated a -> header(alloc, AUTHENTICATED, a.requestId(), CmHandshake.PROOF_BYTES).writeBytes(a.proof());
         };
     }
 
@@ -185,6 +217,10 @@ public final class CmProtocol {
                 body(frame, type, 8);
                 yield new Report(id, false, frame.readLong(), 0);
             }
+            case AUTH -> {
+                body(frame, type, CmHandshake.NONCE_BYTES + CmHandshake.PROOF_BYTES);
+                yield new Auth(id, bytes(frame, CmHandshake.NONCE_BYTES), bytes(frame, CmHandshake.PROOF_BYTES));
+            }
             default -> throw malformed(String.format("unknown request type 0x%02x", type & 0xff));
         };
     }
@@ -226,6 +262,14 @@ public final class CmProtocol {
                 }
                 yield new Failed(id, code, message);
             }
+            case CHALLENGE -> {
+                body(frame, type, CmHandshake.NONCE_BYTES);
+                yield new Challenge(id, bytes(frame, CmHandshake.NONCE_BYTES));
+            }
+            case AUTHENTICATED -> {
+                body(frame, type, CmHandshake.PROOF_BYTES);
+                yield new Authenticated(id, bytes(frame, CmHandshake.PROOF_BYTES));
+            }
             default -> throw malformed(String.format("unknown response type 0x%02x", type & 0xff));
         };
     }
@@ -240,6 +284,12 @@ public final class CmProtocol {
         if (frame.readableBytes() != expected) {
             throw malformed(String.format("type 0x%02x needs a %d-byte body, got %d", type & 0xff, expected, frame.readableBytes()));
         }
+    }
+
+    private static byte[] bytes(ByteBuf frame, int n) {
+        byte[] out = new byte[n];
+        frame.readBytes(out);
+        return out;
     }
 
     private static String string(ByteBuf frame) {

@@ -36,15 +36,7 @@ public final class CmServerHandler extends SimpleChannelInboundHandler<ByteBuf> 
         try {
             request = CmProtocol.decodeRequest(frame);
         } catch (TellException e) {
-            long id = CmProtocol.requestIdOf(frame.readerIndex(0));
-            LOG.error("closing connection from {}: {}", ctx.channel().remoteAddress(), e.getMessage());
-            if (id >= 0) {
-                // Tell a peer of another protocol version why, then hang up.
-                ctx.writeAndFlush(CmProtocol.encode(ctx.alloc(), new CmProtocol.Failed(id, ErrorCode.PROTOCOL_ERROR.name(), e.getMessage())))
-                        .addListener(ChannelFutureListener.CLOSE);
-            } else {
-                ctx.close();
-            }
+            closeWithProtocolError(ctx, CmProtocol.requestIdOf(frame.readerIndex(0)), e.getMessage());
             return;
         }
         Channel channel = ctx.channel();
@@ -53,6 +45,19 @@ public final class CmServerHandler extends SimpleChannelInboundHandler<ByteBuf> 
                     .whenComplete((started, failure) -> reply(channel, s.requestId(), started, failure));
             case CmProtocol.Report r -> call(() -> r.committed() ? commitManager.committedAsync(r.tid(), r.logVersion()) : commitManager.abortedAsync(r.tid()))
                     .whenComplete((ignored, failure) -> reply(channel, r.requestId(), null, failure));
+            case CmProtocol.Auth a -> closeWithProtocolError(ctx, a.requestId(),
+                    "AUTH on a connection that needs none (this commit manager has no cluster secret) or is already authenticated");
+        }
+    }
+
+    private static void closeWithProtocolError(ChannelHandlerContext ctx, long requestId, String message) {
+        LOG.error("closing connection from {}: {}", ctx.channel().remoteAddress(), message);
+        if (requestId >= 0) {
+            // Tell a peer of another protocol version why, then hang up.
+            ctx.writeAndFlush(CmProtocol.encode(ctx.alloc(), new CmProtocol.Failed(requestId, ErrorCode.PROTOCOL_ERROR.name(), message)))
+                    .addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.close();
         }
     }
 

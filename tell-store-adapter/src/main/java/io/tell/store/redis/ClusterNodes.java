@@ -36,7 +36,7 @@ final class ClusterNodes implements RedisNodes {
     static ClusterNodes connect(RedisStoreConfig config, RedisConnectionStateListener listener) {
         List<RedisURI> seeds = new ArrayList<>();
         for (Address a : config.hosts()) {
-            seeds.add(RedisURI.builder().withHost(a.host()).withPort(a.port()).withTimeout(config.timeout()).build());
+            seeds.add(LettuceSetup.uri(config, a));
         }
         RedisClusterClient client = RedisClusterClient.create(LettuceSetup.resources(), seeds);
         client.setOptions(LettuceSetup.clusterOptions(config));

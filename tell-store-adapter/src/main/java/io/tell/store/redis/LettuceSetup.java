@@ -2,7 +2,9 @@ package io.tell.store.redis;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -11,6 +13,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.Transports;
+import java.io.File;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -24,6 +27,9 @@ import java.util.function.Function;
  * capped at one second. A cluster's topology is refreshed periodically and on every adaptive
  * trigger (MOVED/ASK, repeated reconnects, unknown nodes, uncovered slots), so a fail-over is
  * noticed within about a second.
+ *
+ * <p>Credentials and TLS go on every node's {@link RedisURI} alike; Lettuce authenticates each
+ * connection (cluster nodes it discovers included, with the seeds' settings) before using it.
  */
 final class LettuceSetup {
     static final Duration PERIODIC_REFRESH = Duration.ofSeconds(5);
@@ -32,10 +38,6 @@ final class LettuceSetup {
     private LettuceSetup() {
     }
 
-    /**
-     * Event loops and timers shared by every store in the JVM (Lettuce's threads are daemons),
-     * so opening a store is cheap and many stores do not multiply threads.
-     */
     /** Connects through {@code client}; if that fails, shuts the client down before rethrowing. */
     static <C extends AbstractRedisClient, T> T connectOrShutdown(C client, Function<C, T> connect) {
         try {
@@ -46,6 +48,25 @@ final class LettuceSetup {
         }
     }
 
+    /** Where and how to reach {@code node}: its address, the call timeout, the login and TLS. */
+    static RedisURI uri(RedisStoreConfig config, RedisStoreConfig.Address node) {
+        RedisURI.Builder uri = RedisURI.builder().withHost(node.host()).withPort(node.port())
+                .withTimeout(config.timeout()).withSsl(config.tls());
+        RedisStoreConfig.Login login = config.login();
+        if (login != null) {
+            if (login.user() == null) {
+                uri.withPassword(login.password().toCharArray());
+            } else {
+                uri.withAuthentication(login.user(), login.password().toCharArray());
+            }
+        }
+        return uri.build();
+    }
+
+    /**
+     * Event loops and timers shared by every store in the JVM (Lettuce's threads are daemons),
+     * so opening a store is cheap and many stores do not multiply threads.
+     */
     static ClientResources resources() {
         return Shared.RESOURCES;
     }
@@ -57,6 +78,7 @@ final class LettuceSetup {
                 .timeoutOptions(TimeoutOptions.enabled(config.timeout()))
                 .socketOptions(socketOptions(config))
                 .pingBeforeActivateConnection(true)
+                .sslOptions(sslOptions(config))
                 .build();
     }
 
@@ -75,6 +97,7 @@ final class LettuceSetup {
                 .timeoutOptions(TimeoutOptions.enabled(config.timeout()))
                 .socketOptions(socketOptions(config))
                 .pingBeforeActivateConnection(true)
+                .sslOptions(sslOptions(config))
                 .topologyRefreshOptions(refresh)
                 .maxRedirects(5)
                 .validateClusterNodeMembership(true)
@@ -84,6 +107,15 @@ final class LettuceSetup {
                         || node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL)
                         || node.is(RedisClusterNode.NodeFlag.NOADDR)))
                 .build();
+    }
+
+    /** The JVM's default trust store, or only the certificates of {@code tlsCa} when given. */
+    private static SslOptions sslOptions(RedisStoreConfig config) {
+        SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider();
+        if (config.tlsCa() != null) {
+            ssl.trustManager(new File(config.tlsCa()));
+        }
+        return ssl.build();
     }
 
     private static SocketOptions socketOptions(RedisStoreConfig config) {

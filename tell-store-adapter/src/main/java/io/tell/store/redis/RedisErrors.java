@@ -24,6 +24,9 @@ import java.util.concurrent.TimeoutException;
  * <ul>
  *   <li>refused, lost or closed connections, rejected commands while disconnected, a cluster
  *       that is down or re-sharding, a node still loading → STORE_UNAVAILABLE (retriable);</li>
+ *   <li>a refused login (WRONGPASS, NOAUTH) or a command the ACL user may not run (NOPERM)
+ *       → AUTH_FAILED (not retriable: the URL's credentials are wrong); the message carries
+ *       Redis' reply, which never repeats the password;</li>
  *   <li>a command timeout, or WAIT not reaching the required replicas (the write happened on
  *       the primary but may be lost) → STORE_TIMEOUT (retriable, effect unknown);</li>
  *   <li>any other error reply → STORE_FAILURE; anything that is not Redis → INTERNAL.</li>
@@ -83,6 +86,11 @@ final class RedisErrors {
             return te;
         }
         String message = String.valueOf(t.getMessage());
+        String refusal = authRefusal(t);
+        if (refusal != null) {
+            return TellException.of(ErrorCode.AUTH_FAILED, "redis refused the login: " + refusal
+                    + " (check the user and password of the store URL)", t);
+        }
         if (t instanceof ReplicationShortfall) {
             return TellException.of(ErrorCode.STORE_TIMEOUT, "redis: " + message + "; the write may or may not survive", t);
         }
@@ -143,6 +151,18 @@ final class RedisErrors {
     static boolean isTryAgain(Throwable error) {
         Throwable t = unwrap(error);
         return t instanceof RedisCommandExecutionException && String.valueOf(t.getMessage()).startsWith("TRYAGAIN");
+    }
+
+    /** Redis' reply refusing our credentials, found anywhere in the cause chain (Lettuce wraps it on connect), or null. */
+    private static String authRefusal(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            String m = c.getMessage();
+            if (c instanceof RedisCommandExecutionException && m != null
+                    && (m.startsWith("WRONGPASS") || m.startsWith("NOAUTH") || m.startsWith("NOPERM"))) {
+                return m;
+            }
+        }
+        return null;
     }
 
     private static boolean isTransientReply(String message) {

@@ -3,6 +3,8 @@ package io.tell.store.redis;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.store.StoreUrl;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,17 +13,32 @@ import java.util.stream.Collectors;
 
 /**
  * The settings of a redis store, parsed once from its URL:
- * {@code redis://host:port[,host:port...][?cluster=true|false&replicas=N&timeoutMs=T]}.
+ * {@code redis[s]://[[user]:password@]host:port[,host:port...][?cluster=true|false&replicas=N&timeoutMs=T&tlsCa=PATH]}.
  *
  * @param hosts    the servers (cluster: seed nodes)
  * @param cluster  Redis Cluster rather than one standalone server; defaults to true with more than one host
  * @param replicas how many replicas must have a write (via WAIT) before it is acknowledged; 0 = none
  * @param timeout  how long a call may take before it fails with STORE_TIMEOUT
+ * @param login    the user and password to authenticate with (every node alike), or null for none
+ * @param tls      {@code rediss://}: connect over TLS, verifying the server's certificate and host name
+ * @param tlsCa    a PEM file of the certificates to trust instead of the JVM's default trust store, or null
  */
-record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Duration timeout) {
+record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Duration timeout, Login login, boolean tls,
+                        String tlsCa) {
     static final int DEFAULT_PORT = 6379;
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(2000);
-    private static final Set<String> OPTIONS = Set.of("cluster", "replicas", "timeoutMs");
+    private static final Set<String> OPTIONS = Set.of("cluster", "replicas", "timeoutMs", "tlsCa");
+
+    /**
+     * Redis credentials: {@code AUTH password} ({@code requirepass}, user null) or
+     * {@code AUTH user password} (an ACL user). Never printed: {@link #toString()} hides the password.
+     */
+    record Login(String user, String password) {
+        @Override
+        public String toString() {
+            return (user == null ? "" : user) + ":***";
+        }
+    }
 
     /** A host and port. */
     record Address(String host, int port) {
@@ -36,15 +53,24 @@ record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Dura
     }
 
     static RedisStoreConfig parse(StoreUrl url) {
-        if (!"redis".equals(url.scheme())) {
+        boolean tls = "rediss".equals(url.scheme());
+        if (!tls && !"redis".equals(url.scheme())) {
             throw bad("not a redis URL", url);
         }
         for (String option : url.options().keySet()) {
             if (!OPTIONS.contains(option)) {
-                throw bad("unknown option '" + option + "' (known: cluster, replicas, timeoutMs)", url);
+                throw bad("unknown option '" + option + "' (known: cluster, replicas, timeoutMs, tlsCa)", url);
             }
         }
-        List<Address> hosts = parseHosts(url);
+        String tlsCa = url.options().get("tlsCa");
+        if (tlsCa != null && (!tls || tlsCa.isEmpty())) {
+            throw bad("option tlsCa (a PEM file of trusted certificates) needs a rediss:// URL and a path", url);
+        }
+        // Hosts never contain '@', so the last one ends the user part (a password may hold '@').
+        String body = url.body();
+        int at = body.lastIndexOf('@');
+        Login login = at < 0 ? null : parseLogin(body.substring(0, at), url);
+        List<Address> hosts = parseHosts(body.substring(at + 1), url);
         boolean cluster = switch (url.option("cluster", hosts.size() > 1 ? "true" : "false")) {
             case "true" -> true;
             case "false" -> false;
@@ -61,7 +87,7 @@ record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Dura
         if (timeoutMs < 10 || timeoutMs > 600_000) {
             throw bad("option timeoutMs must be between 10 and 600000, got " + timeoutMs, url);
         }
-        return new RedisStoreConfig(hosts, cluster, replicas, Duration.ofMillis(timeoutMs));
+        return new RedisStoreConfig(hosts, cluster, replicas, Duration.ofMillis(timeoutMs), login, tls, tlsCa);
     }
 
     /** How long WAIT may block on the server: half the call timeout, so its answer arrives before the call times out. */
@@ -69,10 +95,13 @@ record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Dura
         return Duration.ofMillis(Math.max(1, timeout.toMillis() / 2));
     }
 
-    /** The canonical URL, for {@code describe()}. */
+    /** The canonical URL, for {@code describe()} and messages; a password shows as {@code ***}. */
     String describe() {
-        StringBuilder sb = new StringBuilder("redis://")
-                .append(hosts.stream().map(Address::toString).collect(Collectors.joining(",")));
+        StringBuilder sb = new StringBuilder(tls ? "rediss://" : "redis://");
+        if (login != null) {
+            sb.append(login).append('@');
+        }
+        sb.append(hosts.stream().map(Address::toString).collect(Collectors.joining(",")));
         List<String> options = new ArrayList<>();
         if (cluster != hosts.size() > 1) {
             options.add("cluster=" + cluster);
@@ -83,14 +112,39 @@ record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Dura
         if (!timeout.equals(DEFAULT_TIMEOUT)) {
             options.add("timeoutMs=" + timeout.toMillis());
         }
+        if (tlsCa != null) {
+            options.add("tlsCa=" + tlsCa);
+        }
         if (!options.isEmpty()) {
             sb.append('?').append(String.join("&", options));
         }
         return sb.toString();
     }
 
-    private static List<Address> parseHosts(StoreUrl url) {
-        String body = url.body();
+    /** {@code [user]:password} or {@code user}, each percent-decoded (so a password may hold ':', '?', ',' …). */
+    private static Login parseLogin(String userInfo, StoreUrl url) {
+        int colon = userInfo.indexOf(':');
+        if (colon < 0) {
+            throw bad("a user without a password (want user:password@ or :password@)", url);
+        }
+        String user = decode(userInfo.substring(0, colon), url);
+        String password = decode(userInfo.substring(colon + 1), url);
+        if (password.isEmpty()) {
+            throw bad("empty password", url);
+        }
+        return new Login(user.isEmpty() ? null : user, password);
+    }
+
+    private static String decode(String text, StoreUrl url) {
+        try {
+            // URLDecoder would also turn '+' into a space; a password may contain a plain '+'.
+            return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw bad("bad %-escape in the user or password", url);
+        }
+    }
+
+    private static List<Address> parseHosts(String body, StoreUrl url) {
         if (body.endsWith("/")) {
             body = body.substring(0, body.length() - 1);
         }
@@ -142,6 +196,6 @@ record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Dura
     }
 
     private static TellException bad(String message, StoreUrl url) {
-        return TellException.of(ErrorCode.BAD_CONFIGURATION, "bad redis store URL: " + message + ": " + url.text());
+        return TellException.of(ErrorCode.BAD_CONFIGURATION, "bad redis store URL: " + message + ": " + url);
     }
 }

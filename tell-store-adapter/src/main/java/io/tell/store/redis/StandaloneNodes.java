@@ -2,7 +2,6 @@ package io.tell.store.redis;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -26,9 +25,7 @@ final class StandaloneNodes implements RedisNodes {
     /** Connects (blocking, bounded by the timeout); throws a Lettuce exception when the server cannot be reached. */
     static StandaloneNodes connect(RedisStoreConfig config, RedisConnectionStateListener listener) {
         Address address = config.hosts().get(0);
-        RedisURI uri = RedisURI.builder().withHost(address.host()).withPort(address.port())
-                .withTimeout(config.timeout()).build();
-        RedisClient client = RedisClient.create(LettuceSetup.resources(), uri);
+        RedisClient client = RedisClient.create(LettuceSetup.resources(), LettuceSetup.uri(config, address));
         client.setOptions(LettuceSetup.clientOptions(config));
         client.addListener(listener);
         return LettuceSetup.connectOrShutdown(client, c -> new StandaloneNodes(c, c.connect(ByteArrayCodec.INSTANCE), address));

@@ -82,10 +82,14 @@ public final class RedisProcess implements AutoCloseable {
             return this;
         }
 
-        /** Further {@code --name value} arguments for redis-server. */
-        public Builder option(String name, String value) {
+        /**
+         * Further {@code --name value…} arguments for redis-server; give a multi-word option's words
+         * separately ({@code option("user", "app", "on", ">pw", "~*", "+@all")}), as redis-server
+         * quotes each argument.
+         */
+        public Builder option(String name, String... values) {
             extra.add("--" + name);
-            extra.add(value);
+            extra.addAll(List.of(values));
             return this;
         }
 
@@ -252,6 +256,10 @@ public final class RedisProcess implements AutoCloseable {
             try {
                 if ("PONG".equals(call("PING"))) {
                     return;
+                }
+            } catch (RespClient.RespError e) {
+                if (e.getMessage().startsWith("NOAUTH")) {
+                    return; // up, and asking for the password it was started with (requirepass)
                 }
             } catch (RuntimeException notYet) {
                 // Not listening yet, or LOADING its append-only file.

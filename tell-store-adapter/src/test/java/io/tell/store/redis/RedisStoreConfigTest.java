@@ -55,11 +55,50 @@ class RedisStoreConfigTest {
         assertEquals("redis://[::1]:7000", c.describe());
     }
 
+    @Test
+    void aPasswordOrAclUserIsParsedButNeverShown() {
+        RedisStoreConfig c = parse("redis://:pa%3Ass+w@rd@h:7000");
+        assertEquals(new RedisStoreConfig.Login(null, "pa:ss+w@rd"), c.login());
+        assertEquals("redis://:***@h:7000", c.describe());
+        RedisStoreConfig acl = parse("redis://app:pw@h1:7000,h2:7001?replicas=1");
+        assertEquals(new RedisStoreConfig.Login("app", "pw"), acl.login());
+        assertTrue(acl.cluster());
+        assertEquals("redis://app:***@h1:7000,h2:7001?replicas=1", acl.describe());
+        assertFalse(acl.toString().contains("pw"), acl.toString());
+    }
+
+    @Test
+    void redissMeansTls() {
+        RedisStoreConfig c = parse("rediss://:pw@h:6380?tlsCa=/etc/tell/ca.pem");
+        assertTrue(c.tls());
+        assertEquals("/etc/tell/ca.pem", c.tlsCa());
+        assertEquals("rediss://:***@h:6380?tlsCa=/etc/tell/ca.pem", c.describe());
+        assertFalse(parse("redis://h:6380").tls());
+    }
+
+    @Test
+    void messagesAboutABadUrlHideItsPassword() {
+        TellException e = assertThrows(TellException.class, () -> parse("redis://:hunter2@h:x"));
+        assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+        assertTrue(e.getMessage().contains("redis://:***@h:x"), e.getMessage());
+        assertEquals("rediss://u:***@h:1?timeoutMs=5", StoreUrl.redact("rediss://u:p@ss@h:1?timeoutMs=5"));
+        assertEquals("redis://h:1", StoreUrl.redact("redis://h:1"));
+        assertEquals("mem:x", StoreUrl.redact("mem:x"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"redis://user@h:1", "redis://:@h:1", "redis://h:1?tlsCa=/ca.pem", "rediss://h:1?tlsCa=",
+        "redis://:a%zz@h:1"})
+    void badLoginsAndTlsOptionsAreConfigurationErrors(String url) {
+        TellException e = assertThrows(TellException.class, () -> parse(url));
+        assertEquals(ErrorCode.BAD_CONFIGURATION, e.code());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"redis://", "redis:", "redis://:6379", "redis://h:", "redis://h:x", "redis://h:0",
         "redis://h:70000", "redis://a:1,,b:2", "redis://h:1?replicas=-1", "redis://h:1?replicas=x",
         "redis://h:1?timeoutMs=0", "redis://h:1?timeoutMs=abc", "redis://h:1?cluster=yes", "redis://h:1?colour=red",
-        "redis://a:1,b:2?cluster=false", "redis://user@h:1", "redis://[::1:7000"})
+        "redis://a:1,b:2?cluster=false", "redis://[::1:7000"})
     void badUrlsAreConfigurationErrorsThatNameTheUrl(String url) {
         TellException e = assertThrows(TellException.class, () -> parse(url));
         assertEquals(ErrorCode.BAD_CONFIGURATION, e.code());
