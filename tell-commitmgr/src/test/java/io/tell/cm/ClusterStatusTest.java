@@ -24,7 +24,7 @@ class ClusterStatusTest {
             NodeLease lease = NodeLease.acquire(store, "pn-a", Duration.ofMillis(400), () -> 7, timer);
             alive.committed(alive.start(false).tid());
             crashed.crash();
-            ClusterStatus status = ClusterStatus.read(store, Duration.ofMillis(1000));
+            ClusterStatus status = ClusterStatus.read(store, Duration.ofSeconds(2));
             assertEquals(2, status.members().size(), status.format());
             assertEquals(1, status.members().stream().filter(ClusterStatus.Member::alive).count(), status.format());
             for (ClusterStatus.Member m : status.members()) {

@@ -194,7 +194,8 @@ class LocalCommitManagerTest {
             TxStart first = cm.start(false);
             assertFalse(first.snapshot().isVisible(silent.tid()), "not settled before the grace");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!cm.start(true).snapshot().isVisible(silent.tid()) || !cm.start(true).snapshot().isVisible(orphan.tid())) {
+            // Settled one by one: the silent and the orphan tid, and the old range's tids never handed out.
+            while (!allVisible(cm, orphan.tid(), silent.tid(), silent.tid() + 1, 5)) {
                 assertTrue(System.nanoTime() < deadline, "settling did not happen: " + cm.describe());
                 Thread.sleep(10);
             }
@@ -300,6 +301,17 @@ class LocalCommitManagerTest {
                 Thread.sleep(5);
             }
         }
+    }
+
+    private static boolean allVisible(LocalCommitManager cm, long... tids) {
+        TxStart probe = cm.start(true);
+        cm.committed(probe.tid());
+        for (long t : tids) {
+            if (!probe.snapshot().isVisible(t)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void awaitVisible(LocalCommitManager cm, long tid) throws InterruptedException {
