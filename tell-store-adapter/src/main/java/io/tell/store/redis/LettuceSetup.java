@@ -40,12 +40,31 @@ final class LettuceSetup {
 
     /** Connects through {@code client}; if that fails, shuts the client down before rethrowing. */
     static <C extends AbstractRedisClient, T> T connectOrShutdown(C client, Function<C, T> connect) {
-        try {
-            return connect.apply(client);
-        } catch (RuntimeException e) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-            throw e;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return connect.apply(client);
+            } catch (RuntimeException e) {
+                if (attempt < 3 && handshakeRace(e)) {
+                    continue;
+                }
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                throw e;
+            }
         }
+    }
+
+    /**
+     * Lettuce sometimes loses the reason a connection's handshake failed (a refused login among
+     * them) to an internal race, reporting only that its handshake handler was gone; connecting
+     * again gives the real answer.
+     */
+    private static boolean handshakeRace(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof IllegalStateException && String.valueOf(c.getMessage()).contains("HandshakeHandler")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Where and how to reach {@code node}: its address, the call timeout, the login and TLS. */

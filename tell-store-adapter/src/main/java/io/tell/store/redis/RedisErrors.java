@@ -155,11 +155,32 @@ final class RedisErrors {
 
     /** Redis' reply refusing our credentials, found anywhere in the cause chain (Lettuce wraps it on connect), or null. */
     private static String authRefusal(Throwable t) {
+        // Lettuce reports a refused login at connect time in several wrappings (the reply as a
+        // command error, or inside a connection failure, sometimes only as a suppressed cause).
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            String m = c.getMessage();
-            if (c instanceof RedisCommandExecutionException && m != null
-                    && (m.startsWith("WRONGPASS") || m.startsWith("NOAUTH") || m.startsWith("NOPERM"))) {
-                return m;
+            String refusal = refusalIn(c);
+            if (refusal != null) {
+                return refusal;
+            }
+            for (Throwable s : c.getSuppressed()) {
+                refusal = refusalIn(s);
+                if (refusal != null) {
+                    return refusal;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String refusalIn(Throwable c) {
+        String m = c.getMessage();
+        if (m == null) {
+            return null;
+        }
+        for (String reply : new String[] {"WRONGPASS", "NOAUTH", "NOPERM"}) {
+            int at = m.indexOf(reply);
+            if (at >= 0) {
+                return m.substring(at);
             }
         }
         return null;
