@@ -2,7 +2,7 @@ package io.tell.txn;
 
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
-import io.tell.store.redis.RedisProcess;
+import io.tell.store.redis.process.RedisProcess;
 import org.junit.jupiter.api.Test;
 
 /** {@link IndexedConcurrencyTest} on a real redis-server started on a free loopback port. */

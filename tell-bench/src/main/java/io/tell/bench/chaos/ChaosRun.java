@@ -1,7 +1,7 @@
 package io.tell.bench.chaos;
 
 import io.tell.bench.process.CommitManagerProcess;
-import io.tell.bench.process.RedisClusterProcess;
+import io.tell.bench.process.ExitGuard;
 import io.tell.cm.CommitManagerClient;
 import io.tell.error.TellException;
 import io.tell.store.KeyRange;
@@ -9,6 +9,8 @@ import io.tell.store.RecordKey;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
 import io.tell.store.StoredRecord;
+import io.tell.store.redis.process.RedisClusterProcesses;
+import io.tell.store.redis.process.RedisProcess;
 import io.tell.txn.SnapshotDescriptor;
 import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
@@ -72,7 +74,8 @@ public final class ChaosRun {
     private final List<ChaosNodeProcess> killed = new ArrayList<>();
     private final List<CommitManagerProcess> cms = new ArrayList<>();
     private final List<ChaosReport.FaultResult> faults = new ArrayList<>();
-    private RedisClusterProcess redis;
+    private RedisClusterProcesses redis;
+    private ExitGuard redisGuard;
     private String storeUrl;
     private String cmAddresses;
     private long startNanos;
@@ -93,7 +96,11 @@ public final class ChaosRun {
         log.printf("chaos: seed %d, %d processing nodes, %d accounts, logs in %s%n", config.seed(), config.nodes(),
                 config.accounts(), config.dir());
         try {
-            redis = RedisClusterProcess.start(config.dir().resolve("redis"), 3);
+            // Node i runs and logs in dir/redis/redis-i.
+            redis = RedisClusterProcesses.builder().primaries(3).replicasPerPrimary(1).dir(config.dir().resolve("redis"))
+                    .start();
+            RedisClusterProcesses started = redis;
+            redisGuard = new ExitGuard("redis-cluster", () -> started.nodes().forEach(RedisProcess::kill));
             storeUrl = redis.url() + "?replicas=1&timeoutMs=1000";
             for (int i = 0; i < 2; i++) {
                 cms.add(CommitManagerProcess.start(storeUrl, config.dir().resolve("cm-" + i + ".log"), 0,
@@ -135,6 +142,7 @@ public final class ChaosRun {
                 cm.close();
             }
             if (redis != null) {
+                redisGuard.release();
                 redis.close();
             }
         }
@@ -294,15 +302,15 @@ public final class ChaosRun {
     }
 
     private ChaosReport.FaultResult killRedisPrimary() throws Exception {
-        List<RedisClusterProcess.Node> primaries = redis.primaries();
-        RedisClusterProcess.Node victim = primaries.get(random.nextInt(primaries.size()));
+        List<RedisProcess> primaries = redis.primaries();
+        RedisProcess victim = primaries.get(random.nextInt(primaries.size()));
         long at = sinceStart();
         long t0 = System.nanoTime();
         victim.kill();
         log.printf("chaos: %5.1f s  killed redis primary %d%n", sinceStart() / 1000.0, victim.port());
         redis.awaitFailover(BOUND);
         long failover = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        victim.launch(); // back as the replica of the promoted one: writes need a replica
+        victim.restart(); // back as the replica of the promoted one: writes need a replica
         redis.awaitHealthy(Duration.ofSeconds(60));
         long healthy = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         long full = awaitFullService(t0, Duration.ofSeconds(60));

@@ -1,10 +1,13 @@
 package io.tell.bench.compare;
 
 import io.tell.bench.process.CommitManagerProcess;
+import io.tell.bench.process.ExitGuard;
 import io.tell.bench.process.PostgresServer;
-import io.tell.bench.process.RedisServerProcess;
 import io.tell.bench.tpcc.JdbcTarget;
+import io.tell.store.redis.process.RedisBinaries;
+import io.tell.store.redis.process.RedisProcess;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.UUID;
 
@@ -62,22 +65,26 @@ public record ComparedDatabase(String key, String name, Opener opener) {
      */
     public static ComparedDatabase tellOverRedis() {
         return new ComparedDatabase("tell-redis", "Tell on Redis", dir -> {
-            RedisServerProcess redis;
+            RedisProcess redis;
             try {
-                redis = RedisServerProcess.start(dir.resolve("redis"));
-            } catch (IOException e) {
+                // In memory only (--save "" --appendonly no); dir/redis keeps its redis.log.
+                redis = RedisProcess.builder().dir(dir.resolve("redis")).start();
+            } catch (IllegalStateException | UncheckedIOException e) {
                 throw new Unavailable(e.getMessage());
             }
+            ExitGuard guard = new ExitGuard("redis-server", redis::kill);
             try {
                 CommitManagerProcess cm = CommitManagerProcess.start(redis.url(), dir.resolve("commit-manager.log"));
-                String description = redis.version() + " on " + redis.url().substring("redis://".length())
+                String description = RedisBinaries.version() + " on " + redis.url().substring("redis://".length())
                         + " (--save \"\" --appendonly no: memory only), one commit-manager process on " + cm.address()
                         + "; this JVM is the processing node";
                 return new Setup(JdbcTarget.of("jdbc:tell:" + redis.url() + "?cm=" + cm.address()), description, () -> {
                     cm.close();
+                    guard.release();
                     redis.close();
                 });
             } catch (IOException | RuntimeException e) {
+                guard.release();
                 redis.close();
                 throw e;
             }

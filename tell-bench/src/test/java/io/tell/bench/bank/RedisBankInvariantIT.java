@@ -6,8 +6,8 @@ import static io.tell.bench.bank.BankInvariantIT.runBank;
 import static io.tell.bench.bank.BankInvariantIT.sleep;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tell.store.redis.RedisClusterProcesses;
-import io.tell.store.redis.RedisProcess;
+import io.tell.store.redis.process.RedisClusterProcesses;
+import io.tell.store.redis.process.RedisProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tell.bench.process.CommitManagerProcess;
 import io.tell.bench.process.JavaProcess;
-import io.tell.store.redis.RedisProcess;
+import io.tell.store.redis.process.RedisProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

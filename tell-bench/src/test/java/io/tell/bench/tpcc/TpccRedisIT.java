@@ -3,7 +3,7 @@ package io.tell.bench.tpcc;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tell.bench.process.CommitManagerProcess;
-import io.tell.store.redis.RedisProcess;
+import io.tell.store.redis.process.RedisProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

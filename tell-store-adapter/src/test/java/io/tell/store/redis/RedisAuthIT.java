@@ -10,6 +10,7 @@ import io.tell.error.TellException;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
 import io.tell.store.WriteOp;
+import io.tell.store.redis.process.RedisProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package io.tell.store.redis;
 
+import io.tell.store.redis.process.RedisProcess;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

@@ -19,6 +19,7 @@ import io.tell.store.RecordStores;
 import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
+import io.tell.store.redis.process.RedisProcess;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,9 @@
-package io.tell.store.redis;
+package io.tell.store.redis.process;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -13,10 +14,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * A Redis Cluster of a test's own: by default 3 primaries with one replica each, six
+ * A Redis Cluster of a test's or tool's own: by default 3 primaries with one replica each, six
  * {@link RedisProcess}es on 127.0.0.1, created with {@code redis-cli --cluster create} and
  * returned once every node reports {@code cluster_state:ok}, all slots are served and every
- * replica is in sync. The node timeout is short (1 s) so fail-overs take a few seconds.
+ * replica is in sync. The node timeout is short (1 s) so fail-overs take a few seconds. A
+ * killed primary {@link RedisProcess#restart restarted} on its port rejoins as the replica of
+ * the node that took over.
  */
 public final class RedisClusterProcesses implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
@@ -29,16 +32,59 @@ public final class RedisClusterProcesses implements AutoCloseable {
         this.replicasPerPrimary = replicasPerPrimary;
     }
 
-    /** Three primaries, one replica each. */
+    /** Three primaries, one replica each, in temporary directories. */
     public static RedisClusterProcesses start() {
-        return start(3, 1, 1000);
+        return builder().start();
     }
 
-    public static RedisClusterProcesses start(int primaries, int replicasPerPrimary, int nodeTimeoutMs) {
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The cluster's shape and where its nodes live. */
+    public static final class Builder {
+        private int primaries = 3;
+        private int replicasPerPrimary = 1;
+        private int nodeTimeoutMs = 1000;
+        private Path dir;
+
+        public Builder primaries(int n) {
+            this.primaries = n;
+            return this;
+        }
+
+        public Builder replicasPerPrimary(int n) {
+            this.replicasPerPrimary = n;
+            return this;
+        }
+
+        public Builder nodeTimeoutMs(int ms) {
+            this.nodeTimeoutMs = ms;
+            return this;
+        }
+
+        /** Node {@code i} runs (and logs) in {@code dir/redis-i}, kept after close; by default each has a temporary directory. */
+        public Builder dir(Path dir) {
+            this.dir = dir;
+            return this;
+        }
+
+        public RedisClusterProcesses start() {
+            return RedisClusterProcesses.start(this);
+        }
+    }
+
+    private static RedisClusterProcesses start(Builder b) {
+        int primaries = b.primaries;
+        int replicasPerPrimary = b.replicasPerPrimary;
         List<RedisProcess> nodes = new ArrayList<>();
         try {
             for (int i = 0; i < primaries * (1 + replicasPerPrimary); i++) {
-                nodes.add(RedisProcess.builder().cluster(true).clusterNodeTimeoutMs(nodeTimeoutMs).start());
+                RedisProcess.Builder node = RedisProcess.builder().cluster(true).clusterNodeTimeoutMs(b.nodeTimeoutMs);
+                if (b.dir != null) {
+                    node.dir(b.dir.resolve("redis-" + i));
+                }
+                nodes.add(node.start());
             }
             List<String> cmd = new ArrayList<>(List.of(RedisBinaries.cli(), "--cluster", "create"));
             for (RedisProcess n : nodes) {

@@ -1,4 +1,4 @@
-package io.tell.store.redis;
+package io.tell.store.redis.process;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -14,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A minimal Redis client for the test harness: one command per connection, replies as
- * {@code String}, {@code Long}, {@code List<Object>} or {@code null}. It keeps the harness
- * free of the client library under test. Strings map to bytes as ISO-8859-1, one char per
+ * A minimal Redis client for the process helpers and their users' admin calls: one command per
+ * connection, replies as {@code String}, {@code Long}, {@code List<Object>} or {@code null}. It
+ * keeps the helpers (and the tests that use them) free of the client library under test. Strings map to bytes as ISO-8859-1, one char per
  * byte, so binary keys survive a round trip (GETKEYSINSLOT, then MIGRATE).
  */
 public final class RespClient {

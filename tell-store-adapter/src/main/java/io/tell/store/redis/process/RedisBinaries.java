@@ -1,4 +1,4 @@
-package io.tell.store.redis;
+package io.tell.store.redis.process;
 
 import java.io.File;
 import java.io.IOException;
@@ -7,13 +7,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Finds redis-server and redis-cli for the test harness, with a clear message when they are missing. */
+/** Finds redis-server and redis-cli for the process helpers, with a clear message when they are missing. */
 public final class RedisBinaries {
-    private static final String INSTALL_HINT = "The redis store's tests start their own Redis servers and need Redis 7 or newer:"
+    private static final String INSTALL_HINT = "Starting a Redis server of our own needs Redis 7 or newer:"
             + " install Debian's redis-server package (sudo apt-get install redis-server; it brings redis-cli),"
             + " or set -Dtell.redis.server=/path/to/redis-server.";
 
     private static volatile String server;
+    private static volatile String version;
 
     private RedisBinaries() {
     }
@@ -23,10 +24,16 @@ public final class RedisBinaries {
         String s = server;
         if (s == null) {
             s = find("redis-server", System.getProperty("tell.redis.server"));
-            checkVersion(s);
+            version = checkVersion(s);
             server = s;
         }
         return s;
+    }
+
+    /** What {@code redis-server --version} says, without its build details: e.g. {@code Redis server v=7.0.15}. */
+    public static String version() {
+        server();
+        return version;
     }
 
     /** The redis-cli next to redis-server, or on the PATH. */
@@ -51,7 +58,7 @@ public final class RedisBinaries {
         throw new IllegalStateException(name + " not found on the PATH. " + INSTALL_HINT);
     }
 
-    private static void checkVersion(String path) {
+    private static String checkVersion(String path) {
         try {
             Process p = new ProcessBuilder(path, "--version").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -63,6 +70,7 @@ public final class RedisBinaries {
             if (Integer.parseInt(m.group(1)) < 7) {
                 throw new IllegalStateException(path + " is too old (" + out.trim() + "). " + INSTALL_HINT);
             }
+            return out.trim().replaceFirst(" sha=.*", "");
         } catch (IOException e) {
             throw new IllegalStateException("cannot run " + path + ": " + e.getMessage() + ". " + INSTALL_HINT, e);
         } catch (InterruptedException e) {

@@ -1,4 +1,4 @@
-package io.tell.store.redis;
+package io.tell.store.redis.process;
 
 import java.io.File;
 import java.io.IOException;
@@ -19,11 +19,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A redis-server of a test's own: started on a free 127.0.0.1 port (whose cluster-bus port,
- * port + 10000, is free too) in a temporary directory, without snapshots and by default
- * without an append-only file. It can be killed (SIGKILL), paused (SIGSTOP) and resumed
- * (SIGCONT), stopped and restarted on the same port with the same directory. Every process
- * still running when the JVM exits is killed by a shutdown hook.
+ * A redis-server of a test's or tool's own: started on a free 127.0.0.1 port (whose cluster-bus
+ * port, port + 10000, is free too) in a temporary directory or a given one, without snapshots
+ * ({@code --save ""}) and by default without an append-only file; its output goes to
+ * {@code redis.log} in that directory. It can be killed (SIGKILL), paused (SIGSTOP) and resumed
+ * (SIGCONT), stopped (SIGTERM, then SIGKILL after 10 s) and restarted on the same port with the
+ * same directory. Every process still running when the JVM exits is killed by a shutdown hook.
  *
  * <p>Needs {@code redis-server} 7 or newer on the PATH (Debian package {@code redis-server}),
  * or its path in the system property {@code tell.redis.server}.
@@ -63,6 +64,7 @@ public final class RedisProcess implements AutoCloseable {
         private boolean appendOnly;
         private boolean cluster;
         private int clusterNodeTimeoutMs = 1000;
+        private Path dir;
         private final List<String> extra = new ArrayList<>();
 
         /** Keep an append-only file (fsync on every write) in the server's directory, so data survives a kill and restart. */
@@ -93,6 +95,15 @@ public final class RedisProcess implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Run in {@code dir} (created if missing) instead of a temporary directory; it, and the
+         * log in it, stay after {@link RedisProcess#close}.
+         */
+        public Builder dir(Path dir) {
+            this.dir = dir;
+            return this;
+        }
+
         public RedisProcess start() {
             List<String> opts = new ArrayList<>(List.of("--save", "", "--appendonly", appendOnly ? "yes" : "no",
                     "--appendfsync", "always", "--protected-mode", "no", "--daemonize", "no",
@@ -104,13 +115,13 @@ public final class RedisProcess implements AutoCloseable {
                         "--cluster-require-full-coverage", "no", "--cluster-replica-validity-factor", "0"));
             }
             opts.addAll(extra);
-            Path dir;
+            Path where;
             try {
-                dir = Files.createTempDirectory("tell-redis-");
+                where = dir == null ? Files.createTempDirectory("tell-redis-") : Files.createDirectories(dir);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            RedisProcess p = new RedisProcess(dir, true, opts);
+            RedisProcess p = new RedisProcess(where, dir == null, opts);
             p.startOnFreePort();
             return p;
         }
@@ -201,7 +212,7 @@ public final class RedisProcess implements AutoCloseable {
         throw last;
     }
 
-    /** Stops the server and deletes its directory. */
+    /** Stops the server and deletes its directory, unless the directory was given ({@link Builder#dir}). */
     @Override
     public void close() {
         stop();
@@ -317,7 +328,7 @@ public final class RedisProcess implements AutoCloseable {
     }
 
     /** A port in 20000-29999 free on 127.0.0.1, with port + 10000 (the cluster bus) free as well. */
-    static int freePortPair() {
+    public static int freePortPair() {
         for (int attempt = 0; attempt < 1000; attempt++) {
             int candidate = ThreadLocalRandom.current().nextInt(20000, 30000);
             if (isFree(candidate) && isFree(candidate + 10000)) {
@@ -335,7 +346,8 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
-    static void sleep(long ms) {
+    /** {@link Thread#sleep}, an interrupt turned into {@link IllegalStateException} (the flag set again). */
+    public static void sleep(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
