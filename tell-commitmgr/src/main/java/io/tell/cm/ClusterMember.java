@@ -60,6 +60,7 @@ final class ClusterMember {
     private final Directory directory;
     private final TidResolver resolver;
     private final LeaseWatcher leases;
+    private final TidSettler settlements;
     private final ExecutorService settler;
     private final AtomicBoolean settling = new AtomicBoolean();
     // Guarded by the owner's monitor:
@@ -73,15 +74,12 @@ final class ClusterMember {
     private long lastStartNanos = System.nanoTime();
     // Only on the owner's background thread:
     private final Liveness<Long> liveness = new Liveness<>();
-    private final Map<Long, Long> unownedSince = new HashMap<>();
     // Written by the background thread under the owner's monitor, read under it:
     private Map<Long, MemberRecord> others = new HashMap<>();
     private final Map<Long, Long> deadSince = new HashMap<>();
     private Set<String> memberNames = new HashSet<>();
     private long ticks;
     private volatile long othersLav = Long.MAX_VALUE;
-    /** The lease ids of the processing nodes running this member's transactions, by tid or reader id. */
-    private final Map<Long, String> owners = new java.util.concurrent.ConcurrentHashMap<>();
 
     ClusterMember(LocalCommitManager owner, RecordStore store, LocalCommitManager.Options options, long incarnation) {
         this.owner = owner;
@@ -92,6 +90,7 @@ final class ClusterMember {
         this.directory = new Directory(store, LocalCommitManager.SYSTEM_DOMAIN, "cm");
         this.resolver = new TidResolver(store);
         this.leases = new LeaseWatcher(store, resolver);
+        this.settlements = new TidSettler(owner, store, resolver, graceNanos, incarnation);
         this.settler = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "tell-cm-settle-" + incarnation);
             t.setDaemon(true);
@@ -353,16 +352,14 @@ final class ClusterMember {
 
     /** Gives up every reserved tid not handed out yet; under the owner's monitor. */
     private void abandon() {
-        {
-            for (long[] r : owner.tidsToAbandon()) {
-                for (long t = r[0]; t <= r[1]; t++) {
-                    owner.state().release(t);
-                    pending.add(new Pending(t, 0, new CompletableFuture<>()));
-                }
+        for (long[] r : owner.tidsToAbandon()) {
+            for (long t = r[0]; t <= r[1]; t++) {
+                owner.state().release(t);
+                pending.add(new Pending(t, 0, new CompletableFuture<>()));
             }
-            if (!pending.isEmpty()) {
-                requestFlush();
-            }
+        }
+        if (!pending.isEmpty()) {
+            requestFlush();
         }
     }
 
@@ -386,57 +383,17 @@ final class ClusterMember {
 
     /** Transaction {@code id} runs for the processing node holding lease {@code owner}. */
     void owned(long id, String owner) {
-        owners.put(id, owner);
+        settlements.owned(id, owner);
     }
 
     /** Transaction {@code id} was reported: its owner no longer matters. */
     void forget(long id) {
-        owners.remove(id);
+        settlements.forget(id);
     }
 
     private void watchLeases() {
-        leases.pass(this::settled);
-        settleOrphans();
-    }
-
-    /**
-     * Settles this member's running transactions whose processing node's lease is gone (recovered
-     * and removed, or being recovered): a node that died between begin and its log write left
-     * nothing for the lease's recovery to find, and its tid would otherwise stay open for good,
-     * holding the base and lav back. Without a log entry the tid is fenced (its node, should it
-     * still run, can then never write); with one it is settled like recovery does. A reader is
-     * simply released.
-     */
-    private void settleOrphans() {
-        if (owners.isEmpty()) {
-            return;
-        }
-        Set<String> live = leases.live();
-        Map<String, Boolean> held = new HashMap<>();
-        for (Map.Entry<Long, String> e : List.copyOf(owners.entrySet())) {
-            String node = e.getValue();
-            if (live.contains(node) || held.computeIfAbsent(node, n -> NodeLease.held(store, n))) {
-                continue;
-            }
-            long id = e.getKey();
-            if (id < 0) {
-                owner.abortedAsync(id);
-                continue;
-            }
-            boolean completed;
-            synchronized (owner) {
-                completed = owner.state().isCompleted(id);
-            }
-            if (completed) {
-                owners.remove(id); // reported through another member
-                continue;
-            }
-            TidResolver.Outcome outcome = resolver.resolve(id, n -> NodeLease.held(store, n));
-            if (outcome != TidResolver.Outcome.WAITING) {
-                LOG.info("commit manager {}: settled tid {} of gone processing node {}: {}", incarnation, id, node, outcome);
-                settled(id, outcome == TidResolver.Outcome.COMMITTED);
-            }
-        }
+        leases.pass(settlements::settled);
+        settlements.settleOrphans(leases.live());
     }
 
     /**
@@ -453,40 +410,12 @@ final class ClusterMember {
             dead = new HashMap<>(deadSince);
             open = owner.state().notCompleted(owner.state().highestIssued());
         }
-        long now = System.nanoTime();
-        Set<Long> unownedNow = new HashSet<>();
-        for (long tid : open) {
-            if (owner.isClosed()) {
-                return;
-            }
-            MemberRecord holder = null;
-            boolean mine;
+        settlements.settleLeftovers(open, view, dead.keySet(), tid -> {
             synchronized (owner) {
-                mine = ranges.stream().anyMatch(r -> tid >= r[0] && tid <= r[1]);
+                return ranges.stream().anyMatch(r -> tid >= r[0] && tid <= r[1]);
             }
-            if (mine) {
-                continue;
-            }
-            for (MemberRecord r : view.values()) {
-                if (r.owns(tid)) {
-                    holder = r;
-                }
-            }
-            if (holder == null) {
-                unownedNow.add(tid);
-                long since = unownedSince.computeIfAbsent(tid, t -> now);
-                if (now - since < graceNanos) {
-                    continue;
-                }
-            } else if (!dead.containsKey(holder.incarnation())) {
-                continue;
-            }
-            TidResolver.Outcome outcome = resolver.resolve(tid, node -> NodeLease.held(store, node));
-            if (outcome != TidResolver.Outcome.WAITING) {
-                settled(tid, outcome == TidResolver.Outcome.COMMITTED);
-            }
-        }
-        unownedSince.keySet().retainAll(unownedNow);
+        });
+        long now = System.nanoTime();
         for (Map.Entry<Long, Long> d : dead.entrySet()) {
             MemberRecord r = view.get(d.getKey());
             boolean anyOpen = open.stream().anyMatch(r::owns);
@@ -503,21 +432,6 @@ final class ClusterMember {
                 }
             }
         }
-    }
-
-    /**
-     * A tid settled by recovery: completed through this member like any report. A committed
-     * one's log entry goes once published; a fenced one's stays (so that a late report of its
-     * owner is refused) until the sweeper removes it.
-     */
-    private void settled(long tid, boolean committed) {
-        owner.abortedAsync(tid).whenComplete((ok, e) -> {
-            if (e != null) {
-                LOG.warn("settled tid {} not yet published: {}", tid, e.toString());
-            } else if (committed) {
-                TxLogCleanup.deleteQuietly(store, tid, 0);
-            }
-        });
     }
 
     /** Publishes a last record that gives up the unissued tids (on the background thread, at close). */
