@@ -47,7 +47,12 @@ final class BankCommand {
             for (int n = 0; n < nodeCount; n++) {
                 CountingRecordStore s = new CountingRecordStore(embedded ? shared : RecordStores.open(url));
                 stores.add(s);
-                nodes.add(new TransactionManager(s, cm, "pn-" + n));
+                TransactionManager node = new TransactionManager(s, cm, "pn-" + n);
+                if (args.has("cm")) {
+                    // Over commit-manager services a node holds a lease, so its death is recovered.
+                    node.startLease(java.time.Duration.ofSeconds(3));
+                }
+                nodes.add(node);
             }
             System.out.printf("bank: %d accounts, %d threads over %d processing nodes, store %s, commit manager %s, seed %d, %.0f s%n",
                     config.accounts(), config.threads(), nodeCount, url, args.get("cm", "in-process"), config.seed(), config.seconds());
