@@ -2,8 +2,7 @@ package io.tell.cm;
 
 import io.tell.store.RecordStore;
 import io.tell.txn.CommitManager;
-import io.tell.txn.TxStart;
-import java.util.concurrent.CompletableFuture;
+import io.tell.txn.ForwardingCommitManager;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * back: tids of the old incarnation are settled by the cluster, its reports are refused or
  * decided through the log as for any dead member).
  */
-final class RejoiningCommitManager implements CommitManager {
+final class RejoiningCommitManager extends ForwardingCommitManager {
     private static final Logger LOG = LoggerFactory.getLogger(RejoiningCommitManager.class);
 
     private final RecordStore store;
@@ -60,23 +59,8 @@ final class RejoiningCommitManager implements CommitManager {
     }
 
     @Override
-    public CompletableFuture<TxStart> startAsync(boolean readOnly) {
-        return current.startAsync(readOnly);
-    }
-
-    @Override
-    public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
-        return current.startAsync(readOnly, owner);
-    }
-
-    @Override
-    public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
-        return current.committedAsync(tid, logVersion);
-    }
-
-    @Override
-    public CompletableFuture<Void> abortedAsync(long tid) {
-        return current.abortedAsync(tid);
+    protected CommitManager delegate() {
+        return current;
     }
 
     @Override

@@ -217,7 +217,7 @@ class FailurePathTest {
     }
 
     /** Forwards every call to a real commit manager; tests override the one they break. */
-    static class DelegatingCommitManager implements CommitManager {
+    static class DelegatingCommitManager extends ForwardingCommitManager {
         private final CommitManager delegate;
 
         DelegatingCommitManager(CommitManager delegate) {
@@ -225,18 +225,8 @@ class FailurePathTest {
         }
 
         @Override
-        public CompletableFuture<TxStart> startAsync(boolean readOnly) {
-            return delegate.startAsync(readOnly);
-        }
-
-        @Override
-        public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
-            return delegate.committedAsync(tid, logVersion);
-        }
-
-        @Override
-        public CompletableFuture<Void> abortedAsync(long tid) {
-            return delegate.abortedAsync(tid);
+        protected CommitManager delegate() {
+            return delegate;
         }
 
         @Override

@@ -9,7 +9,6 @@ import io.tell.store.RecordStores;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -68,7 +67,7 @@ class ReaderAcrossTakeoverTest {
     }
 
     /** A commit manager whose target changes, as a client failing over to another server does. */
-    private static final class Switch implements CommitManager {
+    private static final class Switch extends ForwardingCommitManager {
         volatile CommitManager target;
 
         Switch(CommitManager target) {
@@ -76,18 +75,8 @@ class ReaderAcrossTakeoverTest {
         }
 
         @Override
-        public CompletableFuture<TxStart> startAsync(boolean readOnly) {
-            return target.startAsync(readOnly);
-        }
-
-        @Override
-        public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
-            return target.committedAsync(tid, logVersion);
-        }
-
-        @Override
-        public CompletableFuture<Void> abortedAsync(long tid) {
-            return target.abortedAsync(tid);
+        protected CommitManager delegate() {
+            return target;
         }
 
         @Override

@@ -1,0 +1,37 @@
+package io.tell.txn;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A commit manager that forwards every call to {@link #delegate()}; subclasses override what
+ * they change (fail-over to another manager, fault injection in tests).
+ */
+public abstract class ForwardingCommitManager implements CommitManager {
+    /** The manager calls go to now (it may change between calls). */
+    protected abstract CommitManager delegate();
+
+    @Override
+    public CompletableFuture<TxStart> startAsync(boolean readOnly) {
+        return delegate().startAsync(readOnly);
+    }
+
+    @Override
+    public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
+        return delegate().startAsync(readOnly, owner);
+    }
+
+    @Override
+    public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
+        return delegate().committedAsync(tid, logVersion);
+    }
+
+    @Override
+    public CompletableFuture<Void> abortedAsync(long tid) {
+        return delegate().abortedAsync(tid);
+    }
+
+    @Override
+    public void close() {
+        delegate().close();
+    }
+}
