@@ -178,9 +178,19 @@ final class ClusterMember {
                 decide(batch, decided, committedEntries);
                 publish(decided);
             } catch (RuntimeException e) {
+                LOG.warn("commit manager {} could not publish: {}", incarnation, e.toString());
+                if (!owner.isClosed()) {
+                    // Kept and tried again: some completions have no one to resend them (given-up
+                    // tids, tids settled by recovery), and must not stay open for good.
+                    synchronized (owner) {
+                        pending.addAll(0, batch);
+                        claims.addAll(0, published);
+                    }
+                    pause();
+                    continue;
+                }
                 TellException failure = e instanceof TellException te && te.code() == ErrorCode.CM_UNAVAILABLE
                         ? te : TellException.of(ErrorCode.CM_UNAVAILABLE, "publishing completions failed: " + e.getMessage(), e);
-                LOG.warn("commit manager {} could not publish: {}", incarnation, e.toString());
                 batch.forEach(p -> p.ack().completeExceptionally(failure));
                 published.forEach(f -> f.completeExceptionally(failure));
                 continue;
@@ -190,6 +200,14 @@ final class ClusterMember {
             for (long[] c : committedEntries) {
                 TxLogCleanup.deleteQuietly(store, c[0], c[1]);
             }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(SYNC_MILLIS * 4);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -303,6 +303,25 @@ class LocalCommitManagerTest {
         }
     }
 
+    @Test
+    void completionsNobodyResendsSurviveAStoreOutage() throws Exception {
+        FlakyStore store = new FlakyStore(RecordStores.open(uniqueStore()));
+        try (LocalCommitManager cm = durable(store, 10, LONG_GRACE)) {
+            TxStart t = cm.start(false);
+            cm.committed(t.tid());
+            // The store goes away while the idle manager gives up its unissued tids (2..10):
+            // nobody will ever report those, so the manager itself must get them published.
+            store.down = true;
+            Thread.sleep(200);
+            store.down = false;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!allVisible(cm, 2, 5, 10)) {
+                assertTrue(System.nanoTime() < deadline, "given-up tids never published: " + cm.describe());
+                Thread.sleep(10);
+            }
+        }
+    }
+
     private static boolean allVisible(LocalCommitManager cm, long... tids) {
         TxStart probe = cm.start(true);
         cm.committed(probe.tid());
