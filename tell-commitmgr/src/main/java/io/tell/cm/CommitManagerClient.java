@@ -9,6 +9,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timeout;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -23,6 +24,7 @@ import io.tell.error.TellException;
 import io.tell.txn.CommitManager;
 import io.tell.txn.TxStart;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,16 +65,20 @@ public final class CommitManagerClient implements CommitManager {
 
     /**
      * Timeouts, where user futures complete ({@code callbackExecutor} null means a pool owned by
-     * the client), and the cluster secret to prove to the servers ({@code secret} null means
-     * none: only servers without one will serve this client). {@code connectTimeout} bounds the
-     * handshake too.
+     * the client), the cluster secret to prove to the servers ({@code secret} null means
+     * none: only servers without one will serve this client) and TLS ({@code tls} null means
+     * plain TCP: only servers without TLS will serve this client). {@code connectTimeout} bounds
+     * the TLS and secret handshakes too.
      */
     public record Options(Duration requestTimeout, Duration connectTimeout, Duration reportDeadline, Executor callbackExecutor,
-                          ClusterSecret secret) {
+                          ClusterSecret secret, CmTls tls) {
         public Options {
             positive(requestTimeout, "requestTimeout");
             positive(connectTimeout, "connectTimeout");
             positive(reportDeadline, "reportDeadline");
+            if (tls != null && tls.isServer()) {
+                throw new IllegalArgumentException("a commit manager client needs CmTls.trusting(ca)");
+            }
         }
 
         private static void positive(Duration d, String name) {
@@ -82,28 +88,38 @@ public final class CommitManagerClient implements CommitManager {
         }
 
         public static Options defaults() {
-            return new Options(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(30), null, null);
+            return new Options(Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(30), null, null, null);
         }
 
         public Options withRequestTimeout(Duration d) {
-            return new Options(d, connectTimeout, reportDeadline, callbackExecutor, secret);
+            return new Options(d, connectTimeout, reportDeadline, callbackExecutor, secret, tls);
         }
 
         public Options withConnectTimeout(Duration d) {
-            return new Options(requestTimeout, d, reportDeadline, callbackExecutor, secret);
+            return new Options(requestTimeout, d, reportDeadline, callbackExecutor, secret, tls);
         }
 
         public Options withReportDeadline(Duration d) {
-            return new Options(requestTimeout, connectTimeout, d, callbackExecutor, secret);
+            return new Options(requestTimeout, connectTimeout, d, callbackExecutor, secret, tls);
         }
 
         public Options withCallbackExecutor(Executor e) {
-            return new Options(requestTimeout, connectTimeout, reportDeadline, e, secret);
+            return new Options(requestTimeout, connectTimeout, reportDeadline, e, secret, tls);
         }
 
         /** The secret to prove, e.g. {@code ClusterSecret.configured(file)}; null for none. */
         public Options withSecret(ClusterSecret s) {
-            return new Options(requestTimeout, connectTimeout, reportDeadline, callbackExecutor, s);
+            return new Options(requestTimeout, connectTimeout, reportDeadline, callbackExecutor, s, tls);
+        }
+
+        /**
+         * TLS, trusting only servers whose certificate the CA in the PEM file {@code caPem} signed
+         * and that names the host dialled; null for plain TCP. An unreadable file fails here
+         * (BAD_CONFIGURATION).
+         */
+        public Options withTlsCa(Path caPem) {
+            return new Options(requestTimeout, connectTimeout, reportDeadline, callbackExecutor, secret,
+                    caPem == null ? null : CmTls.trusting(caPem));
         }
     }
 
@@ -375,14 +391,19 @@ public final class CommitManagerClient implements CommitManager {
         String peer = address.getHostString() + ":" + address.getPort();
         CmClientConnection handler = new CmClientConnection(listener, index, peer);
         CmClientAuthHandler auth = options.secret() == null ? null : new CmClientAuthHandler(options.secret(), peer);
+        AtomicReference<SslHandler> tls = new AtomicReference<>();
         ChannelFuture f;
         try {
             f = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
+                    if (options.tls() != null) {
+                        tls.set(options.tls().clientHandler(ch, address.getHostString(), address.getPort()));
+                        ch.pipeline().addLast(tls.get());
+                    }
                     ch.pipeline().addLast(
                             new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
-                            new CmFrameDecoder(CmProtocol.MAX_RESPONSE_FRAME));
+                            CmFrameDecoder.forClient());
                     if (auth != null) {
                         ch.pipeline().addLast(auth);
                     }
@@ -398,25 +419,44 @@ public final class CommitManagerClient implements CommitManager {
                 connectFrom((index + 1) % addresses.size(), tried + 1, worse(lastFailure, done.cause()), attempt);
                 return;
             }
-            if (auth == null) {
+            if (auth == null && tls.get() == null) {
                 connected(index, handler, attempt);
                 return;
             }
             long timeoutMillis = options.connectTimeout().toMillis();
-            auth.authenticated().orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((ok, failure) -> {
+            handshakes(peer, tls.get(), auth).orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((ok, failure) -> {
                 if (failure == null) {
                     connected(index, handler, attempt);
                     return;
                 }
                 f.channel().close();
                 Throwable why = failure instanceof java.util.concurrent.TimeoutException
-                        ? unavailable("commit manager " + peer + " sent no CHALLENGE within " + timeoutMillis
-                                + " ms (a server without a cluster secret never does)", failure)
+                        ? unavailable("commit manager " + peer + (tls.get() != null && !tls.get().handshakeFuture().isDone()
+                                ? " did not finish the TLS handshake within " + timeoutMillis + " ms"
+                                : " sent no CHALLENGE within " + timeoutMillis + " ms (a server without a cluster secret never does,"
+                                        + " nor one that requires TLS when this client has no TLS CA)"), failure)
                         : TellException.unwrap(failure);
                 LOG.warn("cannot authenticate with commit manager {}: {}", peer, why.getMessage());
                 connectFrom((index + 1) % addresses.size(), tried + 1, worse(lastFailure, why), attempt);
             });
         });
+    }
+
+    /** The TLS handshake (if {@code tls}), then the secret handshake (if {@code auth}); fails as {@link CmTls#handshakeFailure}. */
+    private static CompletableFuture<Void> handshakes(String peer, SslHandler tls, CmClientAuthHandler auth) {
+        CompletableFuture<Void> encrypted = new CompletableFuture<>();
+        if (tls == null) {
+            encrypted.complete(null);
+        } else {
+            tls.handshakeFuture().addListener(h -> {
+                if (h.isSuccess()) {
+                    encrypted.complete(null);
+                } else {
+                    encrypted.completeExceptionally(CmTls.handshakeFailure(peer, h.cause()));
+                }
+            });
+        }
+        return auth == null ? encrypted : encrypted.thenCompose(v -> auth.authenticated());
     }
 
     private void connected(int index, CmClientConnection handler, CompletableFuture<CmClientConnection> attempt) {

@@ -9,6 +9,7 @@ import io.tell.txn.CommitManager;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
@@ -17,12 +18,14 @@ import java.util.concurrent.CountDownLatch;
  *
  * <pre>
  * tell commitmgr --port P --store URL [--host 127.0.0.1] [--tid-range N] [--in-doubt-grace-ms M] [--secret-file PATH]
+ *                [--tls-cert PATH --tls-key PATH]
  * </pre>
  *
  * With a cluster secret ({@code --secret-file}, else the environment variable
  * {@value ClusterSecret#ENV}) it serves only clients that prove it; without one it serves
  * anyone who reaches the port, which is for local development only, and says so on stderr when
- * it listens on an address other than loopback.
+ * it listens on an address other than loopback. With {@code --tls-cert} and {@code --tls-key}
+ * ({@link CmTls#server}) it speaks only TLS, the secret handshake inside it.
  *
  * The commit manager is durable (journaled in the store) unless the store is {@code mem:…},
  * which dies with this process anyway. Exit codes: 2 for bad arguments, 1 when the store or
@@ -31,15 +34,28 @@ import java.util.concurrent.CountDownLatch;
 public final class CommitManagerMain {
     static final String USAGE = """
             usage: tell commitmgr --port P --store URL [--host HOST] [--tid-range N] [--in-doubt-grace-ms M] [--secret-file PATH]
+                                  [--tls-cert PATH --tls-key PATH]
               --port P               TCP port to listen on (0 picks a free one)
               --store URL            record store, e.g. redis://127.0.0.1:6379 or mem:
               --host HOST            address to bind (default 127.0.0.1)
               --tid-range N          tids reserved per store counter increment (default 100)
               --in-doubt-grace-ms M  silence after which another manager is taken for dead and its open tids settled (default 3000)
-              --secret-file PATH     the cluster secret clients must prove (default: env TELL_CLUSTER_SECRET; none = anyone, for local development only)""";
+              --secret-file PATH     the cluster secret clients must prove (default: env TELL_CLUSTER_SECRET; none = anyone, for local development only)
+              --tls-cert PATH        speak only TLS with this PEM certificate chain (clients trust its CA: cmTlsCa=PATH)
+              --tls-key PATH         the certificate's PEM key, unencrypted PKCS#8 (BEGIN PRIVATE KEY); both or neither""";
 
     /** Parsed command line. */
-    record Config(String host, int port, String storeUrl, int tidRange, long inDoubtGraceMillis, String secretFile) {
+    record Config(String host, int port, String storeUrl, int tidRange, long inDoubtGraceMillis, String secretFile,
+                  String tlsCert, String tlsKey) {
+        Config(String host, int port, String storeUrl, int tidRange, long inDoubtGraceMillis, String secretFile) {
+            this(host, port, storeUrl, tidRange, inDoubtGraceMillis, secretFile, null, null);
+        }
+
+        /** The server's TLS, or null without {@code --tls-cert}; BAD_CONFIGURATION for files it cannot use. */
+        CmTls tls() {
+            return tlsCert == null ? null : CmTls.server(Path.of(tlsCert), Path.of(tlsKey));
+        }
+
         boolean durable() {
             return !StoreUrl.parse(storeUrl).scheme().equals("mem");
         }
@@ -93,8 +109,10 @@ public final class CommitManagerMain {
             return 0;
         }
         ClusterSecret secret;
+        CmTls tls;
         try {
             secret = ClusterSecret.configured(config.secretFile());
+            tls = config.tls();
         } catch (TellException e) {
             err.println("tell commitmgr: " + e.getMessage());
             return 2;
@@ -113,12 +131,12 @@ public final class CommitManagerMain {
         }
         Running running;
         try {
-            running = start(config, store, secret);
+            running = start(config, store, secret, tls);
         } catch (TellException e) {
             err.println("tell commitmgr: " + e.getMessage());
             return 1;
         }
-        out.println("commit manager listening on " + config.host() + ":" + running.server().port() + " (" + StoreUrl.redact(config.storeUrl()) + ")");
+        out.println("commit manager listening on " + config.host() + ":" + running.server().port() + (tls == null ? "" : " (TLS)") + " (" + StoreUrl.redact(config.storeUrl()) + ")");
         out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -133,8 +151,11 @@ public final class CommitManagerMain {
         return 0;
     }
 
-    /** Opens the commit manager over {@code store} (closed on failure) and serves it to holders of {@code secret} (null: anyone). */
-    static Running start(Config config, RecordStore store, ClusterSecret secret) {
+    /**
+     * Opens the commit manager over {@code store} (closed on failure) and serves it to holders of
+     * {@code secret} (null: anyone), over {@code tls} (null: plain TCP).
+     */
+    static Running start(Config config, RecordStore store, ClusterSecret secret, CmTls tls) {
         CommitManager cm;
         try {
             // A durable member fenced by the cluster (taken for dead during a store outage) rejoins.
@@ -145,7 +166,7 @@ public final class CommitManagerMain {
             throw e;
         }
         try {
-            return new Running(store, cm, CommitManagerServer.start(cm, config.host(), config.port(), secret));
+            return new Running(store, cm, CommitManagerServer.start(cm, config.host(), config.port(), secret, tls));
         } catch (RuntimeException e) {
             cm.close();
             store.close();
@@ -161,6 +182,8 @@ public final class CommitManagerMain {
         int tidRange = 100;
         long grace = 3_000;
         String secretFile = null;
+        String tlsCert = null;
+        String tlsKey = null;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("-h") || flag.equals("--help")) {
@@ -177,6 +200,8 @@ public final class CommitManagerMain {
                 case "--tid-range" -> tidRange = (int) number(flag, value, 1, 1_000_000);
                 case "--in-doubt-grace-ms" -> grace = number(flag, value, 0, Long.MAX_VALUE);
                 case "--secret-file" -> secretFile = value;
+                case "--tls-cert" -> tlsCert = value;
+                case "--tls-key" -> tlsKey = value;
                 default -> throw new UsageException("unknown option '" + flag + "'");
             }
         }
@@ -189,12 +214,15 @@ public final class CommitManagerMain {
         if (host.isBlank()) {
             throw new UsageException("--host is empty");
         }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new UsageException("--tls-cert and --tls-key go together");
+        }
         try {
             StoreUrl.parse(store);
         } catch (TellException e) {
             throw new UsageException(e.getMessage());
         }
-        return new Config(host, port, store, tidRange, grace, secretFile);
+        return new Config(host, port, store, tidRange, grace, secretFile, tlsCert, tlsKey);
     }
 
     /** Whether {@code host} is a loopback address; one that does not resolve counts as reachable from elsewhere. */

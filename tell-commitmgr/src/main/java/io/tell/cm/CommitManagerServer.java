@@ -17,6 +17,7 @@ import io.tell.cm.internal.CmFrameDecoder;
 import io.tell.cm.internal.CmProtocol;
 import io.tell.cm.internal.CmServerAuthHandler;
 import io.tell.cm.internal.CmServerHandler;
+import io.tell.cm.internal.CmTlsRefusal;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.txn.CommitManager;
@@ -31,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Started with a {@link ClusterSecret}, it serves only clients that prove they hold it (the
  * handshake of {@link CmProtocol}); without one it serves anyone who reaches the port, which
- * is for local development only.
+ * is for local development only. Started with {@link CmTls}, it speaks only TLS (and refuses a
+ * plain client with one plain {@code ERROR AUTH_FAILED}).
  */
 public final class CommitManagerServer implements AutoCloseable {
     private final EventLoopGroup boss;
@@ -55,6 +57,17 @@ public final class CommitManagerServer implements AutoCloseable {
 
     /** As {@link #start(CommitManager, String, int)}, serving only peers that prove {@code secret} (null: anyone). */
     public static CommitManagerServer start(CommitManager commitManager, String host, int port, ClusterSecret secret) {
+        return start(commitManager, host, port, secret, null);
+    }
+
+    /**
+     * As {@link #start(CommitManager, String, int, ClusterSecret)}, speaking only TLS with
+     * {@code tls} ({@link CmTls#server}; null: plain TCP). The secret handshake runs inside TLS.
+     */
+    public static CommitManagerServer start(CommitManager commitManager, String host, int port, ClusterSecret secret, CmTls tls) {
+        if (tls != null && !tls.isServer()) {
+            throw new IllegalArgumentException("a commit manager server needs CmTls.server(cert, key)");
+        }
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("tell-cm-accept", true));
         EventLoopGroup workers = new NioEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory("tell-cm-server", true));
@@ -69,9 +82,12 @@ public final class CommitManagerServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             connections.add(ch);
+                            if (tls != null) {
+                                ch.pipeline().addLast(tls.serverHandler(ch), new CmTlsRefusal());
+                            }
                             ch.pipeline().addLast(
                                     new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
-                                    new CmFrameDecoder(CmProtocol.MAX_REQUEST_FRAME));
+                                    CmFrameDecoder.forServer());
                             if (secret != null) {
                                 ch.pipeline().addLast(new CmServerAuthHandler(secret));
                             }

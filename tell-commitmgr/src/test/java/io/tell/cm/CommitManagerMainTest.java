@@ -25,6 +25,10 @@ class CommitManagerMainTest {
         assertFalse(m.durable());
         assertEquals(7, m.options().tidRange());
         assertNull(CommitManagerMain.parse(new String[] {"--help"}));
+        CommitManagerMain.Config tls = CommitManagerMain.parse(new String[] {
+            "--port", "1", "--store", "mem:", "--tls-cert", "/etc/tell/cm.pem", "--tls-key", "/etc/tell/cm-key.pem"});
+        assertEquals("/etc/tell/cm.pem", tls.tlsCert());
+        assertEquals("/etc/tell/cm-key.pem", tls.tlsKey());
     }
 
     @Test
@@ -40,6 +44,8 @@ class CommitManagerMainTest {
             {"--port", "1", "--store", "nourl"},
             {"--port", "1", "--store", "mem:", "--bogus", "1"},
             {"--port", "1", "--store"},
+            {"--port", "1", "--store", "mem:", "--tls-cert", "/c.pem"},
+            {"--port", "1", "--store", "mem:", "--tls-key", "/k.pem"},
             {"stray"},
         };
         for (String[] args : bad) {
@@ -65,6 +71,15 @@ class CommitManagerMainTest {
                 new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("cannot read the cluster secret file /nonexistent/tell-secret"));
+    }
+
+    @Test
+    void anUnreadableTlsCertificateExitsWithCode2() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = CommitManagerMain.run(new String[] {"--port", "0", "--store", "mem:", "--tls-cert", "/nonexistent/cm.pem",
+            "--tls-key", "/nonexistent/cm-key.pem"}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("TLS certificate file /nonexistent/cm.pem is not readable"));
     }
 
     @Test

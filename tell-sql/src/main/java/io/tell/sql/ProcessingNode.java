@@ -48,7 +48,8 @@ public final class ProcessingNode implements AutoCloseable {
             this.rawCommitManager = url.embedded()
                     ? LocalCommitManager.open(rawStore, LocalCommitManager.Options.embedded())
                     : CommitManagerClient.connect(url.commitManagers(),
-                            CommitManagerClient.Options.defaults().withSecret(ClusterSecret.configured(url.cmSecretFile())));
+                            CommitManagerClient.Options.defaults().withSecret(ClusterSecret.configured(url.cmSecretFile()))
+                                    .withTlsCa(url.cmTlsCa() == null ? null : java.nio.file.Path.of(url.cmTlsCa())));
         } catch (RuntimeException e) {
             rawStore.close();
             throw e;

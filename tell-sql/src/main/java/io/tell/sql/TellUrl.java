@@ -13,7 +13,7 @@ import java.util.List;
  *   <li>{@code jdbc:tell:mem:NAME} — an embedded database shared by this JVM's connections;</li>
  *   <li>{@code jdbc:tell:redis://host:port[,host:port…]?cm=host:port[,host:port…][&replicas=N&timeoutMs=T…]}
  *       — this JVM is a processing node over a shared Redis store and commit-manager services;
- *       every option but {@code cm}, {@code cmSecretFile}, {@code gc} and {@code leaseMs} belongs to the store. The node
+ *       every option but {@code cm}, {@code cmSecretFile}, {@code cmTlsCa}, {@code gc} and {@code leaseMs} belongs to the store. The node
  *       holds a lease ({@link io.tell.txn.NodeLease}) of {@code leaseMs} milliseconds (default
  *       {@value #DEFAULT_LEASE_MS}): if it dies, a commit manager recovers its transactions once
  *       the lease has expired.</li>
@@ -23,14 +23,16 @@ import java.util.List;
  * A node proves the cluster secret to the commit managers when it has one: the file named by
  * {@code cmSecretFile=PATH}, else the environment variable {@code TELL_CLUSTER_SECRET}
  * ({@link io.tell.cm.ClusterSecret#configured}); without either it talks to commit managers
- * that have no secret, which is for local development only. A password in the URL never
+ * that have no secret, which is for local development only. With {@code cmTlsCa=PATH} (a PEM CA)
+ * it talks to the commit managers over TLS, trusting only certificates that CA signed for the
+ * host in {@code cm=} ({@link io.tell.cm.CmTls}). A password in the URL never
  * shows in messages or {@link #toString()}.
  * Either form takes {@code gc=on} (e.g. {@code jdbc:tell:mem:shop?gc=on}): the node then hosts a
  * background sweeper ({@link io.tell.gc.Sweeper}), active while it holds the cluster-wide lease.
  * Off by default.
  */
 public record TellUrl(String text, String storeUrl, String commitManagers, boolean embedded, boolean shared,
-                      boolean gc, int leaseMs, String cmSecretFile) {
+                      boolean gc, int leaseMs, String cmSecretFile, String cmTlsCa) {
     public static final String PREFIX = "jdbc:tell:";
     public static final int DEFAULT_LEASE_MS = 3000;
 
@@ -58,7 +60,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             if (!name.isEmpty() && !name.matches("[A-Za-z0-9_.-]{1,100}")) {
                 throw bad(url, "the database name after mem: takes 1-100 of [A-Za-z0-9_.-]");
             }
-            return new TellUrl(url, rest, null, true, !name.isEmpty(), gc, 0, null);
+            return new TellUrl(url, rest, null, true, !name.isEmpty(), gc, 0, null, null);
         }
         String scheme = rest.startsWith("redis://") ? "redis://" : rest.startsWith("rediss://") ? "rediss://" : null;
         if (scheme != null) {
@@ -67,6 +69,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             List<String> storeOptions = new ArrayList<>();
             String cm = null;
             String cmSecretFile = null;
+            String cmTlsCa = null;
             boolean gc = false;
             int leaseMs = DEFAULT_LEASE_MS;
             if (q >= 0) {
@@ -75,6 +78,8 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
                         cm = option.substring(3);
                     } else if (option.startsWith("cmSecretFile=")) {
                         cmSecretFile = option.substring("cmSecretFile=".length());
+                    } else if (option.startsWith("cmTlsCa=")) {
+                        cmTlsCa = option.substring("cmTlsCa=".length());
                     } else if (option.startsWith("gc=")) {
                         gc = gcOption(url, option);
                     } else if (option.startsWith("leaseMs=")) {
@@ -90,11 +95,14 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             if (cmSecretFile != null && cmSecretFile.isEmpty()) {
                 throw bad(url, "cmSecretFile needs the path of the cluster secret file");
             }
+            if (cmTlsCa != null && cmTlsCa.isEmpty()) {
+                throw bad(url, "cmTlsCa needs the path of the CA (PEM) that signed the commit managers' certificates");
+            }
             if (cm == null || cm.isBlank()) {
                 throw bad(url, "a Redis URL needs the commit manager(s): ?cm=host:port[,host:port…] (start one with ./tell commitmgr)");
             }
             String store = storeOptions.isEmpty() ? hosts : hosts + "?" + String.join("&", storeOptions);
-            return new TellUrl(url, store, cm, false, true, gc, leaseMs, cmSecretFile);
+            return new TellUrl(url, store, cm, false, true, gc, leaseMs, cmSecretFile, cmTlsCa);
         }
         throw bad(url, "expected jdbc:tell:mem:[NAME] or jdbc:tell:redis[s]://host:port?cm=host:port");
     }

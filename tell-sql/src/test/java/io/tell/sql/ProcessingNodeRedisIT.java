@@ -5,16 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tell.cm.CmTls;
 import io.tell.cm.CommitManagerServer;
 import io.tell.cm.LocalCommitManager;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
+import io.tell.store.TestCertificates;
 import io.tell.store.redis.RedisServerExtension;
 import io.tell.txn.Transaction;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Processing nodes over a real Redis and a commit-manager service on loopback. */
 class ProcessingNodeRedisIT {
@@ -51,6 +55,20 @@ class ProcessingNodeRedisIT {
                     });
                     assertSame(ErrorCode.DUPLICATE_KEY, e.code());
                 }
+            }
+        }
+    }
+
+    @Test
+    void cmTlsCaTalksToATlsCommitManager(@TempDir Path dir) throws Exception {
+        TestCertificates certs = TestCertificates.make(dir);
+        try (RecordStore cmStore = RecordStores.open(REDIS.url());
+             LocalCommitManager cm = LocalCommitManager.open(cmStore, LocalCommitManager.Options.durableService());
+             CommitManagerServer server = CommitManagerServer.start(cm, "127.0.0.1", 0, null, CmTls.server(certs.cert(), certs.key()))) {
+            String base = "jdbc:tell:" + REDIS.url() + "?cm=127.0.0.1:" + server.port();
+            try (ProcessingNode node = ProcessingNode.connect(base + "&cmTlsCa=" + certs.ca());
+                 Transaction tx = node.transactions().begin()) {
+                tx.commit();
             }
         }
     }

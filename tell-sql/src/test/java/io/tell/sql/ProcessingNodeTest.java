@@ -39,10 +39,13 @@ class ProcessingNodeTest {
             assertSame(ErrorCode.BAD_CONFIGURATION, e.code());
             assertTrue(e.getMessage().contains(bad), e.getMessage());
         }
-        TellUrl secured = TellUrl.parse("jdbc:tell:rediss://app:pw@h:1?cm=c:1&cmSecretFile=/etc/tell/secret&tlsCa=/ca.pem");
+        TellUrl secured = TellUrl.parse("jdbc:tell:rediss://app:pw@h:1?cm=c:1&cmSecretFile=/etc/tell/secret&tlsCa=/ca.pem&cmTlsCa=/cm-ca.pem");
         assertEquals("rediss://app:pw@h:1?tlsCa=/ca.pem", secured.storeUrl());
         assertEquals("/etc/tell/secret", secured.cmSecretFile());
-        assertEquals("jdbc:tell:rediss://app:***@h:1?cm=c:1&cmSecretFile=/etc/tell/secret&tlsCa=/ca.pem", secured.toString());
+        assertEquals("/cm-ca.pem", secured.cmTlsCa());
+        assertThrows(TellException.class, () -> TellUrl.parse("jdbc:tell:redis://h:1?cm=c:1&cmTlsCa="));
+        assertEquals("jdbc:tell:rediss://app:***@h:1?cm=c:1&cmSecretFile=/etc/tell/secret&tlsCa=/ca.pem&cmTlsCa=/cm-ca.pem",
+                secured.toString());
         assertFalse(assertThrows(TellException.class, () -> TellUrl.parse("jdbc:tell:redis://:hunter2@h:1"))
                 .getMessage().contains("hunter2"), "a message never shows the password");
         assertTrue(assertThrows(TellException.class, () -> TellUrl.parse("jdbc:tell:redis://h:1"))

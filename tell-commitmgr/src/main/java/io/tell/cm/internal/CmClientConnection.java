@@ -132,6 +132,13 @@ public final class CmClientConnection extends SimpleChannelInboundHandler<ByteBu
             ctx.close();
             return;
         }
+        if (response instanceof CmProtocol.Failed f && f.requestId() == 0) {
+            // About the connection, not a call (requests never use id 0): e.g. a TLS server
+            // refusing plain frames. Every call on it fails the same way.
+            failAll(f.toException(peer));
+            ctx.close();
+            return;
+        }
         Call call = pending.remove(response.requestId());
         if (call == null) {
             listener.unclaimed(this, response);

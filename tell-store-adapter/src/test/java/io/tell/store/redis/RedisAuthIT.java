@@ -9,14 +9,11 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
+import io.tell.store.TestCertificates;
 import io.tell.store.WriteOp;
 import io.tell.store.redis.process.RedisProcess;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,10 +54,10 @@ class RedisAuthIT {
 
     @Test
     void rediss_connectsOverTlsTrustingTheGivenCa(@TempDir Path dir) throws Exception {
-        Path ca = dir.resolve("ca.pem");
-        Path cert = dir.resolve("server.pem");
-        Path key = dir.resolve("server-key.pem");
-        makeCertificates(dir, ca, cert, key);
+        TestCertificates certificates = TestCertificates.make(dir);
+        Path ca = certificates.ca();
+        Path cert = certificates.cert();
+        Path key = certificates.key();
         int tlsPort = RedisProcess.freePortPair();
         try (RedisProcess redis = RedisProcess.builder().option("requirepass", PASSWORD)
                 .option("tls-port", Integer.toString(tlsPort)).option("tls-cert-file", cert.toString())
@@ -90,30 +87,6 @@ class RedisAuthIT {
         assertFalse(e.retriable());
         for (Throwable t = e; t != null; t = t.getCause()) {
             assertFalse(String.valueOf(t.getMessage()).contains(secret), t.toString());
-        }
-    }
-
-    /** A CA and a server certificate for 127.0.0.1 signed by it, made with openssl. */
-    private static void makeCertificates(Path dir, Path ca, Path cert, Path key) throws IOException, InterruptedException {
-        Path caKey = dir.resolve("ca-key.pem");
-        Path csr = dir.resolve("server.csr");
-        Path ext = dir.resolve("san.ext");
-        Files.writeString(ext, "subjectAltName=IP:127.0.0.1\n");
-        openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=tell test CA",
-                "-keyout", caKey.toString(), "-out", ca.toString());
-        openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-                "-keyout", key.toString(), "-out", csr.toString());
-        openssl(dir, "x509", "-req", "-in", csr.toString(), "-CA", ca.toString(), "-CAkey", caKey.toString(),
-                "-CAcreateserial", "-days", "1", "-extfile", ext.toString(), "-out", cert.toString());
-    }
-
-    private static void openssl(Path dir, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new java.util.ArrayList<>(List.of("openssl"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException("openssl " + String.join(" ", args) + " failed:\n" + out);
         }
     }
 }
