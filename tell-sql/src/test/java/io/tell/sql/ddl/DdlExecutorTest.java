@@ -16,13 +16,17 @@ import io.tell.sql.IndexDef;
 import io.tell.sql.ProcessingNode;
 import io.tell.sql.TableDef;
 import io.tell.sql.TableStore;
+import io.tell.store.RecordStore;
 import io.tell.txn.Transaction;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** DDL text run on a private embedded database. */
 class DdlExecutorTest {
@@ -207,6 +211,53 @@ class DdlExecutorTest {
             TableStore indexed = store("LOG");
             assertEquals(rows / 2 - 25, indexed.lookup(tx, "BY_MSG", "even").size());
             assertEquals(rows / 2, indexed.lookup(tx, "BY_MSG", "odd").size());
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void createIndexOverHugeSparseRidsVisitsTheRowsNotTheRids() {
+        run("CREATE TABLE acct (id INT PRIMARY KEY, owner VARCHAR(10))");
+        run("CREATE TABLE memo (owner VARCHAR(10))");
+        for (String table : List.of("ACCT", "MEMO")) {
+            TableStore[] t = {store(table)};
+            byte[] counter = TableDef.RID_COUNTER_KEY.getBytes(StandardCharsets.UTF_8);
+            long clock = RecordStore.clockFloor();
+            List<Long> rids = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                int id = i;
+                Object[] row = table.equals("ACCT") ? new Object[] {id, "o" + id % 3} : new Object[] {"o" + id % 3};
+                rids.add(node.transactions().run(3, tx -> t[0].insert(tx, row)));
+                if (i % 10 == 9) { // others reserved ranges far above, then a node starts: rids are sparse
+                    node.store().increment(table(table).ridCounter(), counter, 1_000_000_000_000L);
+                    t[0] = new TableStore(node.transactions(), table(table));
+                }
+            }
+            assertTrue(rids.get(0) > clock, "rids start at the clock");
+            assertTrue(rids.get(29) - rids.get(0) > 2_000_000_000_000L, "and are sparse");
+            node.transactions().run(3, tx -> t[0].delete(tx, rids.get(0)) && t[0].delete(tx, rids.get(15)));
+            if (table.equals("ACCT")) { // under a new key, the row is listed twice in the tree for a while
+                node.transactions().run(3, tx -> t[0].update(tx, rids.get(1), new Object[] {100, "o1"}));
+            }
+            Transaction open = node.transactions().begin(); // not committed: not indexed by the backfill
+            t[0].insert(open, table.equals("ACCT") ? new Object[] {200, "o1"} : new Object[] {"o1"});
+            run("CREATE INDEX by_owner_" + table + " ON " + table + " (owner)");
+            open.rollback();
+            TableStore indexed = store(table);
+            try (Transaction tx = node.transactions().beginReadOnly()) {
+                for (int o = 0; o < 3; o++) {
+                    List<Long> want = new ArrayList<>();
+                    for (int i = 0; i < 30; i++) {
+                        if (i % 3 == o && i != 0 && i != 15) {
+                            want.add(rids.get(i));
+                        }
+                    }
+                    List<Long> got = new ArrayList<>(indexed.lookup(tx, "BY_OWNER_" + table, "o" + o).stream()
+                            .map(TableStore.Row::rid).toList());
+                    got.sort(null);
+                    assertEquals(want, got, table + " owner o" + o);
+                }
+            }
         }
     }
 
