@@ -23,6 +23,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -257,6 +259,50 @@ class DdlExecutorTest {
                     got.sort(null);
                     assertEquals(want, got, table + " owner o" + o);
                 }
+            }
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void createIndexWhileRowsComeAndGoIndexesExactlyTheRowsThatStay() throws Exception {
+        run("CREATE TABLE item (id INT PRIMARY KEY, tag VARCHAR(10))");
+        TableStore t = store("ITEM");
+        int rows = DdlExecutor.BACKFILL_BATCH * 2;
+        node.transactions().run(3, tx -> {
+            for (int i = 0; i < rows; i++) {
+                t.insert(tx, new Object[] {i, "t" + i % 2});
+            }
+            return null;
+        });
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger next = new AtomicInteger(rows);
+        Thread writer = Thread.ofPlatform().start(() -> {
+            while (!stop.get()) { // inserts one row, deletes an old one
+                int id = next.getAndIncrement();
+                node.transactions().run(10, tx -> {
+                    t.insert(tx, new Object[] {id, "t" + id % 2});
+                    return t.getByKey(tx, id - rows).map(r -> t.delete(tx, r.rid())).orElse(false);
+                });
+            }
+        });
+        try {
+            Thread.sleep(20);
+            run("CREATE INDEX by_tag ON item (tag)");
+            Thread.sleep(20);
+        } finally {
+            stop.set(true);
+            writer.join();
+        }
+        assertTrue(next.get() > rows, "rows came and went");
+        TableStore indexed = store("ITEM");
+        try (Transaction tx = node.transactions().beginReadOnly()) {
+            for (String tag : List.of("t0", "t1")) {
+                List<Object> want = column(indexed.scanAll(tx), 0).stream()
+                        .filter(id -> ("t" + (int) id % 2).equals(tag)).sorted().toList();
+                List<Object> got = column(indexed.lookup(tx, "BY_TAG", tag), 0).stream()
+                        .sorted().toList();
+                assertEquals(want, got, tag);
             }
         }
     }
