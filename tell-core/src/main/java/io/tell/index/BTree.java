@@ -72,6 +72,13 @@ public interface BTree {
     List<IndexEntry> scan(ScanRange range, boolean descending, int limit);
 
     /**
+     * Up to {@code limit} entries that come after {@code after} in (key, rid) order (null: from
+     * the first), ascending: how a walk over a whole tree goes on from where its last page
+     * ended, also through entries that share one key.
+     */
+    List<IndexEntry> scanAfter(IndexEntry after, int limit);
+
+    /**
      * The entries of each range, ascending, as {@link #scan} with no limit gives them: ranges
      * that each lie in one leaf (point lookups, say) are answered by reading all their leaves
      * in one batch, one round trip with warm caches; any other range is scanned on its own.

@@ -4,6 +4,7 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.index.BTree;
 import io.tell.index.BTreeConfig;
+import io.tell.index.IndexEntry;
 import io.tell.index.KeyEncoder;
 import io.tell.index.KeyType;
 import io.tell.index.ScanRange;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -240,24 +242,24 @@ public final class TableStore {
     }
 
     /**
-     * Makes {@code tx} add the rows it sees with rids in {@code [firstRid, firstRid + count)}
-     * to {@code index} when it commits, as though they were new (one store round trip): how an
-     * index created over existing rows is filled. A unique index then refuses duplicates with
-     * {@link ErrorCode#DUPLICATE_KEY} at commit. Returns the number of rows.
+     * Makes {@code tx} add the rows it sees among {@code rids} to {@code index} when it commits,
+     * as though they were new (one store round trip): how an index created over existing rows
+     * is filled. Rids {@code tx} sees no row of are skipped. A unique index then refuses
+     * duplicates with {@link ErrorCode#DUPLICATE_KEY} at commit. Returns the number of rows.
      */
-    public int reindex(Transaction tx, String index, long firstRid, int count) {
+    public int reindex(Transaction tx, String index, List<Long> rids) {
         TableIndex ix = indexes.get(index);
         if (ix == null) {
             throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no index " + index);
         }
-        List<RecordKey> keys = new ArrayList<>(count);
-        for (long rid = firstRid; rid < firstRid + count; rid++) {
+        List<RecordKey> keys = new ArrayList<>(rids.size());
+        for (long rid : new LinkedHashSet<>(rids)) {
             keys.add(new RecordKey(def.rowDomain(), TableIndex.ridKey(rid)));
         }
         List<byte[]> rows = tx.getAll(keys);
         IndexDef indexDef = def.index(index);
         int n = 0;
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < keys.size(); i++) {
             if (rows.get(i) != null) {
                 IndexKeySize.check(ix, "index " + index + " of table " + def.name(), indexDef.columns(), rows.get(i));
                 tx.reindex(ix, keys.get(i).key());
@@ -267,14 +269,21 @@ public final class TableStore {
         return n;
     }
 
+    /**
+     * Up to {@code limit} entries of the tree that lists every row of this table (the primary
+     * key's, or the rid tree without one) after {@code after} (null: from the first), read
+     * from the tree itself, outside any transaction: a walk over all rows whose cost follows
+     * the rows, not the rids (rids are sparse). The tree is not versioned, so it may also list
+     * rows that are deleted or not committed, and a row under two keys (updated); every row
+     * committed before the walk reaches its place is listed.
+     */
+    public List<IndexEntry> rowEntries(IndexEntry after, int limit) {
+        return (primaryKey != null ? primaryKey : allRows).tree().scanAfter(after, limit);
+    }
+
     /** Locks the row with {@code rid} for {@code SELECT ... FOR UPDATE}; false when {@code tx} sees none. */
     public boolean lock(Transaction tx, long rid) {
         return tx.lock(def.rowDomain(), TableIndex.ridKey(rid));
-    }
-
-    /** The highest rid any node has reserved for this table so far: every row's rid is at most this. */
-    public long ridHighWater() {
-        return rids.highWater();
     }
 
     /** Replaces the row with {@code rid}; false when {@code tx} sees none. */

@@ -11,12 +11,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tell.cm.LocalCommitManager;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.index.IndexEntry;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
 import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -293,25 +297,58 @@ class TableStoreTest {
         });
         TableDef def = new Catalog(store).createIndex("ACCOUNT", "BY_BALANCE", List.of("BALANCE", "OWNER"), false, false);
         TableStore t = new TableStore(tm2, def);
-        long high = t.ridHighWater();
-        assertEquals(TableStore.RID_BATCH, high, "one range reserved so far");
-        int rows = tm2.run(3, tx -> t.reindex(tx, "BY_BALANCE", 1, (int) high));
+        List<Long> rids = t.rowEntries(null, 100).stream().map(IndexEntry::rid).toList();
+        assertEquals(3, rids.size(), "the primary key lists every row");
+        assertEquals(List.of(), t.rowEntries(new IndexEntry(new byte[] {(byte) 0xff}, 0), 100));
+        assertEquals(rids.subList(1, 3), t.rowEntries(t.rowEntries(null, 1).get(0), 100).stream()
+                .map(IndexEntry::rid).toList(), "a walk goes on after its last entry");
+        int rows = tm2.run(3, tx -> t.reindex(tx, "BY_BALANCE", rids));
         assertEquals(3, rows);
         try (Transaction tx = tm1.beginReadOnly()) {
             assertEquals(List.of("ann", "ann", "bob"),
                     owners(new TableStore(tm1, def).lookup(tx, "BY_BALANCE", new BigDecimal("1.00"))));
         }
         assertSame(ErrorCode.UNDEFINED_OBJECT, assertThrows(TellException.class,
-                () -> tm2.run(1, tx -> t.reindex(tx, "NOPE", 1, 1))).code());
+                () -> tm2.run(1, tx -> t.reindex(tx, "NOPE", List.of(1L)))).code());
     }
 
     @Test
     void ridsComeFromTheTableCounterInRanges() {
+        long clock = RecordStore.clockFloor();
         long a = tm1.run(3, tx -> t1.insert(tx, account(1, 1, "a", null, null)));
         long b = tm2.run(3, tx -> t2.insert(tx, account(1, 2, "b", null, null)));
         long c = tm1.run(3, tx -> t1.insert(tx, account(1, 3, "c", null, null)));
-        assertEquals(1, a);
-        assertEquals(1 + TableStore.RID_BATCH, b, "the second node reserved the next range");
-        assertEquals(2, c);
+        assertTrue(a > clock, "the clock is the floor of every range: " + a + " <= " + clock);
+        assertTrue(b >= a + TableStore.RID_BATCH, "the second node reserved a later range: " + a + ", " + b);
+        assertEquals(a + 1, c);
+    }
+
+    @Test
+    void aRidCounterThatWentBackNeverHandsOutAUsedRid() throws InterruptedException {
+        List<Long> used = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            int no = i;
+            used.add(tm1.run(3, tx -> t1.insert(tx, account(1, no, "old", null, null))));
+        }
+        // A fail-over that lost the INCRBYs: the counter goes back to before any rid was handed out.
+        String domain = t1.def().ridCounter();
+        byte[] key = TableDef.RID_COUNTER_KEY.getBytes(StandardCharsets.UTF_8);
+        long counter = store.increment(domain, key, 0);
+        assertEquals(0, store.increment(domain, key, -counter));
+        Thread.sleep(1); // the fail-over takes longer than a range of rids takes to hand out
+        TableStore fresh = new TableStore(tm2, new Catalog(store).table("ACCOUNT")); // a node that starts now
+        List<Long> rids = new ArrayList<>();
+        for (int i = 1; i <= 2 * TableStore.RID_BATCH + 5; i++) {
+            int no = i;
+            rids.add(tm2.run(3, tx -> fresh.insert(tx, account(2, no, "new", null, null))));
+        }
+        for (long rid : rids) {
+            assertFalse(used.contains(rid), "rid " + rid + " handed out twice");
+        }
+        assertEquals(rids.size(), new HashSet<>(rids).size());
+        try (Transaction tx = tm1.beginReadOnly()) {
+            assertEquals(5, t1.lookup(tx, "BY_OWNER", "old").size(), "the old rows are untouched");
+            assertEquals(rids.size(), t1.lookup(tx, "BY_OWNER", "new").size());
+        }
     }
 }

@@ -140,7 +140,27 @@ public final class BLinkTree implements BTree {
             if (descending) {
                 scanBackward(range, limit, out);
             } else {
-                scanForward(range, limit, out);
+                scanForward(range, forwardStart(range), limit, out);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<IndexEntry> scanAfter(IndexEntry after, int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("negative limit " + limit);
+        }
+        List<IndexEntry> out = new ArrayList<>();
+        if (limit > 0) {
+            if (after == null) {
+                scanForward(ScanRange.ALL, FIRST, limit, out);
+            } else if (after.rid() == Long.MAX_VALUE) { // nothing more under its key
+                ScanRange rest = new ScanRange(ScanRange.exclusive(after.key()), null);
+                scanForward(rest, forwardStart(rest), limit, out);
+            } else {
+                scanForward(new ScanRange(ScanRange.inclusive(after.key()), null),
+                        new IndexEntry(after.key(), after.rid() + 1), limit, out);
             }
         }
         return out;
@@ -156,8 +176,7 @@ public final class BLinkTree implements BTree {
      * few round trips, not one per leaf. A leaf read ahead is used only if it is the right
      * sibling the leaf before it names; after a split the scan follows the link instead.
      */
-    private void scanForward(ScanRange range, int limit, List<IndexEntry> out) {
-        IndexEntry start = forwardStart(range);
+    private void scanForward(ScanRange range, IndexEntry start, int limit, List<IndexEntry> out) {
         BTreeNode leaf = nav.descend(start, false, 0).node().node();
         int i = leaf.lowerBound(start);
         ArrayDeque<NodeRef> ahead = new ArrayDeque<>();
@@ -165,7 +184,7 @@ public final class BLinkTree implements BTree {
         while (true) {
             for (; i < leaf.size(); i++) {
                 IndexEntry e = leaf.entry(i);
-                if (!range.aboveLower(e.key())) {
+                if (!range.aboveLower(e.key()) || e.compareTo(start) < 0) {
                     continue;
                 }
                 if (!range.belowUpper(e.key())) {

@@ -2,6 +2,7 @@ package io.tell.sql.ddl;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.index.IndexEntry;
 import io.tell.sql.Catalog;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.IndexDef;
@@ -16,15 +17,16 @@ import java.util.List;
 
 /**
  * Runs {@link DdlStatement}s against a processing node's catalog. CREATE INDEX also fills the
- * new index from the rows already in the table: in transactions of {@value #BACKFILL_BATCH} rids
- * each, every row is rewritten with {@code Transaction.reindex}, so its commit adds the row's
- * entry (and claims its key for a unique index). If that fails (duplicates for a unique index:
+ * new index from the rows already in the table: in transactions of {@value #BACKFILL_BATCH} rows
+ * each, found through the tree listing every row (primary key or rid tree, so the cost follows
+ * the rows, not the sparse rids), every row is rewritten with {@code Transaction.reindex}, so
+ * its commit adds the row's entry (and claims its key for a unique index). If that fails (duplicates for a unique index:
  * {@link ErrorCode#DUPLICATE_KEY}) the index is dropped again. Rows written meanwhile by this
  * node or by nodes that already know the index keep it up to date themselves; see the module
  * README for writers that do not.
  */
 public final class DdlExecutor {
-    /** Rids looked at per backfill transaction. */
+    /** Tree entries (rows) looked at per backfill transaction. */
     static final int BACKFILL_BATCH = 1000;
     private static final int ATTEMPTS = 10;
 
@@ -78,14 +80,28 @@ public final class DdlExecutor {
     }
 
     /**
-     * Rewrites every row the table has (rids 1 to the counter's high water, read once the node
-     * keeps the index, so rows inserted later are indexed by their own commits).
+     * Rewrites every row the table has: walks the tree listing all its rows (primary key or
+     * rid tree) in pages of {@value #BACKFILL_BATCH} entries, once the node keeps the index, and
+     * reindexes the rows of each page a transaction sees. Rows committed before the walk passes
+     * their place are in the tree; rows committed later are indexed by their own commits.
+     * The cost follows the rows, not the rids (which are sparse, floored by the clock).
      */
     private static void backfill(TransactionManager tm, TableStore table, String index) {
-        long high = table.ridHighWater();
-        for (long first = 1; first <= high; first += BACKFILL_BATCH) {
-            long from = first;
-            tm.run(ATTEMPTS, tx -> table.reindex(tx, index, from, BACKFILL_BATCH));
+        IndexEntry after = null;
+        while (true) {
+            List<IndexEntry> page = table.rowEntries(after, BACKFILL_BATCH);
+            if (page.isEmpty()) {
+                return;
+            }
+            List<Long> rids = new ArrayList<>(page.size());
+            for (IndexEntry e : page) {
+                rids.add(e.rid());
+            }
+            tm.run(ATTEMPTS, tx -> table.reindex(tx, index, rids));
+            if (page.size() < BACKFILL_BATCH) {
+                return;
+            }
+            after = page.get(page.size() - 1);
         }
     }
 

@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * Hands out row ids of one table, reserving them from the table's store counter {@code batch}
  * at a time, so most inserts cost no round trip for their rid. Rids are unique across all
- * processing nodes, not dense: a node that stops loses the rest of its range.
+ * processing nodes, not dense: a node that stops loses the rest of its range, and every range
+ * starts at or above the wall clock in microseconds ({@link RecordStore#clockFloor()}), so rids
+ * are never handed out twice even by a counter that a store fail-over set back.
  */
 public final class RidAllocator {
     private final RecordStore store;
@@ -26,15 +28,12 @@ public final class RidAllocator {
         this.batch = batch;
     }
 
-    /** The highest rid any node has reserved so far (0: none); one store round trip. */
-    public long highWater() {
-        return store.increment(counterDomain, counterKey, 0);
-    }
-
     /** A fresh rid (>= 1). Callers of one table share one allocator; a counter call under the lock is rare. */
     public synchronized long next() {
         if (next == limit) {
-            long high = store.increment(counterDomain, counterKey, batch);
+            // Rids may be sparse, so the clock is their floor: a counter that went back (a store
+            // fail-over that lost increments) still climbs past every rid handed out.
+            long high = store.increment(counterDomain, counterKey, batch, RecordStore.clockFloor());
             next = high - batch + 1;
             limit = high + 1;
         }

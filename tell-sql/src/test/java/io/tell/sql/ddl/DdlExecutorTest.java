@@ -16,13 +16,19 @@ import io.tell.sql.IndexDef;
 import io.tell.sql.ProcessingNode;
 import io.tell.sql.TableDef;
 import io.tell.sql.TableStore;
+import io.tell.store.RecordStore;
 import io.tell.txn.Transaction;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** DDL text run on a private embedded database. */
 class DdlExecutorTest {
@@ -207,6 +213,97 @@ class DdlExecutorTest {
             TableStore indexed = store("LOG");
             assertEquals(rows / 2 - 25, indexed.lookup(tx, "BY_MSG", "even").size());
             assertEquals(rows / 2, indexed.lookup(tx, "BY_MSG", "odd").size());
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void createIndexOverHugeSparseRidsVisitsTheRowsNotTheRids() {
+        run("CREATE TABLE acct (id INT PRIMARY KEY, owner VARCHAR(10))");
+        run("CREATE TABLE memo (owner VARCHAR(10))");
+        for (String table : List.of("ACCT", "MEMO")) {
+            TableStore[] t = {store(table)};
+            byte[] counter = TableDef.RID_COUNTER_KEY.getBytes(StandardCharsets.UTF_8);
+            long clock = RecordStore.clockFloor();
+            List<Long> rids = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                int id = i;
+                Object[] row = table.equals("ACCT") ? new Object[] {id, "o" + id % 3} : new Object[] {"o" + id % 3};
+                rids.add(node.transactions().run(3, tx -> t[0].insert(tx, row)));
+                if (i % 10 == 9) { // others reserved ranges far above, then a node starts: rids are sparse
+                    node.store().increment(table(table).ridCounter(), counter, 1_000_000_000_000L);
+                    t[0] = new TableStore(node.transactions(), table(table));
+                }
+            }
+            assertTrue(rids.get(0) > clock, "rids start at the clock");
+            assertTrue(rids.get(29) - rids.get(0) > 2_000_000_000_000L, "and are sparse");
+            node.transactions().run(3, tx -> t[0].delete(tx, rids.get(0)) && t[0].delete(tx, rids.get(15)));
+            if (table.equals("ACCT")) { // under a new key, the row is listed twice in the tree for a while
+                node.transactions().run(3, tx -> t[0].update(tx, rids.get(1), new Object[] {100, "o1"}));
+            }
+            Transaction open = node.transactions().begin(); // not committed: not indexed by the backfill
+            t[0].insert(open, table.equals("ACCT") ? new Object[] {200, "o1"} : new Object[] {"o1"});
+            run("CREATE INDEX by_owner_" + table + " ON " + table + " (owner)");
+            open.rollback();
+            TableStore indexed = store(table);
+            try (Transaction tx = node.transactions().beginReadOnly()) {
+                for (int o = 0; o < 3; o++) {
+                    List<Long> want = new ArrayList<>();
+                    for (int i = 0; i < 30; i++) {
+                        if (i % 3 == o && i != 0 && i != 15) {
+                            want.add(rids.get(i));
+                        }
+                    }
+                    List<Long> got = new ArrayList<>(indexed.lookup(tx, "BY_OWNER_" + table, "o" + o).stream()
+                            .map(TableStore.Row::rid).toList());
+                    got.sort(null);
+                    assertEquals(want, got, table + " owner o" + o);
+                }
+            }
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void createIndexWhileRowsComeAndGoIndexesExactlyTheRowsThatStay() throws Exception {
+        run("CREATE TABLE item (id INT PRIMARY KEY, tag VARCHAR(10))");
+        TableStore t = store("ITEM");
+        int rows = DdlExecutor.BACKFILL_BATCH * 2;
+        node.transactions().run(3, tx -> {
+            for (int i = 0; i < rows; i++) {
+                t.insert(tx, new Object[] {i, "t" + i % 2});
+            }
+            return null;
+        });
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger next = new AtomicInteger(rows);
+        Thread writer = Thread.ofPlatform().start(() -> {
+            while (!stop.get()) { // inserts one row, deletes an old one
+                int id = next.getAndIncrement();
+                node.transactions().run(10, tx -> {
+                    t.insert(tx, new Object[] {id, "t" + id % 2});
+                    return t.getByKey(tx, id - rows).map(r -> t.delete(tx, r.rid())).orElse(false);
+                });
+            }
+        });
+        try {
+            Thread.sleep(20);
+            run("CREATE INDEX by_tag ON item (tag)");
+            Thread.sleep(20);
+        } finally {
+            stop.set(true);
+            writer.join();
+        }
+        assertTrue(next.get() > rows, "rows came and went");
+        TableStore indexed = store("ITEM");
+        try (Transaction tx = node.transactions().beginReadOnly()) {
+            for (String tag : List.of("t0", "t1")) {
+                List<Object> want = column(indexed.scanAll(tx), 0).stream()
+                        .filter(id -> ("t" + (int) id % 2).equals(tag)).sorted().toList();
+                List<Object> got = column(indexed.lookup(tx, "BY_TAG", tag), 0).stream()
+                        .sorted().toList();
+                assertEquals(want, got, tag);
+            }
         }
     }
 
