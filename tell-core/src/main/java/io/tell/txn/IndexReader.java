@@ -64,6 +64,11 @@ final class IndexReader {
                     scanned = new ScanRange(range.lower(), ScanRange.inclusive(last.key()));
                     break;
                 }
+                if (entries.isEmpty()) {
+                    // A run of entries under one key longer than the page: the next page starts at
+                    // that key again, so it must be longer to get past the run.
+                    page *= 2;
+                }
                 remaining = new ScanRange(ScanRange.inclusive(last.key()), range.upper());
             }
         }
