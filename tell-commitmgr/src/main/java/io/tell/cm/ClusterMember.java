@@ -47,6 +47,7 @@ final class ClusterMember {
     private static final long LEASE_WATCH_MILLIS = 50;
     private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final int DIRECTORY_EVERY = 20;
+    private static final int SETTLE_EVERY = 10;
     private static final Logger LOG = LoggerFactory.getLogger(ClusterMember.class);
 
     private record Pending(long tid, long logVersion, CompletableFuture<Void> ack) {
@@ -307,7 +308,9 @@ final class ClusterMember {
                     requestFlush();
                 }
             }
-            settleAsync(this::settleDead);
+            if (ticks % SETTLE_EVERY == 0) {
+                settleAsync(this::settleDead); // store reads per open tid: not every sync period
+            }
         } catch (RuntimeException e) {
             LOG.warn("commit manager {}: cluster sync failed: {}", incarnation, e.toString());
         }
