@@ -97,17 +97,11 @@ public final class TellPreparedStatement extends TellStatement implements Prepar
         checkOpen();
         List<List<Object>> sets = List.copyOf(batch);
         batch.clear();
-        long[] counts = new long[sets.size()];
-        for (int i = 0; i < counts.length; i++) {
-            try {
-                requireUpdate(prepared);
-                run(prepared, sets.get(i));
-                counts[i] = getLargeUpdateCount();
-            } catch (SQLException e) {
-                throw batchFailure(e, Arrays.copyOf(counts, i));
-            }
-        }
-        return counts;
+        return runBatch(sets.size(), i -> {
+            requireUpdate(prepared);
+            run(prepared, sets.get(i));
+            return getLargeUpdateCount();
+        });
     }
 
     /** The result columns (none unless the statement is a query). */

@@ -159,18 +159,55 @@ public class TellStatement extends TellWrapper implements Statement {
         checkOpen();
         List<String> commands = List.copyOf(batch);
         batch.clear();
-        long[] counts = new long[commands.size()];
-        for (int i = 0; i < counts.length; i++) {
-            try {
-                PreparedSql statement = prepareText(commands.get(i));
-                requireUpdate(statement);
-                run(statement, List.of());
-                counts[i] = updateCount;
-            } catch (SQLException e) {
-                throw batchFailure(e, Arrays.copyOf(counts, i));
-            }
+        return runBatch(commands.size(), i -> {
+            PreparedSql statement = prepareText(commands.get(i));
+            requireUpdate(statement);
+            run(statement, List.of());
+            return updateCount;
+        });
+    }
+
+    /** One command of a batch: runs command {@code i} and returns its update count. */
+    interface BatchCommand {
+        long run(int i) throws SQLException;
+    }
+
+    /**
+     * Runs a batch's commands in order, stopping at the first failure. In auto-commit mode the
+     * batch is one transaction, as PostgreSQL's driver makes it: its rows reach the store in
+     * one commit (a bulk load pays one commit per batch, not per row), and a failure — of a
+     * command or of the commit — leaves nothing of it.
+     */
+    long[] runBatch(int size, BatchCommand command) throws SQLException {
+        boolean oneTransaction = size > 1 && connection.getAutoCommit();
+        if (oneTransaction) {
+            connection.setAutoCommit(false);
         }
-        updateCount = -1;
+        long[] counts = new long[size];
+        int i = 0;
+        try {
+            for (; i < size; i++) {
+                counts[i] = command.run(i);
+            }
+            if (oneTransaction) {
+                connection.setAutoCommit(true); // commits the batch
+            }
+        } catch (SQLException e) {
+            if (oneTransaction) {
+                connection.rollback();
+                connection.setAutoCommit(true);
+            }
+            String what = i < size ? "batch command " + (i + 1) + " failed" : "the batch's commit failed";
+            if (oneTransaction) {
+                what += " (the batch ran as one transaction and was rolled back: none of it stays)";
+            }
+            if (i == size) {
+                Arrays.fill(counts, EXECUTE_FAILED); // every command ran, and none of them counts
+            }
+            throw batchFailure(what, e, Arrays.copyOf(counts, i));
+        } finally {
+            updateCount = -1;
+        }
         return counts;
     }
 
@@ -179,9 +216,8 @@ public class TellStatement extends TellWrapper implements Statement {
         return Arrays.stream(executeLargeBatch()).mapToInt(TellStatement::clamp).toArray();
     }
 
-    static BatchUpdateException batchFailure(SQLException e, long[] done) {
-        BatchUpdateException failure = new BatchUpdateException("batch command " + (done.length + 1) + " failed: "
-                + e.getMessage(), e.getSQLState(), 0, done, e);
+    private static BatchUpdateException batchFailure(String what, SQLException e, long[] done) {
+        BatchUpdateException failure = new BatchUpdateException(what + ": " + e.getMessage(), e.getSQLState(), 0, done, e);
         failure.setNextException(e);
         return failure;
     }
