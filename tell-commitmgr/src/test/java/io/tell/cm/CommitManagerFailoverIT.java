@@ -234,7 +234,7 @@ class CommitManagerFailoverIT {
     }
 
     /** Wraps a commit manager and answers the first START late, after the client gave up. */
-    private static final class SlowFirstStart implements io.tell.txn.CommitManager {
+    private static final class SlowFirstStart extends io.tell.txn.ForwardingCommitManager {
         private final LocalCommitManager delegate;
         private final java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
         private final java.util.concurrent.ScheduledExecutorService delay = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
@@ -245,26 +245,21 @@ class CommitManagerFailoverIT {
         }
 
         @Override
-        public CompletableFuture<TxStart> startAsync(boolean readOnly) {
+        protected io.tell.txn.CommitManager delegate() {
+            return delegate;
+        }
+
+        @Override
+        public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
             if (!first.getAndSet(false)) {
-                return delegate.startAsync(readOnly);
+                return delegate.startAsync(readOnly, owner);
             }
             CompletableFuture<TxStart> late = new CompletableFuture<>();
-            delay.schedule(() -> delegate.startAsync(readOnly).thenAccept(s -> {
+            delay.schedule(() -> delegate.startAsync(readOnly, owner).thenAccept(s -> {
                 lateTid = s.tid();
                 late.complete(s);
             }), REQUEST_TIMEOUT.toMillis() * 3 / 2, TimeUnit.MILLISECONDS);
             return late;
-        }
-
-        @Override
-        public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
-            return delegate.committedAsync(tid, logVersion);
-        }
-
-        @Override
-        public CompletableFuture<Void> abortedAsync(long tid) {
-            return delegate.abortedAsync(tid);
         }
 
         @Override

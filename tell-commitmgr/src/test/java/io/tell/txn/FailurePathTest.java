@@ -188,7 +188,7 @@ class FailurePathTest {
         CompletableFuture<TxStart> late = new CompletableFuture<>();
         CommitManager slow = new DelegatingCommitManager(cm) {
             @Override
-            public CompletableFuture<TxStart> startAsync(boolean readOnly) {
+            public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
                 return late;
             }
         };

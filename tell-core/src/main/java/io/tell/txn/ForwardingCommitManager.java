@@ -4,15 +4,16 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A commit manager that forwards every call to {@link #delegate()}; subclasses override what
- * they change (fail-over to another manager, fault injection in tests).
+ * they change (fail-over to another manager, fault injection in tests). Every start goes
+ * through {@link #startAsync(boolean, String)}, so overriding that one covers both forms.
  */
 public abstract class ForwardingCommitManager implements CommitManager {
     /** The manager calls go to now (it may change between calls). */
     protected abstract CommitManager delegate();
 
     @Override
-    public CompletableFuture<TxStart> startAsync(boolean readOnly) {
-        return delegate().startAsync(readOnly);
+    public final CompletableFuture<TxStart> startAsync(boolean readOnly) {
+        return startAsync(readOnly, null);
     }
 
     @Override

@@ -35,20 +35,15 @@ class CmServerHandlerTest {
         cm = LocalCommitManager.open(RecordStores.open("mem:"), LocalCommitManager.Options.embedded());
         // Once a tid range is at hand, starts complete on the caller's thread: no waiting below.
         cm.committed(cm.start(false).tid());
-        gated = new CommitManager() {
+        gated = new io.tell.txn.ForwardingCommitManager() {
             @Override
-            public CompletableFuture<TxStart> startAsync(boolean readOnly) {
-                return gate.thenCompose(ignored -> cm.startAsync(readOnly));
+            protected CommitManager delegate() {
+                return cm;
             }
 
             @Override
-            public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
-                return cm.committedAsync(tid, logVersion);
-            }
-
-            @Override
-            public CompletableFuture<Void> abortedAsync(long tid) {
-                return cm.abortedAsync(tid);
+            public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
+                return gate.thenCompose(ignored -> cm.startAsync(readOnly, owner));
             }
 
             @Override
