@@ -56,7 +56,7 @@ class RedisClusterFailoverIT {
         try (RecordStore store = RecordStores.open(CLUSTER.cluster().url() + "?replicas=1&timeoutMs=1000")) {
             Map<String, Ack> acked = new ConcurrentHashMap<>();
             for (int i = 0; i < 300; i++) {
-                put(store, "pre-" + i, "pre-value-" + i, acked);
+                putBeforeTheFault(store, "pre-" + i, "pre-value-" + i, acked);
             }
             RedisProcess victim = CLUSTER.cluster().primaryFor(slotOf("pre-0"));
             BitSet victimSlots = CLUSTER.cluster().slotsOf(victim);
@@ -229,6 +229,25 @@ class RedisClusterFailoverIT {
     private static void put(RecordStore store, String key, String value, Map<String, Ack> acked) {
         WriteResult r = store.write(WriteOp.put(D, b(key), b(value), Expect.ANY));
         acked.put(key, new Ack(value, r.version()));
+    }
+
+    /**
+     * {@link #put}, tried again when its outcome is unknown before any fault (a replica that
+     * lagged behind WAIT on a machine still starting the cluster): the same value again is
+     * harmless, and only the acknowledged write's version is remembered.
+     */
+    private static void putBeforeTheFault(RecordStore store, String key, String value, Map<String, Ack> acked) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                put(store, key, value, acked);
+                return;
+            } catch (TellRetriableException e) {
+                if (attempt >= 5) {
+                    throw e;
+                }
+                RedisProcess.sleep(100);
+            }
+        }
     }
 
     private static int slotOf(String key) {
