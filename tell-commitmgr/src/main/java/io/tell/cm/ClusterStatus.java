@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * What a cluster over one store looks like from its records (what {@code tell cluster status}
  * prints): the commit managers with their tid ranges, completion base and lav; the processing
- * nodes with their leases; the sweeper's holder. Liveness is judged as the members judge it: a
+ * nodes with their leases; the sweeper's holder and progress. Liveness is judged as the members judge it: a
  * heartbeat that changed between two reads {@code sample} apart.
  */
 public record ClusterStatus(long tidCounter, List<Member> members, List<Node> nodes, String sweeper) {
@@ -43,7 +43,7 @@ public record ClusterStatus(long tidCounter, List<Member> members, List<Node> no
             nodes.add(new Node(id, alive, r.recovering(), r.leaseMillis(), r.lowestBase()));
         });
         long counter = store.increment(LocalCommitManager.SYSTEM_DOMAIN, LocalCommitManager.TID_COUNTER, 0);
-        return new ClusterStatus(counter, members, nodes, io.tell.gc.Sweeper.leaseHolder(store));
+        return new ClusterStatus(counter, members, nodes, io.tell.gc.Sweeper.progress(store));
     }
 
     /** The highest base any member published: every tid at or below it completed. */
@@ -80,7 +80,7 @@ public record ClusterStatus(long tidCounter, List<Member> members, List<Node> no
                     n.recovering() ? "recovering" : n.alive() ? "alive" : "silent", n.leaseMillis(),
                     n.lowestBase() == Long.MAX_VALUE ? "-" : Long.toString(n.lowestBase())));
         }
-        out.append("sweeper: ").append(sweeper == null ? "never started" : "lease held (last) by " + sweeper).append('\n');
+        out.append("sweeper: ").append(sweeper == null ? "never started" : sweeper).append('\n');
         return out.toString();
     }
 

@@ -8,6 +8,7 @@ final class SweepCounters {
     final LongAdder scanned = new LongAdder();
     final LongAdder rows = new LongAdder();
     final LongAdder indexEntries = new LongAdder();
+    final LongAdder claims = new LongAdder();
     final LongAdder logEntries = new LongAdder();
     final LongAdder deadRecords = new LongAdder();
     final LongAdder conflicts = new LongAdder();

@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * How a {@link Sweeper} paces itself. Validated once, here.
  *
- * @param pageSize         records per store scan page and per batch of deletes
+ * @param pageSize         tids per batch of garbage lists or log entries read, records per scan page
  * @param recordsPerSecond rate bound: records (and index entries) examined per second, over all
  *                         kinds of work; the sweeper sleeps to stay under it
  * @param passInterval     pause between the end of one pass and the start of the next
@@ -15,14 +15,12 @@ import java.time.Duration;
  * @param grace            age a transaction-log entry of a completed tid, or the notice that a
  *                         domain is dead, must reach before it is reclaimed (covers clock skew
  *                         and a catalog change still under way)
- * @param maxGoneRows      rows of one table gathered before their index entries are removed
- *                         (each batch costs one scan of every index of the table)
  */
 public record SweepOptions(int pageSize, int recordsPerSecond, Duration passInterval, Duration leaseDuration,
-                           Duration grace, int maxGoneRows) {
+                           Duration grace) {
     public SweepOptions {
-        if (pageSize < 1 || recordsPerSecond < 1 || maxGoneRows < 1) {
-            throw new IllegalArgumentException("sweep page size, rate and batch must be positive");
+        if (pageSize < 1 || recordsPerSecond < 1) {
+            throw new IllegalArgumentException("sweep page size and rate must be positive");
         }
         if (passInterval.isNegative() || grace.isNegative() || leaseDuration.isNegative() || leaseDuration.isZero()) {
             throw new IllegalArgumentException("sweep durations must not be negative, and the lease must last");
@@ -35,31 +33,26 @@ public record SweepOptions(int pageSize, int recordsPerSecond, Duration passInte
      * 10 s leases, a minute's grace.
      */
     public static SweepOptions defaults() {
-        return new SweepOptions(256, 2_000, Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofMinutes(1),
-                10_000);
+        return new SweepOptions(256, 2_000, Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofMinutes(1));
     }
 
     public SweepOptions withRecordsPerSecond(int rate) {
-        return new SweepOptions(pageSize, rate, passInterval, leaseDuration, grace, maxGoneRows);
+        return new SweepOptions(pageSize, rate, passInterval, leaseDuration, grace);
     }
 
     public SweepOptions withPassInterval(Duration interval) {
-        return new SweepOptions(pageSize, recordsPerSecond, interval, leaseDuration, grace, maxGoneRows);
+        return new SweepOptions(pageSize, recordsPerSecond, interval, leaseDuration, grace);
     }
 
     public SweepOptions withGrace(Duration g) {
-        return new SweepOptions(pageSize, recordsPerSecond, passInterval, leaseDuration, g, maxGoneRows);
+        return new SweepOptions(pageSize, recordsPerSecond, passInterval, leaseDuration, g);
     }
 
     public SweepOptions withPageSize(int size) {
-        return new SweepOptions(size, recordsPerSecond, passInterval, leaseDuration, grace, maxGoneRows);
-    }
-
-    public SweepOptions withMaxGoneRows(int n) {
-        return new SweepOptions(pageSize, recordsPerSecond, passInterval, leaseDuration, grace, n);
+        return new SweepOptions(size, recordsPerSecond, passInterval, leaseDuration, grace);
     }
 
     public SweepOptions withLeaseDuration(Duration d) {
-        return new SweepOptions(pageSize, recordsPerSecond, passInterval, d, grace, maxGoneRows);
+        return new SweepOptions(pageSize, recordsPerSecond, passInterval, d, grace);
     }
 }

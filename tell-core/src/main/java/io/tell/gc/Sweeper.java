@@ -6,6 +6,7 @@ import io.tell.store.RecordStore;
 import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -17,10 +18,14 @@ import org.slf4j.LoggerFactory;
  * running transactions can host, active on one process cluster-wide at a time through a lease
  * ({@link SweepLease}). Each pass reclaims, in this order:
  * <ol>
- *   <li>rows whose newest version is a delete at or below lav, index entries first ({@link RowSweep});</li>
+ *   <li>what committed transactions listed as garbage ({@link io.tell.txn.GarbageLog}): rows whose
+ *       newest version is a delete at or below lav, index entries and unique claims first
+ *       ({@link GarbageSweep});</li>
  *   <li>transaction-log entries of completed tids that nobody deleted ({@link LogSweep});</li>
  *   <li>every record of dropped tables and indexes ({@link DeadDomainSweep}).</li>
  * </ol>
+ * The first two walk tids from a cursor ({@link SweepCursor}) reading keys in batches, so a pass
+ * costs in proportion to what happened since the last one, never to the size of the store.
  * Superseded B-tree node records need no sweep: tree clients delete them with their next write.
  * Work is paced to {@link SweepOptions#recordsPerSecond()} so that transactions barely notice.
  *
@@ -81,11 +86,11 @@ public final class Sweeper implements AutoCloseable {
                     options, lease, pacer, counters, trees);
             tx.commit(); // wrote nothing: it only drew the tid and lav, and must not hold lav back
             try {
-                for (SweepScope.Table table : scope.tables()) {
-                    new RowSweep(pass, table).run();
-                }
-                new LogSweep(pass).run();
-                new DeadDomainSweep(pass).run(scope.deadDomains());
+                SweepCursor cursor = SweepCursor.read(store);
+                Set<String> dead = scope.deadDomains();
+                new GarbageSweep(pass, cursor, scope.tables(), dead).run();
+                new LogSweep(pass, cursor).run();
+                new DeadDomainSweep(pass).run(dead);
             } catch (SweepPass.LeaseLost e) {
                 return false;
             }
@@ -106,7 +111,7 @@ public final class Sweeper implements AutoCloseable {
 
     public SweepStats stats() {
         return new SweepStats(counters.passes.sum(), counters.scanned.sum(), counters.rows.sum(),
-                counters.indexEntries.sum(), counters.logEntries.sum(), counters.deadRecords.sum(),
+                counters.indexEntries.sum(), counters.claims.sum(), counters.logEntries.sum(), counters.deadRecords.sum(),
                 counters.conflicts.sum(), store.counts().total(), lease.acquisitions());
     }
 
@@ -151,8 +156,18 @@ public final class Sweeper implements AutoCloseable {
         }
     }
 
-    /** Who holds (or last held) the cluster's sweeper lease in {@code store}; null when nobody took it yet. */
-    public static String leaseHolder(io.tell.store.RecordStore store) {
-        return SweepLease.holder(store);
+    /**
+     * The sweeper's progress in {@code store}: who holds (or last held) the lease and how far its
+     * walks over tids have come; null when no sweeper ever ran.
+     */
+    public static String progress(io.tell.store.RecordStore store) {
+        String holder = SweepLease.holder(store);
+        if (holder == null) {
+            return null;
+        }
+        SweepCursor cursor = SweepCursor.read(store);
+        return "lease held (last) by " + holder + "; garbage lists read below tid " + cursor.garbageNext()
+                + ", log entries below tid " + cursor.logNext();
     }
+
 }

@@ -15,7 +15,8 @@ import java.util.List;
  * Try-commit of one transaction (paper §4.2): log the write set, add new index entries
  * ({@link IndexWriter}), apply every record with a conditional write on the version that was
  * read (one batch), claim unique keys, validate reads when SERIALIZABLE ({@link ReadValidator}),
- * then report to the commit manager. A read-write commit costs 3 store round trips on its critical path (the read
+ * then report to the commit manager. The log write carries, in the same batch, what the commit
+ * leaves for the sweeper ({@link GarbageLog}). A read-write commit costs 3 store round trips on its critical path (the read
  * already done by the transaction, the log write, the batch) plus the log cleanup, which
  * is not waited for.
  */
@@ -126,7 +127,15 @@ final class Committer {
         try {
             tx.checkLease();
             byte[] entry = TxLog.encode(new TxLog.Entry(TxLog.State.WRITING, tx.logNode(), System.currentTimeMillis(), keys));
-            r = store.write(new WriteOp(TxLog.recordKey(tid), entry, Expect.ABSENT));
+            WriteOp log = new WriteOp(TxLog.recordKey(tid), entry, Expect.ABSENT);
+            List<GarbageLog.Item> garbage = GarbageLog.of(manager, start, writes);
+            if (garbage.isEmpty()) {
+                r = store.write(log);
+            } else {
+                // In the same batch: the sweeper's list of what this commit leaves behind.
+                WriteOp list = new WriteOp(GarbageLog.recordKey(tid), GarbageLog.encode(garbage), Expect.ANY);
+                r = TellException.join(store.writeAllAsync(List.of(log, list))).get(0);
+            }
         } catch (RuntimeException | Error e) {
             // No record written; an entry that still lands later names records we never wrote.
             manager.forgetLog(tid);
@@ -198,7 +207,7 @@ final class Committer {
      * or clean-up by someone else); anything newer is a real write-write conflict. A record the
      * sweeper deleted (its newest version was a delete at or below lav) comes back absent: unless
      * we had read it absent too, that is a conflict, never a blind insert, since the record may
-     * have lived and died again in between (see io.tell.gc.RowSweep).
+     * have lived and died again in between (see io.tell.gc.GarbageSweep).
      */
     private void reload(long tid, List<Transaction.Entry> pending, List<MvccRecord> bases, List<Versioned> stored) {
         List<RecordKey> keys = new ArrayList<>(pending.size());

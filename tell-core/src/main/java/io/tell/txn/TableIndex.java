@@ -35,7 +35,8 @@ public record TableIndex(String table, BTree tree, boolean unique, Function<byte
         return claimDomainOf(name());
     }
 
-    private static String claimDomainOf(String treeName) {
+    /** The domain of the unique claims of the index with tree {@code treeName}. */
+    public static String claimDomainOf(String treeName) {
         return treeName + ".uniq";
     }
 

@@ -66,7 +66,7 @@ class SweeperConcurrencyTest {
             AtomicBoolean stop = new AtomicBoolean();
             ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 1);
             try (Sweeper sweeper = new Sweeper(store, tm1, new CatalogSweepScope(catalog),
-                    SweeperTest.FAST.withMaxGoneRows(3), "pn-1")) {
+                    SweeperTest.FAST, "pn-1")) {
                 Future<?> sweeping = pool.submit(() -> {
                     while (!stop.get()) {
                         sweeper.runPass();
@@ -169,5 +169,10 @@ class SweeperConcurrencyTest {
             assertTrue(indexed.containsAll(liveRids), why + ": every live row is in " + tree);
             assertTrue(liveRids.containsAll(indexed), why + ": no entry of a gone row is left in " + tree);
         }
+        Set<Long> claimed = new HashSet<>();
+        for (StoredRecord c : store.scan(TableIndex.claimDomainOf(t.def().treeNames().get(0)), KeyRange.ALL, Integer.MAX_VALUE)) {
+            claimed.add(TableIndex.ridOf(c.value()));
+        }
+        assertEquals(liveRids, claimed, why + ": the primary key's claims are exactly the live rows'");
     }
 }

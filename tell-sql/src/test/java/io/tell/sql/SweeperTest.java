@@ -25,6 +25,7 @@ import io.tell.store.WriteOp;
 import io.tell.txn.TableIndex;
 import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
+import io.tell.txn.GarbageLog;
 import io.tell.txn.TxLog;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ import org.junit.jupiter.api.Test;
 class SweeperTest {
     /** No pacing to speak of, no grace: tests decide when passes run. */
     static final SweepOptions FAST = SweepOptions.defaults().withRecordsPerSecond(1_000_000).withGrace(Duration.ZERO)
-            .withPassInterval(Duration.ZERO).withPageSize(7).withMaxGoneRows(5);
+            .withPassInterval(Duration.ZERO).withPageSize(7);
 
     protected RecordStore openStore() {
         return RecordStores.open("mem:");
@@ -136,6 +137,16 @@ class SweeperTest {
         }
         assertEquals(25, sweeper.stats().rowsDeleted());
         assertEquals(25 * 3 + 10 * 2, sweeper.stats().indexEntriesDeleted(), "every entry of a gone row, stale ones included");
+        for (String tree : t.def().treeNames()) {
+            List<StoredRecord> claims = store.scan(TableIndex.claimDomainOf(tree), KeyRange.ALL, Integer.MAX_VALUE);
+            if (!claims.isEmpty()) { // unique: the primary key and EMAIL
+                Set<Long> holders = new HashSet<>();
+                claims.forEach(c -> holders.add(TableIndex.ridOf(c.value())));
+                assertEquals(kept, holders, "claims of gone rows go: " + tree);
+            }
+        }
+        assertEquals(25 * 2 + 10, sweeper.stats().claimsDeleted(), "PK and EMAIL of each gone row, and the old EMAIL claims");
+        assertTrue(store.scan(GarbageLog.DOMAIN, KeyRange.ALL, 10).isEmpty(), "every garbage list read and done");
         assertTrue(sweeper.stats().roundTrips() > 0 && sweeper.stats().passes() == 1);
         Transaction tx = tm.beginReadOnly();
         assertEquals(15, t.scanAll(tx).size());
@@ -145,6 +156,31 @@ class SweeperTest {
 
         assertTrue(sweeper.runPass());
         assertEquals(25, sweeper.stats().rowsDeleted(), "nothing left to do");
+    }
+
+    @Test
+    void theOldKeyOfALiveRowStaysUntilTheRowIsGone() {
+        TableStore t = createItems("ITEMS");
+        long rid = insert(t, 0, 1).get(0);
+        tm.run(3, tx -> t.update(tx, rid, new Object[] {0, 5, "new@x"}));
+        assertTrue(sweeper.runPass());
+        assertTrue(sweeper.runPass()); // the carried item comes round again: the row still lives
+        int entries = 0;
+        for (String tree : t.def().treeNames()) {
+            entries += BTree.open(store, BTreeConfig.of(tree, false)).scan(ScanRange.ALL, false, Integer.MAX_VALUE).size();
+        }
+        assertEquals(3 + 2, entries, "the old GRP and EMAIL entries stay, for a writer that sets them back");
+        assertEquals(0, sweeper.stats().indexEntriesDeleted());
+        assertFalse(store.scan(GarbageLog.DOMAIN, KeyRange.ALL, 10).isEmpty(), "carried forward");
+
+        tm.run(3, tx -> t.delete(tx, rid));
+        assertTrue(sweeper.runPass());
+        assertTrue(sweeper.runPass());
+        for (String tree : t.def().treeNames()) {
+            assertTrue(ridsIndexedBy(tree).isEmpty(), tree);
+        }
+        assertEquals(3 + 2, sweeper.stats().indexEntriesDeleted(), "the row's three entries and its two old keys");
+        assertTrue(store.scan(GarbageLog.DOMAIN, KeyRange.ALL, 10).isEmpty());
     }
 
     @Test
