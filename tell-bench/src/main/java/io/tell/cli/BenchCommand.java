@@ -4,6 +4,7 @@ import io.tell.bench.compare.ComparedDatabase;
 import io.tell.bench.compare.ComparedRun;
 import io.tell.bench.compare.Comparison;
 import io.tell.bench.compare.ComparisonReport;
+import io.tell.bench.load.BulkLoad;
 import io.tell.bench.tpcc.JdbcTarget;
 import io.tell.bench.tpcc.TpccOptions;
 import io.tell.bench.tpcc.TpccScale;
@@ -29,7 +30,13 @@ final class BenchCommand {
               table, then one table with tpmC, tx/s, New-Order p50/p99, abort %, Tell's round trips and the ratios
               Tell embedded / H2 and Tell on Redis / PostgreSQL; writes compare.md, compare.json and each run's
               result.json and charts into the output directory (default target/compare-<timestamp>/).
-              --postgres throw-away   always use a throw-away cluster (default auto: as above)""";
+              --postgres throw-away   always use a throw-away cluster (default auto: as above)
+
+            tell bench load [--url JDBC_URL] [--user U --password P] [--rows 100000] [--batch 128] [--threads 2]
+              A bulk load as common loaders do it: a table with a primary key and a secondary index (BULK_LOAD,
+              dropped and created), rows inserted through one prepared INSERT with addBatch/executeBatch in
+              auto-commit mode, THREADS connections each loading its own key range; prints progress, rows/s,
+              and checks that the table holds every row. Any JDBC URL; default jdbc:tell:mem:load.""";
 
     private static final Map<String, ComparedDatabase> BY_KEY = Map.of(
             "tell-embedded", ComparedDatabase.tellEmbedded(), "h2", ComparedDatabase.h2(),
@@ -40,8 +47,11 @@ final class BenchCommand {
     }
 
     static int run(String[] argv) throws Exception {
+        if (argv.length >= 2 && argv[1].equals("load")) {
+            return load(argv);
+        }
         if (argv.length < 2 || !argv[1].equals("compare")) {
-            throw new Args.UsageException(argv.length < 2 ? "which benchmark? (compare)" : "unknown benchmark '" + argv[1] + "'");
+            throw new Args.UsageException(argv.length < 2 ? "which benchmark? (compare, load)" : "unknown benchmark '" + argv[1] + "'");
         }
         Args args = new Args(argv, 2, List.of("warehouses", "terminals", "duration", "warmup", "load-threads", "seed", "only",
                 "postgres", "out"));
@@ -81,5 +91,27 @@ final class BenchCommand {
                 + " (each database's result.json and charts in its own directory)");
         boolean allGood = runs.stream().allMatch(r -> r.skipped() || r.result() != null && r.result().consistent());
         return allGood ? 0 : 1;
+    }
+
+    private static int load(String[] argv) throws Exception {
+        Args args = new Args(argv, 2, List.of("url", "user", "password", "rows", "batch", "threads"));
+        BulkLoad.Options options;
+        try {
+            options = new BulkLoad.Options(new JdbcTarget(args.get("url", "jdbc:tell:mem:load"), args.get("user", null),
+                    args.get("password", null)), args.longValue("rows", 100_000), args.intValue("batch", 128, 1),
+                    args.intValue("threads", 2, 1));
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        System.out.printf("bulk load: %,d rows into %s, batches of %d in auto-commit mode, %d threads%n",
+                options.rows(), options.target().url(), options.batch(), options.threads());
+        BulkLoad.Result r = new BulkLoad(options, System.out).run();
+        System.out.printf("loaded %,d rows in %.1f s: %,.0f rows/s; the table holds %,d rows%n", r.rows(), r.seconds(),
+                r.rowsPerSecond(), r.counted());
+        if (r.counted() != r.rows()) {
+            System.err.println("bulk load: the table holds " + r.counted() + " rows, expected " + r.rows());
+            return 1;
+        }
+        return 0;
     }
 }

@@ -14,7 +14,8 @@ public final class Tell {
               cluster     cluster status --store URL: commit managers, processing nodes and their leases, base, lav
               tpcc        the TPC-C benchmark over JDBC (any JDBC URL), with consistency checks
               chaos       kill processing nodes, a commit manager and a Redis primary under bank transfers; check
-              bench       bench compare: TPC-C on Tell embedded, H2, Tell on Redis and PostgreSQL, one table
+              bench       bench compare: TPC-C on Tell embedded, H2, Tell on Redis and PostgreSQL, one table;
+                          bench load: a bulk load through plain JDBC batches (any JDBC URL)
               jmh         run the JMH microbenchmarks (JMH options follow, e.g. -l to list)
               help        this text
             """;

@@ -2,32 +2,39 @@ package io.tell.gc;
 
 import io.tell.store.Expect;
 import io.tell.store.KeyRange;
+import io.tell.store.RecordKey;
 import io.tell.store.StoredRecord;
+import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Empties the domains of dropped tables and indexes ({@link SweepScope#deadDomains}).
  *
  * <p>A domain is not emptied the moment it is seen dead: a processing node with the old
- * catalog may still be running a transaction on it. The first pass that sees it dead writes a
- * <i>notice</i> {@code tell.sys/gc.dead/<domain>} = (the pass's tid, wall-clock millis); a later
- * pass empties it once lav has reached that tid (every transaction that was running when the
- * notice was written has ended) and the grace period has passed (a table being created has its
- * definition written a moment before the catalog names it). The notice then becomes
- * <i>done</i> (tid 0) so that the domain is not scanned again. A notice of a domain that is no
- * longer dead is dropped, so that a stale one can never shorten the wait.
+ * catalog may still be running a transaction on it. The first pass that sees it dead records a
+ * <i>notice</i> for it = (the pass's tid, wall-clock millis); a later pass empties it once lav
+ * has reached that tid (every transaction that was running when the notice was written has
+ * ended) and the grace period has passed (a table being created has its definition written a
+ * moment before the catalog names it). The notice then becomes <i>done</i> (tid 0) so that the
+ * domain is not scanned again. A notice of a domain that is no longer dead is dropped, so that a
+ * stale one can never shorten the wait.
+ *
+ * <p>All notices live in one record, {@code tell.sys/gc.dead}, read with one get and changed
+ * with a write conditional on its version, so a pass with nothing dropped costs one read here.
  */
 final class DeadDomainSweep {
-    static final String DOMAIN = "tell.sys";
-    private static final byte[] PREFIX = "gc.dead/".getBytes(StandardCharsets.UTF_8);
+    static final RecordKey KEY = new RecordKey("tell.sys", "gc.dead".getBytes(StandardCharsets.UTF_8));
+
+    /** When a domain was first seen dead: the pass's tid (0 once emptied) and wall-clock millis. */
+    private record Notice(long tid, long millis) {
+    }
 
     private final SweepPass pass;
 
@@ -36,30 +43,24 @@ final class DeadDomainSweep {
     }
 
     void run(Set<String> dead) {
-        Map<String, StoredRecord> notices = notices();
-        List<WriteOp> changes = new ArrayList<>();
-        for (Map.Entry<String, StoredRecord> n : notices.entrySet()) {
-            if (!dead.contains(n.getKey())) {
-                changes.add(WriteOp.delete(DOMAIN, n.getValue().key(), Expect.version(n.getValue().version())));
-            }
-        }
+        pass.checkLease();
+        Versioned stored = pass.store().get(KEY.domain(), KEY.key());
+        Map<String, Notice> notices = stored == null ? new TreeMap<>() : decode(stored.value());
+        Map<String, Notice> next = new TreeMap<>(notices);
+        next.keySet().retainAll(dead);
         for (String domain : dead) {
-            StoredRecord notice = notices.get(domain);
+            Notice notice = notices.get(domain);
             if (notice == null) {
-                changes.add(WriteOp.insert(DOMAIN, key(domain), notice(pass.tid(), pass.startMillis())));
-                continue;
-            }
-            ByteBuffer value = ByteBuffer.wrap(notice.value());
-            long since = value.getLong();
-            long sinceMillis = value.getLong();
-            if (since == 0 || pass.lav() < since || pass.startMillis() - sinceMillis < pass.options().grace().toMillis()) {
-                continue;
-            }
-            if (empty(domain)) {
-                changes.add(WriteOp.put(DOMAIN, notice.key(), notice(0, sinceMillis), Expect.version(notice.version())));
+                next.put(domain, new Notice(pass.tid(), pass.startMillis()));
+            } else if (notice.tid() != 0 && pass.lav() >= notice.tid()
+                    && pass.startMillis() - notice.millis() >= pass.options().grace().toMillis() && empty(domain)) {
+                next.put(domain, new Notice(0, notice.millis()));
             }
         }
-        pass.writeAll(changes);
+        if (!next.equals(notices)) {
+            Expect expect = stored == null ? Expect.ABSENT : Expect.version(stored.version());
+            pass.writeAll(List.of(new WriteOp(KEY, encode(next), expect))); // lost to a racing holder: next pass
+        }
     }
 
     /** Deletes every record of {@code domain}; false when someone kept writing there (tried again next pass). */
@@ -81,31 +82,31 @@ final class DeadDomainSweep {
         }
     }
 
-    private Map<String, StoredRecord> notices() {
-        Map<String, StoredRecord> out = new HashMap<>();
-        byte[] from = PREFIX;
-        byte[] to = Arrays.copyOf(PREFIX, PREFIX.length);
-        to[to.length - 1]++;
-        while (true) {
-            List<StoredRecord> page = pass.page(DOMAIN, new KeyRange(from, to));
-            for (StoredRecord r : page) {
-                out.put(new String(r.key(), PREFIX.length, r.key().length - PREFIX.length, StandardCharsets.UTF_8), r);
-            }
-            if (page.size() < pass.options().pageSize()) {
-                return out;
-            }
-            from = SweepPass.after(page.get(page.size() - 1).key());
+    private static byte[] encode(Map<String, Notice> notices) {
+        List<byte[]> names = new ArrayList<>();
+        int size = 4;
+        for (String d : notices.keySet()) {
+            byte[] b = d.getBytes(StandardCharsets.UTF_8);
+            names.add(b);
+            size += 2 + b.length + 16;
         }
+        ByteBuffer buf = ByteBuffer.allocate(size).putInt(notices.size());
+        int i = 0;
+        for (Notice n : notices.values()) {
+            byte[] b = names.get(i++);
+            buf.putShort((short) b.length).put(b).putLong(n.tid()).putLong(n.millis());
+        }
+        return buf.array();
     }
 
-    private static byte[] key(String domain) {
-        byte[] d = domain.getBytes(StandardCharsets.UTF_8);
-        byte[] k = Arrays.copyOf(PREFIX, PREFIX.length + d.length);
-        System.arraycopy(d, 0, k, PREFIX.length, d.length);
-        return k;
-    }
-
-    private static byte[] notice(long tid, long millis) {
-        return ByteBuffer.allocate(16).putLong(tid).putLong(millis).array();
+    private static Map<String, Notice> decode(byte[] value) {
+        ByteBuffer buf = ByteBuffer.wrap(value);
+        Map<String, Notice> out = new TreeMap<>();
+        for (int n = buf.getInt(); n > 0; n--) {
+            byte[] b = new byte[buf.getShort() & 0xFFFF];
+            buf.get(b);
+            out.put(new String(b, StandardCharsets.UTF_8), new Notice(buf.getLong(), buf.getLong()));
+        }
+        return out;
     }
 }

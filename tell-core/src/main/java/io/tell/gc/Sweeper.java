@@ -95,6 +95,12 @@ public final class Sweeper implements AutoCloseable {
                 return false;
             }
             counters.passes.increment();
+            if (LOG.isDebugEnabled()) {
+                SweepStats after = stats();
+                LOG.debug("sweep pass up to lav {} in {} ms: {} rows, {} index entries, {} claims, {} log entries, {} dead records"
+                        + " reclaimed so far", pass.lav(), System.currentTimeMillis() - pass.startMillis(), after.rowsDeleted(),
+                        after.indexEntriesDeleted(), after.claimsDeleted(), after.logEntriesDeleted(), after.deadRecordsDeleted());
+            }
             return true;
         }
     }
@@ -162,12 +168,12 @@ public final class Sweeper implements AutoCloseable {
      */
     public static String progress(io.tell.store.RecordStore store) {
         String holder = SweepLease.holder(store);
-        if (holder == null) {
+        SweepCursor cursor = SweepCursor.read(store);
+        if (holder == null && cursor.garbageNext() == 1 && cursor.logNext() == 1) {
             return null;
         }
-        SweepCursor cursor = SweepCursor.read(store);
-        return "lease held (last) by " + holder + "; garbage lists read below tid " + cursor.garbageNext()
-                + ", log entries below tid " + cursor.logNext();
+        return (holder == null ? "no holder now" : "lease held (last) by " + holder) + "; garbage lists read below tid "
+                + cursor.garbageNext() + ", log entries below tid " + cursor.logNext();
     }
 
 }

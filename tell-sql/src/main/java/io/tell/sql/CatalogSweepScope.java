@@ -15,6 +15,9 @@ import java.util.Set;
  */
 public final class CatalogSweepScope implements SweepScope {
     private final Catalog catalog;
+    /** The last answer of {@link #deadDomains} and the catalog directory's version it holds for. */
+    private Set<String> dead = Set.of();
+    private long deadAtVersion = -1;
 
     public CatalogSweepScope(Catalog catalog) {
         this.catalog = catalog;
@@ -31,11 +34,21 @@ public final class CatalogSweepScope implements SweepScope {
     }
 
     /**
-     * Every domain of every definition record minus those of the live tables. Read live tables
+     * Every domain of every definition record minus those of the live tables; the scan of the
+     * definitions runs again only when the catalog's directory changed (a create or drop). Read live tables
      * after the definitions: a table created between the two reads is then live, not dead.
      */
     @Override
-    public Set<String> deadDomains() {
+    public synchronized Set<String> deadDomains() {
+        long version = catalog.snapshot().storeVersion();
+        if (version != deadAtVersion) {
+            dead = computeDeadDomains();
+            deadAtVersion = version;
+        }
+        return dead;
+    }
+
+    private Set<String> computeDeadDomains() {
         List<TableDef> all = catalog.definitions();
         Set<String> live = new HashSet<>();
         for (TableDef def : catalog.tables()) {
