@@ -281,6 +281,10 @@ public final class BLinkTree implements BTree {
         nav.setRoot(0);
     }
 
+    Splitter splitter() {
+        return splitter;
+    }
+
     NodeStore nodeStore() {
         return nav.store();
     }

@@ -1,7 +1,10 @@
 package io.tell.index.internal;
 
 import io.tell.index.IndexEntry;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * One node of the tree as a value: immutable, and unaware of where it is stored. A node is
@@ -225,6 +228,45 @@ public final class BTreeNode {
         BTreeNode right = inner(rightId, level, sep, high, rightSibling,
                 Arrays.copyOfRange(keys, at, n - 1), Arrays.copyOfRange(children, at, n));
         return new Split(left, right, sep);
+    }
+
+    /**
+     * Splits this over-full leaf into as many nodes as it takes to hold at most
+     * {@code capacity} entries each, chained by right links: the first keeps the id and the low
+     * fence, each further one gets an id from {@code ids}, the last the old high fence and
+     * sibling. Each node's low fence is its separator. When the new entries were all appended
+     * to the rightmost leaf ({@code appended}), nodes are filled to capacity in turn, so that a
+     * bulk load of ascending keys leaves full leaves; otherwise the entries are shared evenly.
+     */
+    public List<BTreeNode> splitInto(int capacity, boolean appended, LongSupplier ids) {
+        int n = size();
+        if (!isLeaf() || n <= capacity) {
+            throw new IllegalStateException("only an over-full leaf splits into parts: " + n + " entries");
+        }
+        int parts = (n + capacity - 1) / capacity;
+        List<int[]> bounds = new ArrayList<>(parts);
+        int from = 0;
+        for (int i = 0; i < parts; i++) {
+            int to = appended && high == null ? Math.min(n, from + capacity) : (int) ((long) n * (i + 1) / parts);
+            bounds.add(new int[] {from, to});
+            from = to;
+        }
+        long[] partIds = new long[parts];
+        partIds[0] = id;
+        for (int i = 1; i < parts; i++) {
+            partIds[i] = ids.getAsLong();
+        }
+        List<BTreeNode> out = new ArrayList<>(parts);
+        IndexEntry partLow = low;
+        for (int i = 0; i < parts; i++) {
+            int[] b = bounds.get(i);
+            boolean last = i == parts - 1;
+            IndexEntry partHigh = last ? high : separatorBetween(keys[b[1] - 1], keys[b[1]]);
+            out.add(leaf(partIds[i], partLow, partHigh, last ? rightSibling : partIds[i + 1],
+                    Arrays.copyOfRange(keys, b[0], b[1])));
+            partLow = partHigh;
+        }
+        return out;
     }
 
     /**

@@ -17,11 +17,15 @@ import java.util.Objects;
  * Many inserts into the trees of one store at once. The cached inner nodes route each entry
  * to its leaf without a read; then every leaf involved is read in one batch, changed with all
  * its new entries, and published as {@link BLinkTree#insert} would publish it (new physical
- * records in one batch, the conditional mapping writes in a second). With warm caches that is
- * three round trips in all (four when some leaf was changed by another client), however many
- * entries and trees. An entry the batch cannot place (an uncached route, a leaf that moved,
- * would split, or lost its conditional write) is left for another round or inserted on its
- * own, so each entry gets the result a single insert would give, and each is atomic on its own.
+ * records in one batch, the conditional mapping writes in a second). A leaf that would overflow
+ * splits in the same two batches: its new right parts are written with the physical records,
+ * and the mapping swing of the leaf to its first part makes them reachable along the right
+ * links ({@link Splitter}'s protocol, with several parts at once); their separators are posted
+ * to the parents after. With warm caches that is three round trips in all (four when some leaf
+ * was changed by another client), plus one per split to post its separators, however many
+ * entries and trees. An entry the batch cannot place (an uncached route, a leaf that moved, or
+ * lost its conditional write) is left for another round or inserted on its own, so each entry
+ * gets the result a single insert would give, and each is atomic on its own.
  */
 final class BatchInsert {
     /** One entry for one tree, and where its result goes. */
@@ -35,6 +39,8 @@ final class BatchInsert {
         final List<Request> requests = new ArrayList<>();
         NodeRef ref;
         NodeStore.Replacement replacement;
+        /** The new right parts when the leaf splits, in order; empty otherwise. */
+        final List<NodeStore.Creation> rights = new ArrayList<>();
         /** Requests decided by this batch's read of the node: added to it, or found present. */
         final List<Request> planned = new ArrayList<>();
         int added;
@@ -70,10 +76,9 @@ final class BatchInsert {
 
     /**
      * Batches until every request is decided. After a round that placed some entries but left
-     * others (a full leaf, typically: appends to the right edge), one of those is inserted on
-     * its own, splitting the leaf, and the rest go into another round, which finds room in the
-     * new leaf: a bulk load of ascending keys costs a few round trips per leaf, not three per
-     * entry. A round that placed nothing ends the batching.
+     * others (routed to a leaf that has moved right, or whose write lost to another client),
+     * one of those is inserted on its own and the rest go into another round. A round that
+     * placed nothing ends the batching.
      */
     private static void rounds(RecordStore store, List<Request> requests, InsertResult[] results) {
         List<Request> pending = requests;
@@ -125,20 +130,47 @@ final class BatchInsert {
         if (writing.isEmpty()) {
             return;
         }
+        List<WriteOp> first = new ArrayList<>(physical);
         for (Group g : writing) {
-            g.tree.nodeStore().drainGarbage(physical.isEmpty() ? mappings : physical);
+            g.rights.forEach(c -> first.addAll(c.ops()));
         }
-        if (!physical.isEmpty()) {
-            store.writeAll(physical);
+        for (Group g : writing) {
+            g.tree.nodeStore().drainGarbage(first.isEmpty() ? mappings : first);
+        }
+        List<WriteResult> created = first.isEmpty() ? List.of() : store.writeAll(first);
+        List<List<NodeRef>> rights = new ArrayList<>(writing.size());
+        int at = physical.size();
+        for (Group g : writing) {
+            List<NodeRef> parts = new ArrayList<>(g.rights.size());
+            for (NodeStore.Creation c : g.rights) {
+                parts.add(g.tree.nodeStore().finishCreate(c, created.subList(at, at + c.ops().size())));
+                at += c.ops().size();
+            }
+            rights.add(parts);
         }
         List<WriteResult> written = store.writeAll(mappings);
+        Map<BLinkTree, List<Path.Missing>> separators = new LinkedHashMap<>();
         for (int i = 0; i < writing.size(); i++) {
             Group g = writing.get(i);
-            if (g.tree.nodeStore().finishReplace(g.replacement, written.get(i)) == null) {
+            NodeRef left = g.tree.nodeStore().finishReplace(g.replacement, written.get(i));
+            if (left == null) {
                 g.tree.navigator().stats().conflicts.increment();
+                rights.get(i).forEach(g.tree.nodeStore()::discard); // never reachable: the swing lost
                 undecide(g, results, alone);
+                continue;
+            }
+            if (!rights.get(i).isEmpty()) {
+                g.tree.navigator().cache().put(left);
+                for (NodeRef right : rights.get(i)) {
+                    g.tree.navigator().stats().splits.increment();
+                    g.tree.navigator().cache().put(right);
+                    separators.computeIfAbsent(g.tree, t -> new ArrayList<>())
+                            .add(new Path.Missing(1, right.node().low(), right.id(), null));
+                }
             }
         }
+        // Step 3 of each split: until it is done, searches reach the new leaves along the links.
+        separators.forEach((tree, missing) -> tree.splitter().postAll(missing));
     }
 
     /** Reads every group's node (one round trip, two when some leaf changed elsewhere). */
@@ -157,9 +189,9 @@ final class BatchInsert {
 
     /**
      * Adds the group's entries to its leaf, deciding duplicates on the way; true when there is
-     * a leaf to write (its entries count as inserted unless the write fails). Entries the leaf
-     * does not cover (all of them when it is not a leaf), and those from the first one that
-     * would overflow it on, go to {@code alone}.
+     * a leaf to write (its entries count as inserted unless the write fails). A leaf that grows
+     * beyond capacity is split into parts ({@link BTreeNode#splitInto}). Entries the leaf does
+     * not cover (all of them when it is not a leaf) go to {@code alone}.
      */
     private static boolean plan(Group g, InsertResult[] results, List<Request> alone) {
         if (g.ref == null || !g.ref.node().isLeaf()) {
@@ -169,12 +201,12 @@ final class BatchInsert {
         boolean unique = g.tree.config().unique();
         int capacity = g.tree.config().nodeCapacity();
         BTreeNode next = g.ref.node();
-        boolean full = false;
+        boolean appendedOnly = true;
         for (Request r : g.requests) {
             IndexEntry entry = r.entry();
             IndexEntry target = g.tree.routing(entry);
-            if (full || !next.covers(target, false)) {
-                alone.add(r); // after a full leaf, every later request waits too: order is kept
+            if (!next.covers(target, false)) {
+                alone.add(r);
                 continue;
             }
             int pos = next.lowerBound(target);
@@ -184,11 +216,7 @@ final class BatchInsert {
                 results[r.index()] = existing == entry.rid() ? InsertResult.ALREADY_PRESENT : new InsertResult.DuplicateKey(existing);
                 continue;
             }
-            if (next.size() >= capacity) {
-                full = true; // the leaf must split: left to a single insert
-                alone.add(r);
-                continue;
-            }
+            appendedOnly &= pos == next.size();
             g.planned.add(r);
             next = next.withEntry(pos, entry);
             results[r.index()] = InsertResult.INSERTED;
@@ -197,7 +225,15 @@ final class BatchInsert {
         if (g.added == 0) {
             return false;
         }
-        g.replacement = g.tree.nodeStore().prepareReplace(g.ref, next);
+        NodeStore nodes = g.tree.nodeStore();
+        if (next.size() > capacity) {
+            List<BTreeNode> parts = next.splitInto(capacity, appendedOnly, nodes::newId);
+            for (BTreeNode part : parts.subList(1, parts.size())) {
+                g.rights.add(nodes.prepareCreate(part));
+            }
+            next = parts.get(0);
+        }
+        g.replacement = nodes.prepareReplace(g.ref, next);
         return true;
     }
 

@@ -174,27 +174,37 @@ public final class NodeStore {
      * inserted if absent, and its physical record if it has one, in one batch. One round trip.
      */
     public NodeRef create(BTreeNode node) {
-        List<WriteOp> ops = new ArrayList<>();
-        long physicalId = 0;
+        Creation c = prepareCreate(node);
+        List<WriteOp> ops = new ArrayList<>(c.ops());
+        drainGarbage(ops);
+        return finishCreate(c, store.writeAll(ops));
+    }
+
+    /** A new node's records, written insert-if-absent (its id is fresh): the mapping last. */
+    record Creation(BTreeNode node, long physicalId, List<WriteOp> ops) {
+    }
+
+    Creation prepareCreate(BTreeNode node) {
         byte[] encoded = NodeCodec.encode(node);
         if (isInline(node)) {
-            ops.add(WriteOp.insert(mapDomain, Bytes.ofLong(node.id()), inlineValue(encoded)));
-        } else {
-            physicalId = newId();
-            ops.add(WriteOp.insert(nodeDomain, Bytes.ofLong(physicalId), encoded));
-            ops.add(WriteOp.insert(mapDomain, Bytes.ofLong(node.id()), pointerValue(physicalId)));
+            return new Creation(node, 0, List.of(WriteOp.insert(mapDomain, Bytes.ofLong(node.id()), inlineValue(encoded))));
         }
-        int own = ops.size();
-        drainGarbage(ops);
-        List<WriteResult> results = store.writeAll(ops);
+        long physicalId = newId();
+        return new Creation(node, physicalId, List.of(WriteOp.insert(nodeDomain, Bytes.ofLong(physicalId), encoded),
+                WriteOp.insert(mapDomain, Bytes.ofLong(node.id()), pointerValue(physicalId))));
+    }
+
+    /** The created node, from the results of its ops (the first {@code ops().size()} of {@code results}). */
+    NodeRef finishCreate(Creation c, List<WriteResult> results) {
+        int own = c.ops().size();
         WriteResult mapped = results.get(own - 1);
         if (!mapped.written() || own == 2 && !results.get(0).written()) {
-            throw TellException.of(ErrorCode.INTERNAL, "fresh node id " + node.id() + " already in use");
+            throw TellException.of(ErrorCode.INTERNAL, "fresh node id " + c.node().id() + " already in use");
         }
-        if (physicalId != 0) {
-            hints.put(node.id(), physicalId, node);
+        if (c.physicalId() != 0) {
+            hints.put(c.node().id(), c.physicalId(), c.node());
         }
-        return new NodeRef(node.id(), mapped.version(), physicalId, node);
+        return new NodeRef(c.node().id(), mapped.version(), c.physicalId(), c.node());
     }
 
     /**

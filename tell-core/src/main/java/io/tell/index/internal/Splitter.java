@@ -64,14 +64,68 @@ final class Splitter {
 
     /** Posts the separators a search found missing; idempotent, so racing helpers do no harm. */
     void help(List<Path.Missing> missing) {
-        for (Path.Missing m : missing) {
-            nav.stats().separatorsHelped.increment();
-            ArrayDeque<Path.Frame> ancestors = new ArrayDeque<>();
-            if (m.parent() != null) {
-                ancestors.push(m.parent());
+        nav.stats().separatorsHelped.add(missing.size());
+        postAll(missing);
+    }
+
+    /**
+     * Posts separators (step 3) of nodes this client split itself, or found missing. Runs of
+     * separators that go into one parent with room for them all (the parts of one split,
+     * typically) go in one conditional write; the rest, or a run whose write lost, one by one.
+     */
+    void postAll(List<Path.Missing> missing) {
+        int i = 0;
+        while (i < missing.size()) {
+            int next = postRun(missing, i);
+            if (next > i) {
+                i = next;
+                continue;
             }
-            post(ancestors, m.level(), m.low(), m.child());
+            post(missing.get(i));
+            i++;
         }
+    }
+
+    /** Posts missing.get(from) and the ones after it that its parent takes, in one write; where it stopped, or {@code from}. */
+    private int postRun(List<Path.Missing> missing, int from) {
+        Path.Missing first = missing.get(from);
+        Path p = nav.descend(first.low(), false, first.level());
+        if (p == null) {
+            return from;
+        }
+        BTreeNode next = p.node().node();
+        int to = from;
+        while (to < missing.size() && next.size() < capacity) {
+            Path.Missing m = missing.get(to);
+            if (m.level() != first.level() || !next.covers(m.low(), false)) {
+                break;
+            }
+            if (next.childIndexOf(m.child()) < 0) {
+                next = next.withChild(m.low(), m.child());
+            }
+            to++;
+        }
+        if (to - from < 2) {
+            return from;
+        }
+        NodeRef done = store.replace(p.node(), next);
+        if (done == null) {
+            nav.stats().conflicts.increment();
+            return from;
+        }
+        nav.cache().put(done);
+        for (int i = from; i < to; i++) {
+            hook.after(SplitStep.SEPARATOR_POSTED, first.level());
+        }
+        return to;
+    }
+
+    private void post(Path.Missing m) {
+        ArrayDeque<Path.Frame> ancestors = new ArrayDeque<>();
+        if (m.parent() != null) {
+            ancestors.push(m.parent());
+        }
+        post(ancestors, m.level(), m.low(), m.child());
     }
 
     /**
