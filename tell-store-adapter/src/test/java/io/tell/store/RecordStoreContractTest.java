@@ -200,6 +200,31 @@ public abstract class RecordStoreContractTest {
     }
 
     @Test
+    void largeBatchesWriteEveryRecordAndVersionsKeepGrowing() {
+        List<WriteOp> inserts = new ArrayList<>();
+        for (int i = 0; i < 600; i++) { // more than one server call's worth on any backend
+            inserts.add(WriteOp.insert(domain("big"), b("k" + i), b("v" + i)));
+        }
+        List<WriteResult> written = store.writeAll(inserts);
+        assertTrue(written.stream().allMatch(WriteResult::written), written.toString());
+        List<WriteOp> rewrites = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            rewrites.add(i % 2 == 0 ? WriteOp.put(domain("big"), b("k" + i), b("w" + i), Expect.version(written.get(i).version()))
+                    : WriteOp.delete(domain("big"), b("k" + i), Expect.version(written.get(i).version())));
+        }
+        List<WriteResult> again = store.writeAll(rewrites);
+        for (int i = 0; i < 600; i++) {
+            assertTrue(again.get(i).written() && again.get(i).version() > written.get(i).version(), "write " + i);
+            Versioned now = store.get(domain("big"), b("k" + i));
+            if (i % 2 == 0) {
+                assertArrayEquals(b("w" + i), now.value());
+            } else {
+                assertNull(now);
+            }
+        }
+    }
+
+    @Test
     void countersIncrementAtomicallyAndLiveBesideRecords() throws Exception {
         assertEquals(5, store.increment(domain("c"), b("n"), 5));
         assertEquals(105, store.increment(domain("c"), b("n"), 100));

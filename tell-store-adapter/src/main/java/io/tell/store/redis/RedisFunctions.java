@@ -2,7 +2,7 @@ package io.tell.store.redis;
 
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.output.ByteArrayOutput;
+import io.lettuce.core.output.ArrayOutput;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
@@ -17,19 +17,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The server-side function library ({@code tell_v1.lua}) that makes conditional writes
- * atomic: check the expected version, draw a new version, write or delete, in one step.
+ * The server-side function library ({@code tell_v2.lua}) that makes conditional writes
+ * atomic: check the expected version, draw a new version, write or delete, in one step; any
+ * number of writes per call, each on its own.
  */
 final class RedisFunctions {
     static final String LIBRARY = load();
-    static final String WRITE = "tell_v1_write";
+    static final String WRITE = "tell_v2_write";
 
-    private static final byte[] ANY = {'A'};
-    private static final byte[] ABSENT = {'N'};
-    private static final byte[] VERSION = {'V'};
     private static final byte[] NONE = {};
 
     private RedisFunctions() {
@@ -40,25 +40,37 @@ final class RedisFunctions {
         return connection.async().functionLoad(LIBRARY, true).toCompletableFuture();
     }
 
-    /** A fresh FCALL command for {@code op}; {@code recordKey} and {@code versionKey} share a slot. */
-    static AsyncCommand<byte[], byte[], byte[]> writeCommand(WriteOp op, byte[] recordKey, byte[] versionKey) {
-        CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE)
-                .add(WRITE).add(2).addKey(recordKey).addKey(versionKey);
-        switch (op.expect()) {
-            case Expect.Any any -> args.add(ANY).add(NONE);
-            case Expect.Absent absent -> args.add(ABSENT).add(NONE);
-            case Expect.Version v -> args.add(VERSION).add(RedisKeys.encodeVersion(v.version()));
+    /**
+     * A fresh FCALL command for {@code ops}: one reply per op. {@code recordKeys.get(i)} and
+     * {@code versionKeys.get(i)} share a slot; in a cluster all keys of one call must.
+     */
+    static AsyncCommand<byte[], byte[], List<Object>> writeCommand(List<WriteOp> ops, List<byte[]> recordKeys,
+            List<byte[]> versionKeys) {
+        CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).add(WRITE).add(2 * ops.size());
+        for (int i = 0; i < ops.size(); i++) {
+            args.addKey(recordKeys.get(i)).addKey(versionKeys.get(i));
         }
-        if (!op.isDelete()) {
-            args.addValue(op.value());
+        for (WriteOp op : ops) {
+            char kind;
+            byte[] expected = NONE;
+            switch (op.expect()) {
+                case Expect.Any any -> kind = 'A';
+                case Expect.Absent absent -> kind = 'N';
+                case Expect.Version v -> {
+                    kind = 'V';
+                    expected = RedisKeys.encodeVersion(v.version());
+                }
+            }
+            args.add(new byte[] {(byte) (op.isDelete() ? Character.toLowerCase(kind) : kind)}).add(expected)
+                    .add(op.isDelete() ? NONE : op.value());
         }
-        return new AsyncCommand<>(new Command<>(CommandType.FCALL, new ByteArrayOutput<>(ByteArrayCodec.INSTANCE), args));
+        return new AsyncCommand<>(new Command<>(CommandType.FCALL, new ArrayOutput<>(ByteArrayCodec.INSTANCE), args));
     }
 
     /**
      * Raises a counter to a floor, then adds to it, as one step. A script (EVAL) rather than a
      * function of the library: it is sent only when a node reserves a range of values, and
-     * keeps the library, whose name is its protocol version, unchanged. Redis numbers pass
+     * keeps the library, whose name is its protocol version, to the writes. Redis numbers pass
      * through Lua doubles here, exact below 2^53 (the SPI's bound).
      */
     private static final byte[] FLOORED_INCREMENT = ("local floor = tonumber(ARGV[2])\n"
@@ -79,7 +91,19 @@ final class RedisFunctions {
         return new AsyncCommand<>(new Command<>(CommandType.EVAL, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
     }
 
-    /** Decodes the function's reply: {@code W} + version, or {@code C} + current version (empty when absent). */
+    /** Decodes the function's replies, one per write: {@code W} + version, or {@code C} + current version (empty when absent). */
+    static List<WriteResult> decodeReplies(List<Object> replies, int expected) {
+        if (replies == null || replies.size() != expected) {
+            throw TellException.of(ErrorCode.STORE_FAILURE, "redis function " + WRITE + " answered "
+                    + (replies == null ? "nothing" : replies.size() + " replies") + " for " + expected + " writes");
+        }
+        List<WriteResult> out = new ArrayList<>(expected);
+        for (Object reply : replies) {
+            out.add(decodeReply(reply instanceof byte[] b ? b : null));
+        }
+        return out;
+    }
+
     static WriteResult decodeReply(byte[] reply) {
         if (reply != null && reply.length == 1 + RedisKeys.VERSION_BYTES && reply[0] == 'W') {
             return new WriteResult.Written(RedisKeys.decodeVersion(reply, 1));
@@ -95,9 +119,9 @@ final class RedisFunctions {
     }
 
     private static String load() {
-        try (InputStream in = RedisFunctions.class.getResourceAsStream("tell_v1.lua")) {
+        try (InputStream in = RedisFunctions.class.getResourceAsStream("tell_v2.lua")) {
             if (in == null) {
-                throw new IllegalStateException("tell_v1.lua missing from the classpath");
+                throw new IllegalStateException("tell_v2.lua missing from the classpath");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -12,7 +12,9 @@ import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The record store on Redis 7, standalone or Redis Cluster ({@link RedisStoreProvider} opens it).
  *
  * <p>Layout and versions: see {@link RedisKeys}; conditional writes run in one server-side
- * function ({@code tell_v1.lua}, see {@link RedisFunctions}), loaded on every primary at
+ * function ({@code tell_v2.lua}, see {@link RedisFunctions}), loaded on every primary at
  * open and again on a node that turns out not to have it. Costs in network round trips:
  * a read, a write or an increment is one; a batch is one per node involved, the nodes in
  * parallel (all commands are sent before any answer is awaited). With {@code replicas=N} a
@@ -34,6 +36,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class RedisRecordStore implements RecordStore {
     private final RedisStoreConfig config;
     private final RedisNodes nodes;
+    /** Writes per function call on a standalone server: bounds how long one call holds the server. */
+    static final int WRITES_PER_CALL = 256;
+
     private final PrimaryWriter writer;
     private final RedisScan scanner;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -111,17 +116,52 @@ public final class RedisRecordStore implements RecordStore {
 
     @Override
     public CompletableFuture<WriteResult> writeAsync(WriteOp op) {
-        return RedisErrors.translated(writer.write(slotWrite(op)).thenApply(RedisFunctions::decodeReply));
+        return writeAllAsync(List.of(op)).thenApply(results -> results.get(0));
     }
 
+    /**
+     * One function call per group of writes: in a cluster the writes of one slot (all keys of a
+     * call must share it), on a standalone server up to {@value #WRITES_PER_CALL} writes at a
+     * time. Per-call overhead on the server (entering the function, reading the clock) is paid
+     * once per group, not per write.
+     */
     @Override
     public CompletableFuture<List<WriteResult>> writeAllAsync(List<WriteOp> ops) {
-        List<PrimaryWriter.SlotWrite<byte[]>> writes = new ArrayList<>(ops.size());
-        for (WriteOp op : ops) {
-            writes.add(slotWrite(op));
+        Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
+        List<byte[]> recordKeys = new ArrayList<>(ops.size());
+        List<Integer> slots = new ArrayList<>(ops.size());
+        for (int i = 0; i < ops.size(); i++) {
+            byte[] recordKey = RedisKeys.recordKey(ops.get(i).key());
+            int slot = RedisKeys.slot(recordKey);
+            recordKeys.add(recordKey);
+            slots.add(slot);
+            int group = nodes instanceof ClusterNodes ? slot : -1 - i / WRITES_PER_CALL;
+            groups.computeIfAbsent(group, g -> new ArrayList<>()).add(i);
         }
-        return RedisErrors.translated(writer.writeAll(writes)
-                .thenApply(replies -> replies.stream().map(RedisFunctions::decodeReply).toList()));
+        List<PrimaryWriter.SlotWrite<List<Object>>> calls = new ArrayList<>(groups.size());
+        List<List<Integer>> members = new ArrayList<>(groups.values());
+        for (List<Integer> member : members) {
+            List<WriteOp> groupOps = new ArrayList<>(member.size());
+            List<byte[]> groupKeys = new ArrayList<>(member.size());
+            List<byte[]> versionKeys = new ArrayList<>(member.size());
+            for (int i : member) {
+                groupOps.add(ops.get(i));
+                groupKeys.add(recordKeys.get(i));
+                versionKeys.add(RedisKeys.versionKey(slots.get(i)));
+            }
+            calls.add(new PrimaryWriter.SlotWrite<>(slots.get(member.get(0)),
+                    () -> RedisFunctions.writeCommand(groupOps, groupKeys, versionKeys)));
+        }
+        return RedisErrors.translated(writer.writeAll(calls).thenApply(replies -> {
+            WriteResult[] results = new WriteResult[ops.size()];
+            for (int g = 0; g < members.size(); g++) {
+                List<WriteResult> decoded = RedisFunctions.decodeReplies(replies.get(g), members.get(g).size());
+                for (int j = 0; j < decoded.size(); j++) {
+                    results[members.get(g).get(j)] = decoded.get(j);
+                }
+            }
+            return List.of(results);
+        }));
     }
 
     @Override
@@ -199,12 +239,6 @@ public final class RedisRecordStore implements RecordStore {
         return nodes.routed().get(RedisKeys.recordKey(key)).toCompletableFuture().thenApply(RedisKeys::decodeRecord);
     }
 
-    private static PrimaryWriter.SlotWrite<byte[]> slotWrite(WriteOp op) {
-        byte[] recordKey = RedisKeys.recordKey(op.key());
-        int slot = RedisKeys.slot(recordKey);
-        byte[] versionKey = RedisKeys.versionKey(slot);
-        return new PrimaryWriter.SlotWrite<>(slot, () -> RedisFunctions.writeCommand(op, recordKey, versionKey));
-    }
 
     /** Netty's event-loop threads (Lettuce's included) are FastThreadLocalThreads; see Netty's DefaultPromise.checkDeadLock. */
     private static void checkNotOnEventLoop() {

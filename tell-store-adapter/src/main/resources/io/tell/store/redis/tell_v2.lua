@@ -1,0 +1,84 @@
+#!lua name=tell_v2
+--[[
+Conditional writes of Tell's record store (io.tell.store.redis.RedisRecordStore).
+
+A record is one string: an 8-byte big-endian version followed by the value bytes.
+One call applies any number of conditional writes, each on its own (one may conflict while the
+others are written), all atomically with respect to other clients. For write i (from 1):
+KEYS[2i-1] is the record, KEYS[2i] the version counter of the record's cluster slot (the Java
+side picks a counter key that hashes to the same slot, so both are always on one node; in a
+cluster all keys of one call share one slot).
+
+Versions are max(counter + 1, server time in microseconds): strictly increasing per slot,
+and therefore per key, also across delete and re-insert since the counter outlives records.
+The clock floor means that after a fail-over that lost some unreplicated counter increments
+the new primary still hands out higher versions than the old one did, unless the clocks are
+further apart than the fail-over took. One call reads the clock once, and writes each counter
+it used once, at the end. Versions stay below 2^53 so Lua's doubles hold them exactly; the
+clock is ignored beyond 2^52 microseconds (the year 2112).
+
+The library name carries its version: a changed protocol gets a new name, so clients of
+different versions can share a server.
+]]
+
+local TWO_POW_52 = 4503599627370496
+local TWO_POW_53 = 9007199254740992
+local UPPER = {A = 'A', N = 'N', V = 'V', a = 'A', n = 'N', v = 'V'}
+
+local function encode_version(v)
+  return struct.pack('>l', v)
+end
+
+local function save_counters(drawn)
+  for counter, v in pairs(drawn) do
+    redis.call('SET', counter, string.format('%d', v))
+  end
+end
+
+-- For write i: ARGV[3i-2] the expectation: 'A' any state, 'N' absent, 'V' exactly the version
+-- in ARGV[3i-1] (8 bytes, as stored); in upper case the write puts ARGV[3i], in lower case
+-- ('a', 'n', 'v') it deletes the record. Returns one reply per write: 'W' .. new version
+-- (8 bytes) when written, 'C' .. current version (8 bytes, or nothing when absent) on a
+-- conflict, which changes nothing.
+redis.register_function('tell_v2_write', function(keys, args)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  if now >= TWO_POW_52 then
+    now = 0
+  end
+  local drawn = {}
+  local replies = {}
+  for i = 1, #keys / 2 do
+    local record, counter = keys[2 * i - 1], keys[2 * i]
+    local expect, expected = args[3 * i - 2], args[3 * i - 1]
+    local kind = UPPER[expect]
+    local current = redis.call('GETRANGE', record, 0, 7)
+    if (kind == 'N' and current ~= '') or (kind == 'V' and current ~= expected) then
+      replies[i] = 'C' .. current
+    else
+      local v = drawn[counter]
+      if v then
+        v = v + 1
+      else
+        v = tonumber(redis.call('GET', counter) or '0') + 1
+      end
+      if now > v then
+        v = now
+      end
+      if v >= TWO_POW_53 then
+        save_counters(drawn)
+        return redis.error_reply('ERR tell: version counter exhausted for ' .. counter)
+      end
+      drawn[counter] = v
+      local encoded = encode_version(v)
+      if expect == kind then
+        redis.call('SET', record, encoded .. args[3 * i])
+      else
+        redis.call('DEL', record)
+      end
+      replies[i] = 'W' .. encoded
+    end
+  end
+  save_counters(drawn)
+  return replies
+end)
