@@ -1,5 +1,6 @@
 package io.tell.store.redis;
 
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import io.tell.error.TellException;
@@ -105,13 +106,36 @@ public final class RedisRecordStore implements RecordStore {
         return RedisErrors.translated(all);
     }
 
+    /** Keys per MGET: the reads of a batch go out as a few pipelined MGETs rather than one GET each. */
+    static final int KEYS_PER_MGET = 256;
+
+    /**
+     * A batch read as MGETs of up to {@value #KEYS_PER_MGET} keys, pipelined (in a cluster
+     * Lettuce splits each by slot and puts the answers back in order): one command, future and
+     * reply per chunk on the client, instead of per key.
+     */
     private CompletableFuture<List<Versioned>> readAll(List<RecordKey> keys) {
-        List<CompletableFuture<Versioned>> reads = new ArrayList<>(keys.size());
-        for (RecordKey key : keys) {
-            reads.add(read(key));
+        List<CompletableFuture<List<KeyValue<byte[], byte[]>>>> chunks = new ArrayList<>();
+        for (int from = 0; from < keys.size(); from += KEYS_PER_MGET) {
+            List<RecordKey> chunk = keys.subList(from, Math.min(keys.size(), from + KEYS_PER_MGET));
+            byte[][] redisKeys = new byte[chunk.size()][];
+            for (int i = 0; i < redisKeys.length; i++) {
+                redisKeys[i] = RedisKeys.recordKey(chunk.get(i));
+            }
+            chunks.add(nodes.routed().mget(redisKeys).toCompletableFuture());
         }
-        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-                .thenApply(v -> reads.stream().map(CompletableFuture::join).toList());
+        return CompletableFuture.allOf(chunks.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            List<Versioned> out = new ArrayList<>(keys.size());
+            for (CompletableFuture<List<KeyValue<byte[], byte[]>>> chunk : chunks) {
+                for (KeyValue<byte[], byte[]> kv : chunk.join()) {
+                    out.add(RedisKeys.decodeRecord(kv.hasValue() ? kv.getValue() : null));
+                }
+            }
+            if (out.size() != keys.size()) {
+                throw new IllegalStateException("MGET answered " + out.size() + " values for " + keys.size() + " keys");
+            }
+            return out;
+        });
     }
 
     @Override
