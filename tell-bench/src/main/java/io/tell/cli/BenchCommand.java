@@ -21,7 +21,7 @@ final class BenchCommand {
     static final String USAGE = """
             tell bench compare [--warehouses 1] [--terminals 4] [--duration 30s] [--warmup 10s] [--load-threads N]
                                [--seed 42] [--only tell-embedded,h2,tell-redis,postgres] [--postgres auto|throw-away]
-                               [--out DIR]
+                               [--isolation repeatable-read] [--out DIR]
               TPC-C (as tell tpcc: same driver, settings and seed, each database loading its own data) against, one
               after another: Tell embedded (jdbc:tell:mem:), H2 in memory, Tell on Redis (a redis-server and a
               commit-manager process started on loopback ports, stopped after) and PostgreSQL on loopback (the server
@@ -31,6 +31,7 @@ final class BenchCommand {
               Tell embedded / H2 and Tell on Redis / PostgreSQL; writes compare.md, compare.json and each run's
               result.json and charts into the output directory (default target/compare-<timestamp>/).
               --postgres throw-away   always use a throw-away cluster (default auto: as above)
+              --isolation   every database's level: repeatable-read (default), serializable, read-committed, default
 
             tell bench load [--url JDBC_URL] [--user U --password P] [--rows 100000] [--batch 128] [--threads 2]
               A bulk load as common loaders do it: a table with a primary key and a secondary index (BULK_LOAD,
@@ -54,7 +55,7 @@ final class BenchCommand {
             throw new Args.UsageException(argv.length < 2 ? "which benchmark? (compare, load)" : "unknown benchmark '" + argv[1] + "'");
         }
         Args args = new Args(argv, 2, List.of("warehouses", "terminals", "duration", "warmup", "load-threads", "seed", "only",
-                "postgres", "out"));
+                "postgres", "isolation", "out"));
         String postgres = args.get("postgres", "auto");
         if (!postgres.equals("auto") && !postgres.equals("throw-away")) {
             throw new Args.UsageException("--postgres must be auto or throw-away: " + postgres);
@@ -78,7 +79,8 @@ final class BenchCommand {
             settings = new TpccOptions(JdbcTarget.of("jdbc:tell:mem:"), args.intValue("warehouses", 1, 1),
                     args.intValue("terminals", 4, 1), args.seconds("duration", 30), args.seconds("warmup", 10),
                     args.intValue("load-threads", Runtime.getRuntime().availableProcessors(), 1), true, false, false, out,
-                    args.longValue("seed", 42), 1_000, 0, TpccScale.SPEC);
+                    args.longValue("seed", 42), 1_000,
+                    TpccCommand.isolation(args.get("isolation", "repeatable-read")), TpccScale.SPEC);
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }

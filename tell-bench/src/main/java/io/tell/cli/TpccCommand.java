@@ -36,7 +36,7 @@ final class TpccCommand {
     private TpccCommand() {
     }
 
-    private static int isolation(String name) {
+    static int isolation(String name) {
         return switch (name) {
             case "default" -> 0;
             case "read-committed" -> Connection.TRANSACTION_READ_COMMITTED;

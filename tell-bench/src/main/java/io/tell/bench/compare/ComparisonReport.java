@@ -108,10 +108,20 @@ public final class ComparisonReport {
 
     private String title() {
         return String.format(Locale.ROOT, "TPC-C comparison: %d warehouse%s, %d terminals, %.0f s measured after %.0f s warm-up,"
-                        + " %s, seed %d; the same driver and settings for every database, one after another in one JVM%s",
+                        + " %s, %s, seed %d; the same driver and settings for every database, one after another in one JVM%s",
                 settings.warehouses(), settings.warehouses() == 1 ? "" : "s", settings.terminals(), settings.durationSeconds(),
-                settings.warmupSeconds(), settings.specWaits() ? "spec keying and think times" : "no think time", settings.seed(),
+                settings.warmupSeconds(), settings.specWaits() ? "spec keying and think times" : "no think time",
+                isolationName(settings.isolation()), settings.seed(),
                 settings.scale().isSpec() ? "" : " (REDUCED SCALE, tests only: not a TPC-C result)");
+    }
+
+    private static String isolationName(int level) {
+        return switch (level) {
+            case java.sql.Connection.TRANSACTION_READ_COMMITTED -> "READ COMMITTED";
+            case java.sql.Connection.TRANSACTION_REPEATABLE_READ -> "REPEATABLE READ";
+            case java.sql.Connection.TRANSACTION_SERIALIZABLE -> "SERIALIZABLE";
+            default -> "each driver's default isolation";
+        };
     }
 
     private static String legend() {
