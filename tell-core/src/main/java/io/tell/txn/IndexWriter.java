@@ -118,9 +118,31 @@ final class IndexWriter {
         }
         RecordStore store = manager.store();
         List<RecordKey> claimKeys = new ArrayList<>();
+        List<WriteOp> inserts = new ArrayList<>();
         for (Change c : unique) {
-            claimKeys.add(new RecordKey(c.index().claimDomain(), c.key()));
+            RecordKey key = new RecordKey(c.index().claimDomain(), c.key());
+            claimKeys.add(key);
+            inserts.add(new WriteOp(key, TableIndex.ridKey(c.rid()), Expect.ABSENT));
         }
+        // A key nobody claimed yet (the common case: a new row, a new key) is claimed with one
+        // insert-if-absent, no read; only keys that already have a claim are looked at.
+        List<WriteResult> inserted = TellException.join(store.writeAllAsync(inserts));
+        List<Change> taken = new ArrayList<>();
+        List<RecordKey> takenKeys = new ArrayList<>();
+        for (int i = 0; i < unique.size(); i++) {
+            if (!inserted.get(i).written()) {
+                taken.add(unique.get(i));
+                takenKeys.add(claimKeys.get(i));
+            }
+        }
+        if (!taken.isEmpty()) {
+            claimHeld(taken, takenKeys);
+        }
+    }
+
+    /** Claims keys that have a claim already: taken over when its holder row no longer holds the key. */
+    private void claimHeld(List<Change> unique, List<RecordKey> claimKeys) {
+        RecordStore store = manager.store();
         List<Versioned> claims = TellException.join(store.getAllAsync(claimKeys));
         List<RecordKey> holders = new ArrayList<>();
         for (int i = 0; i < unique.size(); i++) {
@@ -130,14 +152,12 @@ final class IndexWriter {
         }
         List<Versioned> holderRows = TellException.join(store.getAllAsync(holders));
         List<WriteOp> ops = new ArrayList<>();
-        List<Change> claimed = new ArrayList<>();
         for (int i = 0; i < unique.size(); i++) {
             Change c = unique.get(i);
             Versioned claim = claims.get(i);
             byte[] rid = TableIndex.ridKey(c.rid());
             if (claim == null) {
-                ops.add(new WriteOp(claimKeys.get(i), rid, Expect.ABSENT));
-                claimed.add(c);
+                ops.add(new WriteOp(claimKeys.get(i), rid, Expect.ABSENT)); // gone since (the sweeper)
             } else {
                 if (!Arrays.equals(claim.value(), rid) && holds(holderRows.get(i), c.index(), c.key())) {
                     throw violation(c);
@@ -146,17 +166,13 @@ final class IndexWriter {
                 // earlier time the row had this key: either way rewritten conditionally, so a
                 // concurrent claimer that read the same claim loses (exactly one write wins).
                 ops.add(new WriteOp(claimKeys.get(i), rid, Expect.version(claim.version())));
-                claimed.add(c);
             }
-        }
-        if (ops.isEmpty()) {
-            return;
         }
         List<WriteResult> results = TellException.join(store.writeAllAsync(ops));
         for (int i = 0; i < results.size(); i++) {
             if (!results.get(i).written()) {
                 // Another claimer got in first; its row holds the key already (records are written first).
-                throw violation(claimed.get(i));
+                throw violation(unique.get(i));
             }
         }
     }

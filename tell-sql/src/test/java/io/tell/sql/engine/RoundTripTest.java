@@ -52,6 +52,14 @@ class RoundTripTest {
             System.out.println("point select " + sel + ", one-row update " + upd);
             assertEquals(2, upd.cmCalls(), "update CM calls");
             assertEquals(2, upd.reads(), "update reads");
+
+            PreparedSql add = s.prepare("INSERT INTO t VALUES (?, ?)");
+            s.execute(add, List.of(100, 1), 0, 0).close(); // the primary key's rightmost leaf in the cache
+            Cost ins = measure(node, () -> s.execute(add, List.of(101, 1), 0, 0).close());
+            // catalog check and the primary key's leaf; log write, the leaf's physical record and
+            // swing, the row, the new key's claim (insert-if-absent, no read); CM: start, committed
+            System.out.println("one-row insert " + ins);
+            assertEquals(new Cost(2, 5, 2), ins, "one-row insert");
         }
     }
 
