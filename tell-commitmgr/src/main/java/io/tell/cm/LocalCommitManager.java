@@ -167,7 +167,11 @@ public final class LocalCommitManager implements CommitManager {
         if (member != null) {
             lav = Math.min(lav, member.clusterLav());
         }
-        return new TxStart(id, snapshot, lav);
+        // Alone on the tid counter, this manager hands tids out in increasing order, all under
+        // this monitor: every tid above the highest issued so far comes after this snapshot. A
+        // cluster member cannot tell what its peers have issued from their own ranges.
+        long tidHorizon = member == null ? state.highestIssued() : Long.MAX_VALUE;
+        return new TxStart(id, snapshot, lav, tidHorizon);
     }
 
     boolean isClosed() {

@@ -295,9 +295,12 @@ public final class Transaction implements AutoCloseable {
         return treeReads;
     }
 
-    /** Called by the index reader: remembers a scanned range for SERIALIZABLE validation. */
+    /**
+     * Called by the index reader: remembers a scanned range for SERIALIZABLE validation. A
+     * read-only transaction keeps none: it never re-scans ({@link ReadValidator}).
+     */
     void scanned(TableIndex index, io.tell.index.ScanRange range, List<io.tell.index.IndexEntry> entries) {
-        if (isolation == Isolation.SERIALIZABLE) {
+        if (isolation == Isolation.SERIALIZABLE && !start.readOnly()) {
             scans.add(new ReadValidator.ScannedRange(index, range, new java.util.HashSet<>(entries)));
         }
     }
