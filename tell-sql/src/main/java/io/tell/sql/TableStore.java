@@ -13,7 +13,6 @@ import io.tell.sql.internal.RidAllocator;
 import io.tell.sql.internal.RowCodec;
 import io.tell.store.RecordKey;
 import io.tell.txn.IndexedRow;
-import io.tell.txn.Isolation;
 import io.tell.txn.TableIndex;
 import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
@@ -144,7 +143,12 @@ public final class TableStore {
                            Object[] to, boolean toInclusive, int limit, int[] wanted) {
         Target t = target(index);
         ScanRange range = scanRange(t, new Bounds(from, fromInclusive, to, toInclusive));
-        boolean point = t.rids() != null && limit > 0 && tx.isolation() == Isolation.SNAPSHOT
+        // A point lookup of a unique key goes straight to the row whose rid was last found for
+        // it; if that row holds the key, it is the only one (the key is unique), and no range is
+        // recorded for SERIALIZABLE validation: the row itself is in the read set, and another
+        // row can take the key only after a writer changed this one (IndexWriter's claims), which
+        // the validation of this row sees whenever that writer must come first.
+        boolean point = t.rids() != null && limit > 0
                 && from.length == t.columns().size() && fromInclusive && toInclusive && Arrays.equals(from, to);
         if (point) {
             byte[] key = range.lower().key();
