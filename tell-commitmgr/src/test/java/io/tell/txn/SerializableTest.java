@@ -155,15 +155,57 @@ class SerializableTest {
     }
 
     @Test
-    void readerFailsWhenAWriterRunningAtItsSnapshotHadAlreadyOverwrittenWhatItReads() {
+    void readerCommitsWhenAWriterRunningAtItsSnapshotValidatesOnlyAfterIt() {
         put(1, "s1|on");
         Transaction writer = tm.begin(Isolation.SERIALIZABLE);
-        Transaction reader = tm.beginReadOnly(Isolation.SERIALIZABLE);
         writer.update(D, k(1), b("s1|off"));
-        writer.commit(); // began before the reader's snapshot: it may have validated before it too
+        Transaction reader = tm.beginReadOnly(Isolation.SERIALIZABLE);
+        writer.commit(); // running at the reader's snapshot, but validates after it
         assertArrayEquals(b("s1|on"), reader.get(D, k(1)));
-        TellException e = assertThrows(TellException.class, reader::commit);
+        reader.commit();
+    }
+
+    @Test
+    void readerFailsWhenAWriterValidatingAtItsSnapshotHadOverwrittenWhatItReads() throws Exception {
+        put(1, "s1|on");
+        Transaction writer = tm.begin(Isolation.SERIALIZABLE);
+        writer.update(D, k(1), b("s1|off"));
+        Transaction[] reader = new Transaction[1];
+        whileCommitWaits(writer, () -> reader[0] = tm.beginReadOnly(Isolation.SERIALIZABLE));
+        assertArrayEquals(b("s1|on"), reader[0].get(D, k(1)));
+        TellException e = assertThrows(TellException.class, reader[0]::commit);
         assertSame(ErrorCode.TX_CONFLICT, e.code());
+    }
+
+    /** Commits {@code tx} on another thread and runs {@code meanwhile} while it is validated but not yet reported. */
+    private void whileCommitWaits(Transaction tx, Runnable meanwhile) throws Exception {
+        java.util.concurrent.CountDownLatch validated = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        tm.observeCommits((step, tid) -> {
+            if (tid == tx.tid() && step == CommitObserver.Step.APPLIED) {
+                validated.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> commit = pool.submit(tx::commit);
+            assertTrue(validated.await(10, TimeUnit.SECONDS), "the commit reached its report");
+            try {
+                meanwhile.run();
+            } finally {
+                release.countDown();
+                commit.get(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            release.countDown();
+            pool.shutdown();
+            tm.observeCommits(null);
+        }
     }
 
     /**
@@ -188,41 +230,19 @@ class SerializableTest {
         long x = value.applyAsLong(t2.get(accounts, k(1)));
         long y = value.applyAsLong(t2.get(accounts, k(2)));
         t2.update(accounts, k(1), b(Long.toString(x + y - 10 < 0 ? x - 11 : x - 10)));
-        java.util.concurrent.CountDownLatch validated = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        tm.observeCommits((step, tid) -> {
-            if (tid == t2.tid() && step == CommitObserver.Step.APPLIED) {
-                validated.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        });
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try {
-            Future<?> t2Commit = pool.submit(t2::commit);
-            assertTrue(validated.await(10, TimeUnit.SECONDS), "T2 reached its commit report");
+        long[] seen = new long[2];
+        whileCommitWaits(t2, () -> {
             tm.run(1, isolation, t1 -> {
                 long savings = value.applyAsLong(t1.get(accounts, k(2)));
                 t1.update(accounts, k(2), b(Long.toString(savings + 20)));
                 return null;
             });
             Transaction t3 = declaredReadOnly ? tm.beginReadOnly(isolation) : tm.begin(isolation);
-            long[] seen = {value.applyAsLong(t3.get(accounts, k(1))), value.applyAsLong(t3.get(accounts, k(2)))};
-            try {
-                t3.commit();
-            } finally {
-                release.countDown();
-                t2Commit.get(10, TimeUnit.SECONDS);
-            }
-            return seen;
-        } finally {
-            release.countDown();
-            pool.shutdown();
-            tm.observeCommits(null);
-        }
+            seen[0] = value.applyAsLong(t3.get(accounts, k(1)));
+            seen[1] = value.applyAsLong(t3.get(accounts, k(2)));
+            t3.commit();
+        });
+        return seen;
     }
 
     @Test
@@ -240,6 +260,10 @@ class SerializableTest {
             TellException e = assertThrows(TellException.class, () -> readOnlyAnomaly(Isolation.SERIALIZABLE, declaredReadOnly));
             assertSame(ErrorCode.TX_CONFLICT, e.code());
             assertTrue(e.retriable());
+            try (Transaction r = tm.beginReadOnly()) {
+                assertArrayEquals(b("-11"), r.get("accounts", k(1)), "T2 committed");
+                assertArrayEquals(b("20"), r.get("accounts", k(2)), "T1 committed");
+            }
         }
     }
 

@@ -27,11 +27,11 @@ import java.util.Set;
  *
  * <p>A transaction that wrote nothing serializes at the moment its snapshot was taken, and
  * needs no store call: it fails only if a record, <em>as it read it</em>, held a version newer
- * than the one it saw whose writer was issued its tid before the snapshot was taken (such a
- * writer may have validated before the snapshot and be followed by writers the snapshot sees:
- * the read-only anomaly of Fekete, O'Neil and O'Neil). Any writer that changed a record only
- * after the read, or added an index entry its scan did not see, validated after the read, so
- * after the snapshot.
+ * than the one it saw whose writer may have begun validating before the snapshot was taken
+ * ({@link TxStart#mayPrecedeSnapshot}): such a writer may be followed by writers the snapshot
+ * sees (the read-only anomaly of Fekete, O'Neil and O'Neil). Any writer that changed a record
+ * only after the read, or added an index entry its scan did not see, validated after the
+ * read, so after the snapshot.
  */
 final class ReadValidator {
     /** An index range the transaction scanned, with the entries it found. */
@@ -91,8 +91,8 @@ final class ReadValidator {
 
     /**
      * A transaction that wrote nothing: every version of a record newer than the one it saw,
-     * present when it read the record, must be of a transaction issued its tid after the
-     * snapshot ({@link TxStart#tidHorizon}).
+     * present when it read the record, must be of a writer that began validating after the
+     * snapshot was taken.
      */
     private static void validateReader(TxStart start, List<Transaction.Entry> reads) {
         for (Transaction.Entry e : reads) {
@@ -101,7 +101,7 @@ final class ReadValidator {
                 if (v == seen) {
                     break;
                 }
-                if (v.tid() <= start.tidHorizon()) {
+                if (start.mayPrecedeSnapshot(v.tid())) {
                     throw failed(start, "record " + e.key + " held version " + v.tid()
                             + " of a transaction running when the snapshot was taken");
                 }
