@@ -35,13 +35,13 @@ final class IndexReader {
      * counts as scanned (for SERIALIZABLE validation and for merging the transaction's own writes).
      */
     List<IndexedRow> scan(Transaction tx, java.util.Map<RecordKey, Transaction.Entry> buffer,
-                          TableIndex index, ScanRange range, int limit) {
+                          TableIndex index, ScanRange range, int limit, RowProjection used) {
         Found found = new Found();
         List<IndexEntry> all = new ArrayList<>();
         ScanRange scanned = range;
         if (limit == Integer.MAX_VALUE) {
             all = tx.treeReads().scan(index, range, Integer.MAX_VALUE);
-            check(tx, buffer, index, all, found);
+            check(tx, buffer, index, all, found, used);
         } else {
             int page = Math.max(MIN_PAGE, limit * 2);
             ScanRange remaining = range;
@@ -55,7 +55,7 @@ final class IndexReader {
                     }
                 }
                 all.addAll(entries);
-                check(tx, buffer, index, entries, found);
+                check(tx, buffer, index, entries, found, used);
                 if (read.size() < page) {
                     break;
                 }
@@ -108,12 +108,12 @@ final class IndexReader {
 
     /** Reads the rows of {@code entries} (one batched round trip) and keeps those visible with the entry's key. */
     private void check(Transaction tx, java.util.Map<RecordKey, Transaction.Entry> buffer, TableIndex index,
-                       List<IndexEntry> entries, Found found) {
+                       List<IndexEntry> entries, Found found, RowProjection used) {
         List<RecordKey> keys = new ArrayList<>(entries.size());
         for (IndexEntry e : entries) {
             keys.add(new RecordKey(index.table(), TableIndex.ridKey(e.rid())));
         }
-        List<byte[]> rows = tx.getAll(keys);
+        List<byte[]> rows = tx.readRows(keys, used);
         for (int i = 0; i < entries.size(); i++) {
             IndexEntry e = entries.get(i);
             byte[] row = rows.get(i);

@@ -20,7 +20,9 @@ import java.util.Set;
  *
  * <p>A transaction that wrote something validates against the store: a read is still valid
  * iff the record's newest version other than ours is the very version the snapshot saw (none,
- * if it saw none): nothing newer was committed or is in flight. A scanned index range is still
+ * if it saw none): nothing newer was committed or is in flight — or, when every read of the
+ * record used only part of the row ({@link RowProjection}), iff every newer version agrees with
+ * the one seen on those parts (and on whether the row exists). A scanned index range is still
  * valid iff a re-scan finds no entry that was not there, except entries of rows this
  * transaction wrote. Entries are added before their rows, so an insert that could come before
  * this transaction in a serial order is seen. The re-scans of one index go in one batch.
@@ -63,9 +65,25 @@ final class ReadValidator {
             for (int i = 0; i < reads.size(); i++) {
                 Transaction.Entry e = reads.get(i);
                 RowVersion seen = e.record.visibleTo(start.snapshot(), start.tid());
-                RowVersion newest = newestOfOthers(now.get(i), start.tid());
-                if (tid(seen) != tid(newest)) {
-                    throw failed(start, "record " + e.key + " changed since it was read");
+                if (e.usedWhole()) {
+                    if (tid(seen) != tid(newestOfOthers(now.get(i), start.tid()))) {
+                        throw failed(start, "record " + e.key + " changed since it was read");
+                    }
+                    continue;
+                }
+                if (now.get(i) == null) {
+                    if (!agrees(e, seen, null)) {
+                        throw failed(start, "record " + e.key + " changed since it was read");
+                    }
+                    continue;
+                }
+                for (RowVersion v : MvccRecord.decode(now.get(i).value()).versions()) {
+                    if (v.tid() == tid(seen)) {
+                        break;
+                    }
+                    if (v.tid() != start.tid() && !agrees(e, seen, v)) {
+                        throw failed(start, "what was read of record " + e.key + " changed since");
+                    }
                 }
             }
         }
@@ -101,12 +119,30 @@ final class ReadValidator {
                 if (v == seen) {
                     break;
                 }
-                if (start.mayPrecedeSnapshot(v.tid())) {
+                if (start.mayPrecedeSnapshot(v.tid()) && (e.usedWhole() || !agrees(e, seen, v))) {
                     throw failed(start, "record " + e.key + " held version " + v.tid()
                             + " of a transaction running when the snapshot was taken");
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code other} (null: none) agrees with {@code seen} on everything the reads of
+     * {@code e} used: both absent or deleted, or both live and alike under every projection.
+     */
+    private static boolean agrees(Transaction.Entry e, RowVersion seen, RowVersion other) {
+        boolean seenLive = seen != null && !seen.deleted();
+        boolean otherLive = other != null && !other.deleted();
+        if (!seenLive || !otherLive) {
+            return seenLive == otherLive;
+        }
+        for (RowProjection p : e.readParts) {
+            if (!p.same(seen.row(), other.row())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static RowVersion newestOfOthers(Versioned stored, long self) {

@@ -13,6 +13,7 @@ import io.tell.sql.internal.RidAllocator;
 import io.tell.sql.internal.RowCodec;
 import io.tell.store.RecordKey;
 import io.tell.txn.IndexedRow;
+import io.tell.txn.RowProjection;
 import io.tell.txn.TableIndex;
 import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
@@ -150,17 +151,18 @@ public final class TableStore {
         // the validation of this row sees whenever that writer must come first.
         boolean point = t.rids() != null && limit > 0
                 && from.length == t.columns().size() && fromInclusive && toInclusive && Arrays.equals(from, to);
+        RowProjection used = wanted == null ? null : used(def.columnIndexes(t.columns()), wanted);
         if (point) {
             byte[] key = range.lower().key();
             Long rid = t.rids().get(key);
             if (rid != null) {
-                byte[] row = tx.get(def.rowDomain(), TableIndex.ridKey(rid));
+                byte[] row = tx.get(def.rowDomain(), TableIndex.ridKey(rid), used);
                 if (row != null && Arrays.equals(key, t.index().keyOf().apply(row))) {
                     return List.of(new Row(rid, wanted == null ? codec.decode(row) : codec.decode(row, wanted)));
                 }
             }
         }
-        List<Row> rows = rows(tx.scanIndex(t.index(), range, limit), wanted);
+        List<Row> rows = rows(tx.scanIndex(t.index(), range, limit, used), wanted);
         if (point && rows.size() == 1) {
             t.rids().put(range.lower().key(), rows.get(0).rid());
         }
@@ -234,7 +236,20 @@ public final class TableStore {
         if (allRows == null) {
             return range(tx, null, new Object[0], true, new Object[0], true, Integer.MAX_VALUE, columns);
         }
-        return rows(tx.scanIndex(allRows, ScanRange.ALL, Integer.MAX_VALUE), columns);
+        return rows(tx.scanIndex(allRows, ScanRange.ALL, Integer.MAX_VALUE, columns == null ? null : used(new int[0], columns)),
+                columns);
+    }
+
+    /**
+     * What a read that decodes only {@code wanted} (ascending) through an index keyed on the
+     * columns at {@code keyColumns} used of a row: those columns and the key's, whose values put
+     * the row in the range scanned (or kept it out). SERIALIZABLE validation compares only these
+     * ({@link RowProjection}).
+     */
+    private RowProjection used(int[] keyColumns, int[] wanted) {
+        int[] columns = java.util.stream.IntStream.concat(Arrays.stream(keyColumns), Arrays.stream(wanted))
+                .distinct().sorted().toArray();
+        return (a, b) -> Arrays.deepEquals(codec.decode(a, columns), codec.decode(b, columns));
     }
 
     private List<Row> rows(List<IndexedRow> found, int[] columns) {
