@@ -35,7 +35,7 @@ final class IndexReader {
      * counts as scanned (for SERIALIZABLE validation and for merging the transaction's own writes).
      */
     List<IndexedRow> scan(Transaction tx, java.util.Map<RecordKey, Transaction.Entry> buffer,
-                          TableIndex index, ScanRange range, int limit, RowProjection used) {
+                          TableIndex index, ScanRange range, int limit, RowProjection used, boolean oneUniqueKey) {
         Found found = new Found();
         List<IndexEntry> all = new ArrayList<>();
         ScanRange scanned = range;
@@ -72,7 +72,9 @@ final class IndexReader {
                 remaining = new ScanRange(ScanRange.inclusive(last.key()), range.upper());
             }
         }
-        tx.scanned(index, scanned, all);
+        if (!oneUniqueKey || found.entries.isEmpty()) {
+            tx.scanned(index, scanned, all);
+        }
         // Rows this transaction wrote with a key in range: the index learns of them at commit.
         for (Transaction.Entry be : tx.writtenEntries()) {
             if (be.newRow != null && be.key.domain().equals(index.table())) {

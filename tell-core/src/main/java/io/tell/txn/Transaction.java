@@ -177,7 +177,23 @@ public final class Transaction implements AutoCloseable {
      */
     public List<IndexedRow> scanIndex(TableIndex index, io.tell.index.ScanRange range, int limit, RowProjection used) {
         checkActive();
-        return guard(() -> new IndexReader(manager, start).scan(this, buffer, index, range, limit, used));
+        return guard(() -> new IndexReader(manager, start).scan(this, buffer, index, range, limit, used, false));
+    }
+
+    /**
+     * The row holding one key of a unique index: {@code range} must hold at most one key (every
+     * column of {@code index} bound by equality). As {@link #scanIndex}, except that a row found
+     * records no scanned range for SERIALIZABLE validation: the row is in the read set, and
+     * another row can take the key only after a writer changed this one (unique claims), which
+     * the validation of this row sees whenever that writer must come first. Finding none records
+     * the range as any scan does.
+     */
+    public List<IndexedRow> lookupUnique(TableIndex index, io.tell.index.ScanRange range, RowProjection used) {
+        if (!index.unique()) {
+            throw new IllegalArgumentException("index " + index.name() + " is not unique");
+        }
+        checkActive();
+        return guard(() -> new IndexReader(manager, start).scan(this, buffer, index, range, Integer.MAX_VALUE, used, true));
     }
 
     /**

@@ -146,9 +146,8 @@ public final class TableStore {
         ScanRange range = scanRange(t, new Bounds(from, fromInclusive, to, toInclusive));
         // A point lookup of a unique key goes straight to the row whose rid was last found for
         // it; if that row holds the key, it is the only one (the key is unique), and no range is
-        // recorded for SERIALIZABLE validation: the row itself is in the read set, and another
-        // row can take the key only after a writer changed this one (IndexWriter's claims), which
-        // the validation of this row sees whenever that writer must come first.
+        // recorded for SERIALIZABLE validation (see Transaction.lookupUnique, which the lookup
+        // uses otherwise).
         boolean point = t.rids() != null && limit > 0
                 && from.length == t.columns().size() && fromInclusive && toInclusive && Arrays.equals(from, to);
         RowProjection used = wanted == null ? null : used(def.columnIndexes(t.columns()), wanted);
@@ -162,7 +161,7 @@ public final class TableStore {
                 }
             }
         }
-        List<Row> rows = rows(tx.scanIndex(t.index(), range, limit, used), wanted);
+        List<Row> rows = rows(point ? tx.lookupUnique(t.index(), range, used) : tx.scanIndex(t.index(), range, limit, used), wanted);
         if (point && rows.size() == 1) {
             t.rids().put(range.lower().key(), rows.get(0).rid());
         }

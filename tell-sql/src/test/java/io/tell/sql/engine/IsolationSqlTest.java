@@ -96,6 +96,18 @@ class IsolationSqlTest {
         assertEquals(ErrorCode.TX_CONFLICT, e.code());
     }
 
+    /** A point lookup of a unique key that found no row still records its range: an insert of the key is a phantom. */
+    @Test
+    void insertOfAKeyAPointLookupMissedIsCaughtUnderSerializable() {
+        a.setIsolation(Isolation.SERIALIZABLE);
+        assertEquals(0L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE id = 9"));
+        exec(b, "INSERT INTO doctor VALUES (9, TRUE, 1)");
+        b.commit();
+        exec(a, "UPDATE doctor SET on_call = FALSE WHERE id = 2");
+        TellException e = assertThrows(TellException.class, a::commit);
+        assertEquals(ErrorCode.TX_CONFLICT, e.code());
+    }
+
     @Test
     void writeSkewThroughPointLookupsAbortsOneUnderSerializable() {
         for (SqlSession s : java.util.List.of(a, b)) {
