@@ -147,7 +147,10 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
-    private static void markRead(Entry e, RowProjection used) {
+    private void markRead(Entry e, RowProjection used) {
+        if (isolation != Isolation.SERIALIZABLE) {
+            return; // nothing validates the reads
+        }
         if (used == null) {
             e.readWhole = true;
         } else if (!e.readWhole) {
