@@ -32,7 +32,8 @@ final class IndexReader {
      * Up to {@code limit} rows in (key, rid) order. Without a limit the whole range is read at
      * once (one leaf walk, one batched row read); with one, it is read in pages and stops as
      * soon as enough visible rows are found, and only the part of the range actually read
-     * counts as scanned (for SERIALIZABLE validation and for merging the transaction's own writes).
+     * counts as scanned (for merging the transaction's own writes); SERIALIZABLE validation then
+     * re-scans only up to the last row returned.
      */
     List<IndexedRow> scan(Transaction tx, java.util.Map<RecordKey, Transaction.Entry> buffer,
                           TableIndex index, ScanRange range, int limit, RowProjection used, boolean oneUniqueKey) {
@@ -72,9 +73,7 @@ final class IndexReader {
                 remaining = new ScanRange(ScanRange.inclusive(last.key()), range.upper());
             }
         }
-        if (!oneUniqueKey || found.entries.isEmpty()) {
-            tx.scanned(index, scanned, all);
-        }
+        boolean foundStored = !found.entries.isEmpty();
         // Rows this transaction wrote with a key in range: the index learns of them at commit.
         for (Transaction.Entry be : tx.writtenEntries()) {
             if (be.newRow != null && be.key.domain().equals(index.table())) {
@@ -97,6 +96,15 @@ final class IndexReader {
                 break;
             }
             out.add(new IndexedRow(found.entries.get(i).rid(), found.rows.get(i)));
+        }
+        if (!oneUniqueKey || !foundStored) {
+            ScanRange validated = scanned;
+            if (limit != Integer.MAX_VALUE && out.size() >= limit) {
+                // The result is the first `limit` rows of the range: a row entering it past the
+                // last one returned cannot change that, so only the range up to it is validated.
+                validated = new ScanRange(range.lower(), ScanRange.inclusive(found.entries.get(order.get(limit - 1)).key()));
+            }
+            tx.scanned(index, validated, all);
         }
         return out;
     }
