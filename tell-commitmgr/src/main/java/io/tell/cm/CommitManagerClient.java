@@ -218,6 +218,11 @@ public final class CommitManagerClient implements CommitManager {
         return offload(report(false, tid, 0));
     }
 
+    /** Not sent: starts that come over the wire carry no validating set ({@link TxStart#validating}). */
+    @Override
+    public void validating(long tid) {
+    }
+
     // The blocking forms wait on the internal future directly: no user callback can be
     // attached to it, so completing it on the event loop is safe and saves a thread hop.
 

@@ -68,6 +68,9 @@ public final class CommitManagerServer implements AutoCloseable {
         if (tls != null && !tls.isServer()) {
             throw new IllegalArgumentException("a commit manager server needs CmTls.server(cert, key)");
         }
+        if (commitManager instanceof LocalCommitManager local) {
+            local.servedOverTheWire(); // remote writers do not report validating(tid)
+        }
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("tell-cm-accept", true));
         EventLoopGroup workers = new NioEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory("tell-cm-server", true));

@@ -67,6 +67,10 @@ public final class LocalCommitManager implements CommitManager {
     final ScheduledThreadPoolExecutor background;
     private volatile Thread backgroundThread;
     private final TidRanges tids;
+    /** Running tids that reported {@link #validating}; under this monitor. */
+    private final java.util.Set<Long> validating = new java.util.HashSet<>();
+    /** False once served over the wire: some writers' {@link #validating} reports never arrive. */
+    private boolean hearsEveryWriter = true;
     private final ClusterMember member;
     private long nextReaderSequence = 1;
     private volatile boolean closed;
@@ -167,7 +171,22 @@ public final class LocalCommitManager implements CommitManager {
         if (member != null) {
             lav = Math.min(lav, member.clusterLav());
         }
-        return new TxStart(id, snapshot, lav);
+        // Alone on the tid counter, this manager hands tids out in increasing order, all under
+        // this monitor: every tid above the highest issued so far comes after this snapshot. A
+        // cluster member cannot tell what its peers have issued from their own ranges.
+        if (member != null) {
+            return new TxStart(id, snapshot, lav);
+        }
+        if (!hearsEveryWriter) {
+            return new TxStart(id, snapshot, lav, state.highestIssued(), null);
+        }
+        long[] validatingNow = new long[validating.size()];
+        int i = 0;
+        for (long tid : validating) {
+            validatingNow[i++] = tid;
+        }
+        java.util.Arrays.sort(validatingNow);
+        return new TxStart(id, snapshot, lav, state.highestIssued(), validatingNow);
     }
 
     boolean isClosed() {
@@ -189,11 +208,33 @@ public final class LocalCommitManager implements CommitManager {
         return complete(tid, 0);
     }
 
+    /**
+     * Notes {@code tid} as validating until it completes ({@link TxStart#validating}). Tracked
+     * only by a manager alone on the tid counter and not served over the wire, where it hears
+     * every writer.
+     */
+    @Override
+    public synchronized void validating(long tid) {
+        if (member == null && hearsEveryWriter && tid > 0 && state.isRunning(tid)) {
+            validating.add(tid);
+        }
+    }
+
+    /**
+     * Called when this manager is served over the wire ({@link CommitManagerServer}): remote
+     * writers do not report {@link #validating}, so snapshots from now on carry no validating set.
+     */
+    synchronized void servedOverTheWire() {
+        hearsEveryWriter = false;
+        validating.clear();
+    }
+
     private CompletableFuture<Void> complete(long tid, long logVersion) {
         if (member != null) {
             member.forget(tid);
         }
         synchronized (this) {
+            validating.remove(tid);
             if (closed) {
                 return unavailable("commit manager closed");
             }

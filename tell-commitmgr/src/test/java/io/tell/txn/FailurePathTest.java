@@ -208,12 +208,26 @@ class FailurePathTest {
             tx.insert(T, b("a"), b("v"));
             return null;
         });
-        Transaction tx = tm.begin(Isolation.SERIALIZABLE);
-        tx.get(T, b("a"));
-        store.breakGets = true;
-        assertThrows(IllegalStateException.class, tx::commit);
-        assertFalse(tx.isActive());
-        assertReported(tx.tid());
+        // A commit manager that cannot tell which writers validated before a snapshot: a reader
+        // then checks every newer version it read, here with a row projection that throws.
+        DelegatingCommitManager unknowing = new DelegatingCommitManager(cm) {
+            @Override
+            public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
+                return super.startAsync(readOnly, owner).thenApply(s -> new TxStart(s.tid(), s.snapshot(), s.lav()));
+            }
+        };
+        long tid;
+        try (TransactionManager readers = new TransactionManager(store, unknowing, "pn-2")) {
+            Transaction tx = readers.begin(Isolation.SERIALIZABLE);
+            tid = tx.tid();
+            tm.run(1, w -> w.update(T, b("a"), b("w")));
+            tx.get(T, b("a"), (x, y) -> {
+                throw new IllegalStateException("injected: a bug in a row projection");
+            });
+            assertThrows(IllegalStateException.class, tx::commit);
+            assertFalse(tx.isActive());
+        }
+        assertReported(tid);
     }
 
     /** Forwards every call to a real commit manager; tests override the one they break. */

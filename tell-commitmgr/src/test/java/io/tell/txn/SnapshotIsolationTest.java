@@ -343,6 +343,11 @@ class SnapshotIsolationTest {
         }
 
         @Override
+        public void validating(long tid) {
+            delegate.validating(tid);
+        }
+
+        @Override
         public void close() {
             delegate.close();
         }

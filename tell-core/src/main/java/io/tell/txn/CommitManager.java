@@ -47,6 +47,16 @@ public interface CommitManager extends AutoCloseable {
     /** Reports an abort, after every version the transaction wrote has been reverted. */
     CompletableFuture<Void> abortedAsync(long tid);
 
+    /**
+     * Tells the commit manager that read-write transaction {@code tid} has its versions in the
+     * store and is about to validate its reads (SERIALIZABLE) or report its commit: from now on
+     * a snapshot handed out must count it among {@link TxStart#validating}. Called synchronously,
+     * before the validation's first read. A manager whose starts carry no validating set (null)
+     * may ignore it; one that wraps another must forward it, or the wrapped manager's sets would
+     * miss this writer (hence no default).
+     */
+    void validating(long tid);
+
     @Override
     void close();
 

@@ -78,6 +78,8 @@ final class Committer {
             observe(CommitObserver.Step.INDEXED);
             apply(tid, applied);
             indexes.claimUniqueKeys();
+            // Snapshots taken from now on count us as possibly serialized before them (TxStart.validating).
+            manager.validating(tid);
             if (validatedBuffer != null) {
                 ReadValidator.validate(manager, start, validatedBuffer, validatedScans);
             }

@@ -40,6 +40,12 @@ public final class CountingCommitManager implements CommitManager {
         return delegate.abortedAsync(tid);
     }
 
+    /** Not counted: no round trip (a remote manager ignores it). */
+    @Override
+    public void validating(long tid) {
+        delegate.validating(tid);
+    }
+
     @Override
     public void close() {
         delegate.close();

@@ -32,6 +32,11 @@ public abstract class ForwardingCommitManager implements CommitManager {
     }
 
     @Override
+    public void validating(long tid) {
+        delegate().validating(tid);
+    }
+
+    @Override
     public void close() {
         delegate().close();
     }

@@ -32,16 +32,17 @@ final class IndexReader {
      * Up to {@code limit} rows in (key, rid) order. Without a limit the whole range is read at
      * once (one leaf walk, one batched row read); with one, it is read in pages and stops as
      * soon as enough visible rows are found, and only the part of the range actually read
-     * counts as scanned (for SERIALIZABLE validation and for merging the transaction's own writes).
+     * counts as scanned (for merging the transaction's own writes); SERIALIZABLE validation then
+     * re-scans only up to the last row returned.
      */
     List<IndexedRow> scan(Transaction tx, java.util.Map<RecordKey, Transaction.Entry> buffer,
-                          TableIndex index, ScanRange range, int limit) {
+                          TableIndex index, ScanRange range, int limit, RowProjection used, boolean oneUniqueKey) {
         Found found = new Found();
         List<IndexEntry> all = new ArrayList<>();
         ScanRange scanned = range;
         if (limit == Integer.MAX_VALUE) {
             all = tx.treeReads().scan(index, range, Integer.MAX_VALUE);
-            check(tx, buffer, index, all, found);
+            check(tx, buffer, index, all, found, used);
         } else {
             int page = Math.max(MIN_PAGE, limit * 2);
             ScanRange remaining = range;
@@ -55,7 +56,7 @@ final class IndexReader {
                     }
                 }
                 all.addAll(entries);
-                check(tx, buffer, index, entries, found);
+                check(tx, buffer, index, entries, found, used);
                 if (read.size() < page) {
                     break;
                 }
@@ -72,7 +73,7 @@ final class IndexReader {
                 remaining = new ScanRange(ScanRange.inclusive(last.key()), range.upper());
             }
         }
-        tx.scanned(index, scanned, all);
+        boolean foundStored = !found.entries.isEmpty();
         // Rows this transaction wrote with a key in range: the index learns of them at commit.
         for (Transaction.Entry be : tx.writtenEntries()) {
             if (be.newRow != null && be.key.domain().equals(index.table())) {
@@ -96,6 +97,15 @@ final class IndexReader {
             }
             out.add(new IndexedRow(found.entries.get(i).rid(), found.rows.get(i)));
         }
+        if (!oneUniqueKey || !foundStored) {
+            ScanRange validated = scanned;
+            if (limit != Integer.MAX_VALUE && out.size() >= limit) {
+                // The result is the first `limit` rows of the range: a row entering it past the
+                // last one returned cannot change that, so only the range up to it is validated.
+                validated = new ScanRange(range.lower(), ScanRange.inclusive(found.entries.get(order.get(limit - 1)).key()));
+            }
+            tx.scanned(index, validated, all);
+        }
         return out;
     }
 
@@ -108,12 +118,12 @@ final class IndexReader {
 
     /** Reads the rows of {@code entries} (one batched round trip) and keeps those visible with the entry's key. */
     private void check(Transaction tx, java.util.Map<RecordKey, Transaction.Entry> buffer, TableIndex index,
-                       List<IndexEntry> entries, Found found) {
+                       List<IndexEntry> entries, Found found, RowProjection used) {
         List<RecordKey> keys = new ArrayList<>(entries.size());
         for (IndexEntry e : entries) {
             keys.add(new RecordKey(index.table(), TableIndex.ridKey(e.rid())));
         }
-        List<byte[]> rows = tx.getAll(keys);
+        List<byte[]> rows = tx.readRows(keys, used);
         for (int i = 0; i < entries.size(); i++) {
             IndexEntry e = entries.get(i);
             byte[] row = rows.get(i);

@@ -8,17 +8,32 @@ import io.tell.store.RecordKey;
 import io.tell.store.Versioned;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * SERIALIZABLE's commit-time check, run once the transaction's own versions are in the store
- * (they act as locks: a concurrent validator that read those records sees them and aborts).
- * A read is still valid iff the record's newest version other than ours is the very version
- * the snapshot saw (none, if it saw none): nothing newer was committed or is in flight. A
- * scanned index range is still valid iff a re-scan finds no entry that was not there, except
- * entries of rows this transaction wrote. Entries are added before their rows, so an insert
- * that could come before this transaction in a serial order is seen.
+ * SERIALIZABLE's commit-time check (the argument is in docs/transactions.md, "Why this is
+ * serializable"). Committed writers serialize in the order in which they start validating,
+ * which they do only once their own versions are in the store.
+ *
+ * <p>A transaction that wrote something validates against the store: a read is still valid
+ * iff the record's newest version other than ours is the very version the snapshot saw (none,
+ * if it saw none): nothing newer was committed or is in flight — or, when every read of the
+ * record used only part of the row ({@link RowProjection}), iff every newer version agrees with
+ * the one seen on those parts (and on whether the row exists). A scanned index range is still
+ * valid iff a re-scan finds no entry that was not there, except entries of rows this
+ * transaction wrote. Entries are added before their rows, so an insert that could come before
+ * this transaction in a serial order is seen. The re-scans of one index go in one batch.
+ *
+ * <p>A transaction that wrote nothing serializes at the moment its snapshot was taken, and
+ * needs no store call: it fails only if a record, <em>as it read it</em>, held a version newer
+ * than the one it saw whose writer may have begun validating before the snapshot was taken
+ * ({@link TxStart#mayPrecedeSnapshot}): such a writer may be followed by writers the snapshot
+ * sees (the read-only anomaly of Fekete, O'Neil and O'Neil). Any writer that changed a record
+ * only after the read, or added an index entry its scan did not see, validated after the
+ * read, so after the snapshot.
  */
 final class ReadValidator {
     /** An index range the transaction scanned, with the entries it found. */
@@ -39,6 +54,10 @@ final class ReadValidator {
                 reads.add(e);
             }
         }
+        if (written.isEmpty()) {
+            validateReader(start, reads);
+            return;
+        }
         if (!reads.isEmpty()) {
             List<RecordKey> keys = new ArrayList<>(reads.size());
             reads.forEach(e -> keys.add(e.key));
@@ -46,20 +65,84 @@ final class ReadValidator {
             for (int i = 0; i < reads.size(); i++) {
                 Transaction.Entry e = reads.get(i);
                 RowVersion seen = e.record.visibleTo(start.snapshot(), start.tid());
-                RowVersion newest = newestOfOthers(now.get(i), start.tid());
-                if (tid(seen) != tid(newest)) {
-                    throw failed(start, "record " + e.key + " changed since it was read");
+                if (e.usedWhole()) {
+                    if (tid(seen) != tid(newestOfOthers(now.get(i), start.tid()))) {
+                        throw failed(start, "record " + e.key + " changed since it was read");
+                    }
+                    continue;
+                }
+                if (now.get(i) == null) {
+                    if (!agrees(e, seen, null)) {
+                        throw failed(start, "record " + e.key + " changed since it was read");
+                    }
+                    continue;
+                }
+                for (RowVersion v : MvccRecord.decode(now.get(i).value()).versions()) {
+                    if (v.tid() == tid(seen)) {
+                        break;
+                    }
+                    if (v.tid() != start.tid() && !agrees(e, seen, v)) {
+                        throw failed(start, "what was read of record " + e.key + " changed since");
+                    }
                 }
             }
         }
+        Map<TableIndex, List<ScannedRange>> byIndex = new IdentityHashMap<>();
         for (ScannedRange s : scans) {
-            for (IndexEntry e : s.index().tree().scan(s.range(), false, Integer.MAX_VALUE)) {
-                if (!s.entries().contains(e)
-                        && !written.contains(new RecordKey(s.index().table(), TableIndex.ridKey(e.rid())))) {
-                    throw failed(start, "a row entered the scanned range of index " + s.index().name());
+            byIndex.computeIfAbsent(s.index(), i -> new ArrayList<>()).add(s);
+        }
+        for (Map.Entry<TableIndex, List<ScannedRange>> ix : byIndex.entrySet()) {
+            List<ScannedRange> ranges = ix.getValue();
+            List<ScanRange> bounds = new ArrayList<>(ranges.size());
+            ranges.forEach(s -> bounds.add(s.range()));
+            List<List<IndexEntry>> now = ix.getKey().tree().scanBatch(bounds);
+            for (int i = 0; i < ranges.size(); i++) {
+                for (IndexEntry e : now.get(i)) {
+                    if (!ranges.get(i).entries().contains(e)
+                            && !written.contains(new RecordKey(ix.getKey().table(), TableIndex.ridKey(e.rid())))) {
+                        throw failed(start, "a row entered the scanned range of index " + ix.getKey().name());
+                    }
                 }
             }
         }
+    }
+
+    /**
+     * A transaction that wrote nothing: every version of a record newer than the one it saw,
+     * present when it read the record, must be of a writer that began validating after the
+     * snapshot was taken.
+     */
+    private static void validateReader(TxStart start, List<Transaction.Entry> reads) {
+        for (Transaction.Entry e : reads) {
+            RowVersion seen = e.record.visibleTo(start.snapshot(), start.tid());
+            for (RowVersion v : e.record.versions()) {
+                if (v == seen) {
+                    break;
+                }
+                if (start.mayPrecedeSnapshot(v.tid()) && (e.usedWhole() || !agrees(e, seen, v))) {
+                    throw failed(start, "record " + e.key + " held version " + v.tid()
+                            + " of a transaction running when the snapshot was taken");
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether {@code other} (null: none) agrees with {@code seen} on everything the reads of
+     * {@code e} used: both absent or deleted, or both live and alike under every projection.
+     */
+    private static boolean agrees(Transaction.Entry e, RowVersion seen, RowVersion other) {
+        boolean seenLive = seen != null && !seen.deleted();
+        boolean otherLive = other != null && !other.deleted();
+        if (!seenLive || !otherLive) {
+            return seenLive == otherLive;
+        }
+        for (RowProjection p : e.readParts) {
+            if (!p.same(seen.row(), other.row())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static RowVersion newestOfOthers(Versioned stored, long self) {

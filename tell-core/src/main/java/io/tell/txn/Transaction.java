@@ -31,6 +31,15 @@ public final class Transaction implements AutoCloseable {
         byte[] newRow;
         /** An index the commit fills for this row as if the row were new ({@link #reindex}). */
         TableIndex reindexed;
+        /** Some read used the whole row (SERIALIZABLE validation compares versions, not values). */
+        boolean readWhole;
+        /** The parts of the row the other reads used; null when no read narrowed it (the whole row counts). */
+        List<RowProjection> readParts;
+
+        /** True when validation must compare whole versions: no read, or some read, used the whole row. */
+        boolean usedWhole() {
+            return readWhole || readParts == null;
+        }
 
         Entry(RecordKey key, Versioned stored) {
             this.key = key;
@@ -91,11 +100,38 @@ public final class Transaction implements AutoCloseable {
 
     /** The row at {@code key} as this transaction sees it, or null. */
     public byte[] get(String domain, byte[] key) {
-        return visibleRow(entry(new RecordKey(domain, key)));
+        return get(domain, key, null);
+    }
+
+    /**
+     * The row at {@code key} as this transaction sees it, or null; the caller uses only the part
+     * {@code used} says (null: the whole row), which is all SERIALIZABLE validation compares.
+     */
+    public byte[] get(String domain, byte[] key, RowProjection used) {
+        Entry e = entry(new RecordKey(domain, key));
+        markRead(e, used);
+        return visibleRow(e);
     }
 
     /** Many rows in one round trip for those not yet buffered; null where there is none. */
     public List<byte[]> getAll(List<RecordKey> keys) {
+        return readRows(keys, null);
+    }
+
+    /** {@link #getAll}, the caller using only the part {@code used} says of each row (null: all of it). */
+    List<byte[]> readRows(List<RecordKey> keys, RowProjection used) {
+        fetch(keys);
+        List<byte[]> out = new ArrayList<>(keys.size());
+        for (RecordKey k : keys) {
+            Entry e = buffer.get(k);
+            markRead(e, used);
+            out.add(visibleRow(e));
+        }
+        return out;
+    }
+
+    /** Brings the records of {@code keys} not yet buffered into the buffer, in one round trip. */
+    private void fetch(List<RecordKey> keys) {
         checkActive();
         List<RecordKey> missing = new ArrayList<>();
         for (RecordKey k : keys) {
@@ -109,11 +145,22 @@ public final class Transaction implements AutoCloseable {
                 buffer.putIfAbsent(missing.get(i), new Entry(missing.get(i), got.get(i)));
             }
         }
-        List<byte[]> out = new ArrayList<>(keys.size());
-        for (RecordKey k : keys) {
-            out.add(visibleRow(buffer.get(k)));
+    }
+
+    private void markRead(Entry e, RowProjection used) {
+        if (isolation != Isolation.SERIALIZABLE) {
+            return; // nothing validates the reads
         }
-        return out;
+        if (used == null) {
+            e.readWhole = true;
+        } else if (!e.readWhole) {
+            if (e.readParts == null) {
+                e.readParts = new ArrayList<>(1);
+            }
+            if (!e.readParts.contains(used)) {
+                e.readParts.add(used);
+            }
+        }
     }
 
     /** The rows whose key in {@code index} is {@code key}, as this transaction sees them. */
@@ -123,8 +170,33 @@ public final class Transaction implements AutoCloseable {
 
     /** Up to {@code limit} rows with keys in {@code range} of {@code index}, in (key, rid) order. */
     public List<IndexedRow> scanIndex(TableIndex index, io.tell.index.ScanRange range, int limit) {
+        return scanIndex(index, range, limit, null);
+    }
+
+    /**
+     * {@link #scanIndex}, the caller using only the part {@code used} says of each row (null:
+     * all of it); {@code used} must cover the columns of {@code index}'s key, which placed the
+     * rows in the range (and kept others out).
+     */
+    public List<IndexedRow> scanIndex(TableIndex index, io.tell.index.ScanRange range, int limit, RowProjection used) {
         checkActive();
-        return guard(() -> new IndexReader(manager, start).scan(this, buffer, index, range, limit));
+        return guard(() -> new IndexReader(manager, start).scan(this, buffer, index, range, limit, used, false));
+    }
+
+    /**
+     * The row holding one key of a unique index: {@code range} must hold at most one key (every
+     * column of {@code index} bound by equality). As {@link #scanIndex}, except that a row found
+     * records no scanned range for SERIALIZABLE validation: the row is in the read set, and
+     * another row can take the key only after a writer changed this one (unique claims), which
+     * the validation of this row sees whenever that writer must come first. Finding none records
+     * the range as any scan does.
+     */
+    public List<IndexedRow> lookupUnique(TableIndex index, io.tell.index.ScanRange range, RowProjection used) {
+        if (!index.unique()) {
+            throw new IllegalArgumentException("index " + index.name() + " is not unique");
+        }
+        checkActive();
+        return guard(() -> new IndexReader(manager, start).scan(this, buffer, index, range, Integer.MAX_VALUE, used, true));
     }
 
     /**
@@ -140,7 +212,11 @@ public final class Transaction implements AutoCloseable {
             for (long rid : treeReads.prefetch(index, ranges)) {
                 rows.add(new RecordKey(index.table(), TableIndex.ridKey(rid)));
             }
-            return rows.isEmpty() ? null : getAll(rows);
+            // Read ahead, not yet used: the scans that use the rows mark what they read.
+            if (!rows.isEmpty()) {
+                fetch(rows);
+            }
+            return null;
         });
     }
 
@@ -295,9 +371,12 @@ public final class Transaction implements AutoCloseable {
         return treeReads;
     }
 
-    /** Called by the index reader: remembers a scanned range for SERIALIZABLE validation. */
+    /**
+     * Called by the index reader: remembers a scanned range for SERIALIZABLE validation. A
+     * read-only transaction keeps none: it never re-scans ({@link ReadValidator}).
+     */
     void scanned(TableIndex index, io.tell.index.ScanRange range, List<io.tell.index.IndexEntry> entries) {
-        if (isolation == Isolation.SERIALIZABLE) {
+        if (isolation == Isolation.SERIALIZABLE && !start.readOnly()) {
             scans.add(new ReadValidator.ScannedRange(index, range, new java.util.HashSet<>(entries)));
         }
     }

@@ -264,6 +264,11 @@ public final class TransactionManager implements AutoCloseable {
         }
     }
 
+    /** Tells the commit manager that {@code tid}'s versions are in the store and it now validates or reports. */
+    void validating(long tid) {
+        commitManager.validating(tid);
+    }
+
     /** Reports the end of a transaction that wrote nothing, without waiting. */
     void reportFinished(long tid) {
         report(tid, true, 0);

@@ -14,6 +14,7 @@ import io.tell.sql.internal.RowCodec;
 import io.tell.store.RecordKey;
 import io.tell.txn.IndexedRow;
 import io.tell.txn.Isolation;
+import io.tell.txn.RowProjection;
 import io.tell.txn.TableIndex;
 import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
@@ -63,6 +64,8 @@ public final class TableStore {
     private final Map<String, TableIndex> indexes = new LinkedHashMap<>();
     private final Map<String, KeyEncoder> encoders = new LinkedHashMap<>();
     private final RidAllocator rids;
+    /** Per index, the projections of the column arrays read through it (by identity; see {@link #used}). */
+    private final Map<TableIndex, Map<int[], RowProjection>> projections = new java.util.concurrent.ConcurrentHashMap<>();
     /** Per unique index (null: the primary key), where its keys were last found (see {@link KeyRids}). */
     private final Map<String, KeyRids> keyRids = new HashMap<>();
 
@@ -144,19 +147,24 @@ public final class TableStore {
                            Object[] to, boolean toInclusive, int limit, int[] wanted) {
         Target t = target(index);
         ScanRange range = scanRange(t, new Bounds(from, fromInclusive, to, toInclusive));
-        boolean point = t.rids() != null && limit > 0 && tx.isolation() == Isolation.SNAPSHOT
+        // A point lookup of a unique key goes straight to the row whose rid was last found for
+        // it; if that row holds the key, it is the only one (the key is unique), and no range is
+        // recorded for SERIALIZABLE validation (see Transaction.lookupUnique, which the lookup
+        // uses otherwise).
+        boolean point = t.rids() != null && limit > 0
                 && from.length == t.columns().size() && fromInclusive && toInclusive && Arrays.equals(from, to);
+        RowProjection used = wanted == null || tx.isolation() != Isolation.SERIALIZABLE ? null : used(t, wanted);
         if (point) {
             byte[] key = range.lower().key();
             Long rid = t.rids().get(key);
             if (rid != null) {
-                byte[] row = tx.get(def.rowDomain(), TableIndex.ridKey(rid));
+                byte[] row = tx.get(def.rowDomain(), TableIndex.ridKey(rid), used);
                 if (row != null && Arrays.equals(key, t.index().keyOf().apply(row))) {
                     return List.of(new Row(rid, wanted == null ? codec.decode(row) : codec.decode(row, wanted)));
                 }
             }
         }
-        List<Row> rows = rows(tx.scanIndex(t.index(), range, limit), wanted);
+        List<Row> rows = rows(point ? tx.lookupUnique(t.index(), range, used) : tx.scanIndex(t.index(), range, limit, used), wanted);
         if (point && rows.size() == 1) {
             t.rids().put(range.lower().key(), rows.get(0).rid());
         }
@@ -230,7 +238,27 @@ public final class TableStore {
         if (allRows == null) {
             return range(tx, null, new Object[0], true, new Object[0], true, Integer.MAX_VALUE, columns);
         }
-        return rows(tx.scanIndex(allRows, ScanRange.ALL, Integer.MAX_VALUE), columns);
+        RowProjection used = columns == null || tx.isolation() != Isolation.SERIALIZABLE ? null : used(null, columns);
+        return rows(tx.scanIndex(allRows, ScanRange.ALL, Integer.MAX_VALUE, used), columns);
+    }
+
+    /**
+     * What a read that decodes only {@code wanted} (ascending) through {@code t}'s index (null:
+     * the rid tree, keyed on nothing) used of a row: those columns and the key's, whose values put
+     * the row in the range scanned (or kept it out). SERIALIZABLE validation compares only these
+     * ({@link RowProjection}). Kept per index and column array (a plan's arrays live as long as it).
+     */
+    private RowProjection used(Target t, int[] wanted) {
+        Map<int[], RowProjection> byWanted = projections.computeIfAbsent(t == null ? allRows : t.index(),
+                i -> java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>()));
+        RowProjection p = byWanted.get(wanted);
+        if (p == null) {
+            int[] key = t == null ? new int[0] : def.columnIndexes(t.columns());
+            int[] columns = java.util.stream.IntStream.concat(Arrays.stream(key), Arrays.stream(wanted)).distinct().sorted().toArray();
+            p = (a, b) -> Arrays.deepEquals(codec.decode(a, columns), codec.decode(b, columns));
+            byWanted.put(wanted, p);
+        }
+        return p;
     }
 
     private List<Row> rows(List<IndexedRow> found, int[] columns) {
