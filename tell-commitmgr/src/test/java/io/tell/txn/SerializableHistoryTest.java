@@ -92,93 +92,39 @@ class SerializableHistoryTest {
         return new Committed(tx.tid(), reads, writeKeys);
     }
 
-    @Test
-    void concurrentSerializableHistoriesAreAcyclic() throws Exception {
-        long seed = Long.getLong("tell.seed", 7);
+    /**
+     * One random transaction of a thread: picks {@code n} distinct items below {@code space},
+     * some of them to write, and runs them; returns what committed.
+     */
+    private interface Step {
+        Committed run(Transaction tx, List<Long> readItems, List<Long> writeItems);
+    }
+
+    /**
+     * Four threads run 500 random transactions each (kinds: two read-write, one that only reads
+     * with a tid, one declared read-only), then the dependency graph of what committed must be
+     * acyclic. {@code threadSalt} keeps the two tests' random streams apart.
+     */
+    private void runAndCheck(String what, long seed, long threadSalt, int space, Committed setup, Step step)
+            throws Exception {
         int threads = 4;
         int perThread = 500;
         ConcurrentLinkedQueue<Committed> history = new ConcurrentLinkedQueue<>();
-        history.add(setup());
+        history.add(setup);
         int[] outcomes = new int[4]; // read-write commits, reader commits, read-write failures, reader failures
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             List<Future<?>> fs = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
-                long threadSeed = seed * 31 + t;
+                long threadSeed = seed * threadSalt + t;
                 fs.add(pool.submit(() -> {
                     Random rnd = new Random(threadSeed);
                     for (int i = 0; i < perThread; i++) {
                         int kind = rnd.nextInt(4); // 0, 1: read-write; 2: reads only, with a tid; 3: declared read-only
-                        List<Long> readKeys = new ArrayList<>();
-                        int n = 1 + rnd.nextInt(3);
-                        while (readKeys.size() < n) {
-                            long key = rnd.nextInt(KEYS);
-                            if (!readKeys.contains(key)) {
-                                readKeys.add(key);
-                            }
-                        }
-                        List<Long> writeKeys = kind < 2 ? List.of(readKeys.get(rnd.nextInt(readKeys.size()))) : List.of();
-                        Transaction tx = kind == 3 ? tm.beginReadOnly(Isolation.SERIALIZABLE) : tm.begin(Isolation.SERIALIZABLE);
-                        try {
-                            history.add(attempt(tx, readKeys, writeKeys));
-                            count(outcomes, writeKeys.isEmpty() ? 1 : 0);
-                        } catch (TellException e) {
-                            tx.rollback();
-                            count(outcomes, writeKeys.isEmpty() ? 3 : 2);
-                        }
-                    }
-                }));
-            }
-            for (Future<?> f : fs) {
-                f.get(180, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdown();
-        }
-        List<Long> cycle = cycle(new ArrayList<>(history));
-        assertNull(cycle, "seed " + seed + " (-Dtell.seed=" + seed + "): a dependency cycle among committed transactions " + cycle);
-        System.out.printf("serializable history (seed %d): %d read-write and %d reader commits, %d and %d failures%n",
-                seed, outcomes[0], outcomes[1], outcomes[2], outcomes[3]);
-        assertTrue(outcomes[0] > 50 && outcomes[1] > 50, "seed " + seed + ": too few commits to say anything");
-    }
-
-    /**
-     * The same over two columns per record ("writer of column 0,writer of column 1"): reads use
-     * one column ({@link RowProjection}), writes change one column and keep the other, so a
-     * reader of one column may commit past a writer of the other. The graph is over (record,
-     * column) items; a write that keeps a column's value is no write of it.
-     */
-    @Test
-    void concurrentColumnReadsAreSerializable() throws Exception {
-        long seed = Long.getLong("tell.seed", 7);
-        int threads = 4;
-        int perThread = 500;
-        ConcurrentLinkedQueue<Committed> history = new ConcurrentLinkedQueue<>();
-        List<Long> items = new ArrayList<>();
-        long setupTid = tm.run(1, tx -> {
-            for (long key = 0; key < KEYS; key++) {
-                tx.put(D, k(key), (tx.tid() + "," + tx.tid()).getBytes(StandardCharsets.UTF_8));
-                items.add(2 * key);
-                items.add(2 * key + 1);
-            }
-            return tx.tid();
-        });
-        history.add(new Committed(setupTid, Map.of(), items));
-        RowProjection[] column = {(a, b) -> column(a, 0) == column(b, 0), (a, b) -> column(a, 1) == column(b, 1)};
-        int[] outcomes = new int[4];
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> fs = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                long threadSeed = seed * 37 + t;
-                fs.add(pool.submit(() -> {
-                    Random rnd = new Random(threadSeed);
-                    for (int i = 0; i < perThread; i++) {
-                        int kind = rnd.nextInt(4);
                         List<Long> readItems = new ArrayList<>();
                         int n = 1 + rnd.nextInt(3);
                         while (readItems.size() < n) {
-                            long item = rnd.nextInt(2 * KEYS);
+                            long item = rnd.nextInt(space);
                             if (!readItems.contains(item)) {
                                 readItems.add(item);
                             }
@@ -186,18 +132,7 @@ class SerializableHistoryTest {
                         List<Long> writeItems = kind < 2 ? List.of(readItems.get(rnd.nextInt(readItems.size()))) : List.of();
                         Transaction tx = kind == 3 ? tm.beginReadOnly(Isolation.SERIALIZABLE) : tm.begin(Isolation.SERIALIZABLE);
                         try {
-                            Map<Long, Long> reads = new LinkedHashMap<>();
-                            for (long item : readItems) {
-                                reads.put(item, column(tx.get(D, k(item / 2), column[(int) (item % 2)]), (int) (item % 2)));
-                            }
-                            for (long item : writeItems) {
-                                byte[] row = tx.get(D, k(item / 2), column[(int) (item % 2)]);
-                                long[] cols = {column(row, 0), column(row, 1)};
-                                cols[(int) (item % 2)] = tx.tid();
-                                tx.update(D, k(item / 2), (cols[0] + "," + cols[1]).getBytes(StandardCharsets.UTF_8));
-                            }
-                            tx.commit();
-                            history.add(new Committed(tx.tid(), reads, writeItems));
+                            history.add(step.run(tx, readItems, writeItems));
                             count(outcomes, writeItems.isEmpty() ? 1 : 0);
                         } catch (TellException e) {
                             tx.rollback();
@@ -214,9 +149,49 @@ class SerializableHistoryTest {
         }
         List<Long> cycle = cycle(new ArrayList<>(history));
         assertNull(cycle, "seed " + seed + " (-Dtell.seed=" + seed + "): a dependency cycle among committed transactions " + cycle);
-        System.out.printf("serializable column history (seed %d): %d read-write and %d reader commits, %d and %d failures%n",
-                seed, outcomes[0], outcomes[1], outcomes[2], outcomes[3]);
+        System.out.printf("serializable %s (seed %d): %d read-write and %d reader commits, %d and %d failures%n",
+                what, seed, outcomes[0], outcomes[1], outcomes[2], outcomes[3]);
         assertTrue(outcomes[0] > 50 && outcomes[1] > 50, "seed " + seed + ": too few commits to say anything");
+    }
+
+    @Test
+    void concurrentSerializableHistoriesAreAcyclic() throws Exception {
+        runAndCheck("history", Long.getLong("tell.seed", 7), 31, KEYS, setup(), SerializableHistoryTest::attempt);
+    }
+
+    /**
+     * The same over two columns per record ("writer of column 0,writer of column 1"): reads use
+     * one column ({@link RowProjection}), writes change one column and keep the other, so a
+     * reader of one column may commit past a writer of the other. The graph is over (record,
+     * column) items; a write that keeps a column's value is no write of it.
+     */
+    @Test
+    void concurrentColumnReadsAreSerializable() throws Exception {
+        List<Long> items = new ArrayList<>();
+        long setupTid = tm.run(1, tx -> {
+            for (long key = 0; key < KEYS; key++) {
+                tx.put(D, k(key), (tx.tid() + "," + tx.tid()).getBytes(StandardCharsets.UTF_8));
+                items.add(2 * key);
+                items.add(2 * key + 1);
+            }
+            return tx.tid();
+        });
+        RowProjection[] column = {(a, b) -> column(a, 0) == column(b, 0), (a, b) -> column(a, 1) == column(b, 1)};
+        runAndCheck("column history", Long.getLong("tell.seed", 7), 37, 2 * KEYS, new Committed(setupTid, Map.of(), items),
+                (tx, readItems, writeItems) -> {
+                    Map<Long, Long> reads = new LinkedHashMap<>();
+                    for (long item : readItems) {
+                        reads.put(item, column(tx.get(D, k(item / 2), column[(int) (item % 2)]), (int) (item % 2)));
+                    }
+                    for (long item : writeItems) {
+                        byte[] row = tx.get(D, k(item / 2), column[(int) (item % 2)]);
+                        long[] cols = {column(row, 0), column(row, 1)};
+                        cols[(int) (item % 2)] = tx.tid();
+                        tx.update(D, k(item / 2), (cols[0] + "," + cols[1]).getBytes(StandardCharsets.UTF_8));
+                    }
+                    tx.commit();
+                    return new Committed(tx.tid(), reads, writeItems);
+                });
     }
 
     private static long column(byte[] row, int column) {
