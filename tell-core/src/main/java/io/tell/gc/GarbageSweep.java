@@ -66,13 +66,8 @@ final class GarbageSweep {
         int chunks = 0;
         while (next <= pass.lav()) {
             long to = Math.min(pass.lav(), next + pass.options().pageSize() - 1);
-            pass.checkLease();
-            List<RecordKey> keys = new ArrayList<>();
-            for (long tid = next; tid <= to; tid++) {
-                keys.add(GarbageLog.recordKey(tid));
-            }
-            List<Versioned> lists = TellException.join(pass.store().getAllAsync(keys));
-            pass.pacer().pace(1);
+            List<RecordKey> keys = SweepPass.tidKeys(GarbageLog::recordKey, next, to);
+            List<Versioned> lists = pass.readBatch(keys);
             List<GarbageLog.Item> items = new ArrayList<>();
             List<WriteOp> done = new ArrayList<>();
             for (int i = 0; i < keys.size(); i++) {

@@ -40,13 +40,8 @@ final class LogSweep {
         boolean young = false;
         while (next <= pass.base() && !young) {
             long to = Math.min(pass.base(), next + pass.options().pageSize() - 1);
-            pass.checkLease();
-            List<RecordKey> keys = new ArrayList<>();
-            for (long tid = next; tid <= to; tid++) {
-                keys.add(TxLog.recordKey(tid));
-            }
-            List<Versioned> entries = TellException.join(pass.store().getAllAsync(keys));
-            pass.pacer().pace(1);
+            List<RecordKey> keys = SweepPass.tidKeys(TxLog::recordKey, next, to);
+            List<Versioned> entries = pass.readBatch(keys);
             List<WriteOp> deletes = new ArrayList<>();
             long reached = to + 1;
             for (int i = 0; i < keys.size() && !young; i++) {

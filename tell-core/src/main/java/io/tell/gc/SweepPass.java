@@ -4,13 +4,17 @@ import io.tell.error.TellException;
 import io.tell.index.BTree;
 import io.tell.index.BTreeConfig;
 import io.tell.store.KeyRange;
+import io.tell.store.RecordKey;
 import io.tell.store.RecordStore;
 import io.tell.store.StoredRecord;
+import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongFunction;
 
 /**
  * One pass of the sweeper: the horizon it works against and the means it works with. {@code lav}
@@ -49,6 +53,23 @@ record SweepPass(RecordStore store, long tid, long base, long lav, long startMil
         counters.scanned.add(page.size());
         pacer.pace(Math.max(1, page.size()));
         return page;
+    }
+
+    /** The keys {@code keyOf(tid)} of tids {@code from..to}, in order (a walk over tids, one batch). */
+    static List<RecordKey> tidKeys(LongFunction<RecordKey> keyOf, long from, long to) {
+        List<RecordKey> keys = new ArrayList<>((int) (to - from + 1));
+        for (long tid = from; tid <= to; tid++) {
+            keys.add(keyOf.apply(tid));
+        }
+        return keys;
+    }
+
+    /** Reads {@code keys} in one batch, after checking the lease; paced as one record. */
+    List<Versioned> readBatch(List<RecordKey> keys) {
+        checkLease();
+        List<Versioned> read = TellException.join(store.getAllAsync(keys));
+        pacer.pace(1);
+        return read;
     }
 
     /** The smallest key after {@code key}: where the next page starts. */
