@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -206,6 +207,66 @@ class IndexedTransactionTest {
         old.commit();
         try (Transaction tx = nodes.get(2).beginReadOnly()) {
             assertEquals(List.of(2L), tx.lookup(byEmail(2), b("a@x")).stream().map(IndexedRow::rid).toList());
+        }
+    }
+
+    /**
+     * A key claimed by a transaction that has not committed yet is undecided, not a duplicate:
+     * the second claimer gets a retriable conflict, and its retry succeeds when the first one
+     * aborted, or fails with DUPLICATE_KEY when it committed.
+     */
+    @Test
+    void aKeyClaimedByAnUncommittedTransactionIsAConflictNotADuplicate() throws Exception {
+        for (boolean firstCommits : new boolean[] {false, true}) {
+            String email = firstCommits ? "kept@x" : "dropped@x";
+            long firstRid = firstCommits ? 11 : 21;
+            CountDownLatch claimed = new CountDownLatch(1);
+            CountDownLatch decide = new CountDownLatch(1);
+            nodes.get(0).observeCommits((step, tid) -> {
+                if (step == CommitObserver.Step.APPLIED) { // records written, keys claimed, not reported
+                    claimed.countDown();
+                    await(decide);
+                    if (!firstCommits) {
+                        throw new IllegalStateException("the first transaction fails after claiming");
+                    }
+                }
+            });
+            ExecutorService one = Executors.newSingleThreadExecutor();
+            Future<?> first = one.submit(() -> {
+                Transaction tx = nodes.get(0).begin();
+                tx.put(T, TableIndex.ridKey(firstRid), row(email, "Bern"));
+                tx.commit();
+                return null;
+            });
+            assertTrue(claimed.await(10, TimeUnit.SECONDS));
+            Transaction second = nodes.get(1).begin();
+            second.put(T, TableIndex.ridKey(firstRid + 1), row(email, "Basel"));
+            TellException e = assertThrows(TellException.class, second::commit);
+            assertSame(ErrorCode.TX_CONFLICT, e.code(), e.toString());
+            assertTrue(e.retriable());
+            decide.countDown();
+            if (firstCommits) {
+                first.get(10, TimeUnit.SECONDS);
+                TellException again = assertThrows(TellException.class, () -> put(1, firstRid + 1, email, "Basel"));
+                assertSame(ErrorCode.DUPLICATE_KEY, again.code(), "decided: the key is taken");
+            } else {
+                assertThrows(java.util.concurrent.ExecutionException.class, () -> first.get(10, TimeUnit.SECONDS));
+                put(1, firstRid + 1, email, "Basel"); // decided: the key is free
+            }
+            one.shutdown();
+            nodes.get(0).observeCommits(null);
+            try (Transaction tx = nodes.get(2).beginReadOnly()) {
+                assertEquals(List.of(firstCommits ? firstRid : firstRid + 1),
+                        tx.lookup(byEmail(2), b(email)).stream().map(IndexedRow::rid).toList());
+            }
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -159,8 +159,12 @@ final class IndexWriter {
             if (claim == null) {
                 ops.add(new WriteOp(claimKeys.get(i), rid, Expect.ABSENT)); // gone since (the sweeper)
             } else {
-                if (!Arrays.equals(claim.value(), rid) && holds(holderRows.get(i), c.index(), c.key())) {
-                    throw violation(c);
+                if (!Arrays.equals(claim.value(), rid)) {
+                    switch (holding(holderRows.get(i), c.index(), c.key())) {
+                        case COMMITTED -> throw violation(c);
+                        case UNDECIDED -> throw undecided(c);
+                        case FREE -> { }
+                    }
                 }
                 // Taken over from a holder that no longer has the key, or our own claim from an
                 // earlier time the row had this key: either way rewritten conditionally, so a
@@ -171,37 +175,49 @@ final class IndexWriter {
         List<WriteResult> results = TellException.join(store.writeAllAsync(ops));
         for (int i = 0; i < results.size(); i++) {
             if (!results.get(i).written()) {
-                // Another claimer got in first; its row holds the key already (records are written first).
-                throw violation(unique.get(i));
+                // Another claimer got in first; its transaction has not committed yet (it claims
+                // before it reports), so whether the key stays taken is not decided.
+                throw undecided(unique.get(i));
             }
         }
     }
 
+    /** Whether a claim's holder row keeps its key: for good, perhaps (a writer in flight decides), or not. */
+    private enum Holding { COMMITTED, UNDECIDED, FREE }
+
     /**
-     * Whether a row may hold {@code key} now or after in-flight writers finish: its newest
-     * version holds it, or that version is invisible to us (in flight, or committed after our
-     * snapshot) and the newest version we can see holds it. Conservative by design.
+     * Whether a row holds {@code key} for this transaction: its newest version holds it and
+     * was committed before our snapshot (a duplicate), or a version we cannot see yet — of a
+     * transaction in flight or committed after our snapshot — holds it, or would leave the
+     * key to a version we see that holds it (undecided: a retry will know), or neither.
      */
-    private boolean holds(Versioned stored, TableIndex index, byte[] key) {
+    private Holding holding(Versioned stored, TableIndex index, byte[] key) {
         if (stored == null) {
-            return false;
+            return Holding.FREE;
         }
         MvccRecord record = MvccRecord.decode(stored.value());
         RowVersion newest = record.newest();
         if (newest == null) {
-            return false;
+            return Holding.FREE;
         }
+        boolean settled = newest.tid() == start.tid() || start.snapshot().isVisible(newest.tid());
         if (holdsKey(newest, index, key)) {
-            return true;
+            return settled ? Holding.COMMITTED : Holding.UNDECIDED;
         }
-        if (newest.tid() == start.tid() || start.snapshot().isVisible(newest.tid())) {
-            return false;
+        if (settled) {
+            return Holding.FREE;
         }
-        return holdsKey(record.visibleTo(start.snapshot(), start.tid()), index, key);
+        return holdsKey(record.visibleTo(start.snapshot(), start.tid()), index, key) ? Holding.UNDECIDED : Holding.FREE;
     }
 
     static boolean holdsKey(RowVersion v, TableIndex index, byte[] key) {
         return v != null && !v.deleted() && Arrays.equals(key, index.keyOf().apply(v.row()));
+    }
+
+    private TellException undecided(Change c) {
+        return TellException.of(ErrorCode.TX_CONFLICT, "unique index " + c.index().name() + " key "
+                + java.util.HexFormat.of().formatHex(c.key()) + " is being claimed by a transaction that has not"
+                + " committed yet (transaction " + start.tid() + "); retry");
     }
 
     private TellException violation(Change c) {
