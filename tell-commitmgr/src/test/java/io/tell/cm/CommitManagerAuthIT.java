@@ -1,5 +1,8 @@
 package io.tell.cm;
 
+import static io.tell.cm.CmWireTesting.assertClosedByServer;
+import static io.tell.cm.CmWireTesting.frame;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,16 +17,13 @@ import io.tell.store.RecordStores;
 import io.tell.txn.TxStart;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,26 +61,7 @@ class CommitManagerAuthIT {
 
     @Test
     void aClientWithTheSecretWorksAsBefore() {
-        CommitManagerClient c = client(SECRET, server.port());
-        TxStart committed = c.start(false);
-        TxStart aborted = c.start(false);
-        c.committed(committed.tid());
-        c.aborted(aborted.tid());
-        TxStart reader = c.start(true);
-        assertTrue(reader.snapshot().isVisible(committed.tid()));
-        c.committed(reader.tid());
-
-        List<CompletableFuture<TxStart>> pipelined = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            pipelined.add(c.startAsync(i % 4 == 0));
-        }
-        List<CompletableFuture<Void>> ends = new ArrayList<>();
-        for (CompletableFuture<TxStart> f : pipelined) {
-            ends.add(c.committedAsync(f.join().tid(), 0));
-        }
-        CompletableFuture.allOf(ends.toArray(CompletableFuture[]::new)).join();
-        long last = pipelined.get(199).join().tid();
-        assertTrue(c.start(true).snapshot().isVisible(last > 0 ? last : pipelined.get(198).join().tid()));
+        CmWireTesting.servesCallsAndPipelines(client(SECRET, server.port()));
     }
 
     @Test
@@ -203,23 +184,5 @@ class CommitManagerAuthIT {
 
     private static byte[] auth(byte[] clientNonce, byte[] proof) {
         return frame(CmProtocol.AUTH, 0, ByteBuffer.allocate(64).put(clientNonce).put(proof).array());
-    }
-
-    private static byte[] frame(int type, long requestId, byte[] body) {
-        return ByteBuffer.allocate(13 + body.length).putInt(9 + body.length).put((byte) type).putLong(requestId).put(body).array();
-    }
-
-    private static void assertClosedByServer(Socket s) throws IOException {
-        InputStream in = s.getInputStream();
-        byte[] buf = new byte[4096];
-        try {
-            while (in.read(buf) >= 0) {
-                // drain whatever the server said before hanging up
-            }
-        } catch (SocketTimeoutException e) {
-            throw new AssertionError("server did not close the connection", e);
-        } catch (IOException reset) {
-            // a reset is a close too
-        }
     }
 }

@@ -1,5 +1,8 @@
 package io.tell.cm;
 
+import static io.tell.cm.CmWireTesting.assertClosedByServer;
+import static io.tell.cm.CmWireTesting.frame;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,9 +16,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -196,24 +197,6 @@ class CommitManagerServerIT {
         Socket s = new Socket("127.0.0.1", server.port());
         s.setSoTimeout(10_000);
         return s;
-    }
-
-    private static byte[] frame(int type, long requestId, byte[] body) {
-        return ByteBuffer.allocate(13 + body.length).putInt(9 + body.length).put((byte) type).putLong(requestId).put(body).array();
-    }
-
-    private static void assertClosedByServer(Socket s) throws IOException {
-        InputStream in = s.getInputStream();
-        byte[] buf = new byte[4096];
-        try {
-            while (in.read(buf) >= 0) {
-                // drain whatever the server said before hanging up
-            }
-        } catch (SocketTimeoutException e) {
-            throw new AssertionError("server did not close the connection", e);
-        } catch (IOException reset) {
-            // a reset is a close too
-        }
     }
 
     private void assertWellBehavedClientWorks(CommitManagerClient good) {

@@ -9,13 +9,11 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.store.RecordStores;
 import io.tell.store.TestCertificates;
-import io.tell.txn.TxStart;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,25 +66,7 @@ class CommitManagerTlsIT {
 
     @Test
     void tlsWithTheSecretInsideServesCallsAndPipelines() {
-        CommitManagerClient c = client(server(SECRET, true), SECRET, certs.ca());
-        TxStart committed = c.start(false);
-        TxStart aborted = c.start(false);
-        c.committed(committed.tid());
-        c.aborted(aborted.tid());
-        TxStart reader = c.start(true);
-        assertTrue(reader.snapshot().isVisible(committed.tid()));
-        c.committed(reader.tid());
-
-        List<CompletableFuture<TxStart>> pipelined = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            pipelined.add(c.startAsync(i % 4 == 0));
-        }
-        List<CompletableFuture<Void>> ends = new ArrayList<>();
-        for (int i = 0; i < pipelined.size(); i++) {
-            long tid = pipelined.get(i).join().tid();
-            ends.add(i % 3 == 1 && tid > 0 ? c.abortedAsync(tid) : c.committedAsync(tid, 0));
-        }
-        CompletableFuture.allOf(ends.toArray(CompletableFuture[]::new)).join();
+        CmWireTesting.servesCallsAndPipelines(client(server(SECRET, true), SECRET, certs.ca()));
     }
 
     @Test
