@@ -69,12 +69,18 @@ final class Committer {
         for (Transaction.Entry e : writes) {
             keys.add(e.key);
         }
-        long logVersion = logWriteSet(tid, keys);
+        IndexWriter indexes;
+        try {
+            indexes = new IndexWriter(manager, start, writes);
+        } catch (RuntimeException | Error e) {
+            manager.reportAborted(tid); // nothing written yet
+            throw e;
+        }
+        long logVersion = logWriteSet(tid, keys, indexes.garbage());
         observe(CommitObserver.Step.LOGGED);
-        IndexWriter indexes = new IndexWriter(manager, start);
         List<RecordKey> applied = new ArrayList<>();
         try {
-            indexes.addEntries(writes);
+            indexes.addEntries();
             observe(CommitObserver.Step.INDEXED);
             apply(tid, applied);
             indexes.claimUniqueKeys();
@@ -124,13 +130,12 @@ final class Committer {
     }
 
     /** Writes the log entry (after checking the lease: a fenced node writes nothing) and returns its version. */
-    private long logWriteSet(long tid, List<RecordKey> keys) {
+    private long logWriteSet(long tid, List<RecordKey> keys, List<GarbageLog.Item> garbage) {
         WriteResult r;
         try {
             tx.checkLease();
             byte[] entry = TxLog.encode(new TxLog.Entry(TxLog.State.WRITING, tx.logNode(), System.currentTimeMillis(), keys));
             WriteOp log = new WriteOp(TxLog.recordKey(tid), entry, Expect.ABSENT);
-            List<GarbageLog.Item> garbage = GarbageLog.of(manager, start, writes);
             if (garbage.isEmpty()) {
                 r = store.write(log);
             } else {

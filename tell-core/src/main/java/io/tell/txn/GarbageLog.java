@@ -6,12 +6,11 @@ import io.tell.store.RecordKey;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * The garbage a transaction leaves for the sweeper, written at commit next to its log entry
- * (same batch, no extra round trip) in domain {@value #DOMAIN}, keyed by the tid like the log.
+ * (same batch, no extra round trip; worked out by {@code IndexWriter}) in domain {@value #DOMAIN}, keyed by the tid like the log.
  * Tids are dense, so the sweeper finds every transaction's garbage by reading keys in tid order
  * up to lav, in batches, with no scan: on Redis a scan walks the whole keyspace.
  *
@@ -55,39 +54,6 @@ public final class GarbageLog {
 
     public static RecordKey recordKey(long tid) {
         return new RecordKey(DOMAIN, TxLog.key(tid));
-    }
-
-    /** The garbage of {@code writes} once they commit: deleted rows, and index keys rows lost. */
-    static List<Item> of(TransactionManager manager, TxStart start, List<Transaction.Entry> writes) {
-        List<Item> out = new ArrayList<>();
-        for (Transaction.Entry e : writes) {
-            RowVersion before = e.record.visibleTo(start.snapshot(), start.tid());
-            boolean existed = before != null && !before.deleted();
-            if (e.newRow == null && existed) {
-                out.add(Item.row(e.key.domain(), e.key.key()));
-            }
-            List<TableIndex> indexes = manager.indexesOf(e.key.domain());
-            if (indexes.isEmpty() || !existed) {
-                continue;
-            }
-            for (TableIndex index : indexes) {
-                byte[] kept = e.newRow == null ? null : index.keyOf().apply(e.newRow);
-                List<byte[]> lost = new ArrayList<>();
-                // A deleted row's every key its record still shows (older versions may hold keys
-                // it had before); an updated row's old key, if it changed.
-                List<RowVersion> versions = e.newRow == null ? e.record.versions() : List.of(before);
-                for (RowVersion v : versions) {
-                    byte[] key = v.deleted() ? null : index.keyOf().apply(v.row());
-                    if (key != null && !Arrays.equals(key, kept) && lost.stream().noneMatch(k -> Arrays.equals(k, key))) {
-                        lost.add(key);
-                    }
-                }
-                for (byte[] key : lost) {
-                    out.add(new Item(e.key.domain(), e.key.key(), index.name(), index.unique(), key));
-                }
-            }
-        }
-        return out;
     }
 
     public static byte[] encode(List<Item> items) {

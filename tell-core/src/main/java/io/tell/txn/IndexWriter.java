@@ -34,11 +34,21 @@ final class IndexWriter {
     private final TransactionManager manager;
     private final TxStart start;
     private final List<Change> added = new ArrayList<>();
-    private List<Change> changes = List.of();
+    private final List<Change> changes = new ArrayList<>();
+    private final List<GarbageLog.Item> garbage = new ArrayList<>();
 
-    IndexWriter(TransactionManager manager, TxStart start) {
+    /** Works out, in one pass over {@code writes}, the entries to add and what the commit leaves as garbage. */
+    IndexWriter(TransactionManager manager, TxStart start, List<Transaction.Entry> writes) {
         this.manager = manager;
         this.start = start;
+        for (Transaction.Entry e : writes) {
+            plan(e);
+        }
+    }
+
+    /** What the commit leaves for the sweeper once it commits ({@link GarbageLog}). */
+    List<GarbageLog.Item> garbage() {
+        return garbage;
     }
 
     /**
@@ -47,8 +57,7 @@ final class IndexWriter {
      * transaction's re-scan see every insert that could precede it (readers skip entries whose
      * rows they cannot see, and never remove entries of rows that are merely absent).
      */
-    void addEntries(List<Transaction.Entry> writes) {
-        changes = changes(writes);
+    void addEntries() {
         List<BTree.Insertion> insertions = new ArrayList<>(changes.size());
         for (Change c : changes) {
             insertions.add(new BTree.Insertion(c.index().tree(), c.key(), c.rid()));
@@ -86,25 +95,48 @@ final class IndexWriter {
         added.clear();
     }
 
-    private List<Change> changes(List<Transaction.Entry> writes) {
-        List<Change> out = new ArrayList<>();
-        for (Transaction.Entry e : writes) {
-            List<TableIndex> indexes = manager.indexesOf(e.key.domain());
-            if (indexes.isEmpty() || e.newRow == null) {
+    /**
+     * One write: the entries its new row needs that the row did not have, and its garbage — a
+     * deleted row, with every key of every version its record still holds, or the old key an
+     * update changed (see {@link GarbageLog}).
+     */
+    private void plan(Transaction.Entry e) {
+        RowVersion before = e.record.visibleTo(start.snapshot(), start.tid());
+        byte[] oldRow = before == null || before.deleted() ? null : before.row();
+        if (e.newRow == null && oldRow != null) {
+            garbage.add(GarbageLog.Item.row(e.key.domain(), e.key.key()));
+        }
+        List<TableIndex> indexes = manager.indexesOf(e.key.domain());
+        if (indexes.isEmpty() || e.newRow == null && oldRow == null) {
+            return;
+        }
+        long rid = TableIndex.ridOf(e.key.key());
+        for (TableIndex index : indexes) {
+            if (e.newRow == null) {
+                lostKeys(e, index);
                 continue;
             }
-            RowVersion before = e.record.visibleTo(start.snapshot(), start.tid());
-            byte[] oldRow = before == null || before.deleted() ? null : before.row();
-            long rid = TableIndex.ridOf(e.key.key());
-            for (TableIndex index : indexes) {
-                byte[] key = index.keyOf().apply(e.newRow);
-                byte[] oldKey = oldRow == null || index.equals(e.reindexed) ? null : index.keyOf().apply(oldRow);
-                if (key != null && !Arrays.equals(key, oldKey)) {
-                    out.add(new Change(index, key, rid, e.record.newest() == null));
-                }
+            byte[] key = index.keyOf().apply(e.newRow);
+            byte[] oldKey = oldRow == null || index.equals(e.reindexed) ? null : index.keyOf().apply(oldRow);
+            if (key != null && !Arrays.equals(key, oldKey)) {
+                changes.add(new Change(index, key, rid, e.record.newest() == null));
+            }
+            if (oldKey != null && !Arrays.equals(key, oldKey)) {
+                garbage.add(new GarbageLog.Item(e.key.domain(), e.key.key(), index.name(), index.unique(), oldKey));
             }
         }
-        return out;
+    }
+
+    /** A deleted row's keys in {@code index}: of every version its record still holds, each once. */
+    private void lostKeys(Transaction.Entry e, TableIndex index) {
+        List<byte[]> lost = new ArrayList<>();
+        for (RowVersion v : e.record.versions()) {
+            byte[] key = v.deleted() ? null : index.keyOf().apply(v.row());
+            if (key != null && lost.stream().noneMatch(k -> Arrays.equals(k, key))) {
+                lost.add(key);
+                garbage.add(new GarbageLog.Item(e.key.domain(), e.key.key(), index.name(), index.unique(), key));
+            }
+        }
     }
 
     /**
