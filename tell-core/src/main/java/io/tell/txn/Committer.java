@@ -84,6 +84,7 @@ final class Committer {
             observe(CommitObserver.Step.INDEXED);
             apply(tid, applied);
             indexes.claimUniqueKeys();
+            bumpVersionSets(tid, keys);
             // Snapshots taken from now on count us as possibly serialized before them (TxStart.validating).
             manager.validating(tid);
             if (validatedBuffer != null) {
@@ -154,6 +155,18 @@ final class Committer {
             throw TellException.of(ErrorCode.TX_FENCED, "transaction " + tid + " was fenced by a commit manager before it wrote");
         }
         return r.version();
+    }
+
+    /**
+     * Moves on the version sets of the units this commit wrote, when the store keeps them: after
+     * the records are written (a reader that sees the old set read its copy before our write)
+     * and before we report (a snapshot that sees us sees the new set).
+     */
+    private void bumpVersionSets(long tid, List<RecordKey> keys) {
+        VersionSets sets = manager.versionSets();
+        if (sets != null) {
+            TellException.join(store.writeAllAsync(sets.bumps(keys, tid)));
+        }
     }
 
     private void apply(long tid, List<RecordKey> applied) {

@@ -45,6 +45,21 @@ public final class SnapshotDescriptor {
         return bit < ((long) words.length << 6) && (words[word] & (1L << bit)) != 0;
     }
 
+    /**
+     * True iff every tid this snapshot sees, {@code other} sees too. Walks only the tids above
+     * {@code other}'s base up to this snapshot's highest, so it is quick when {@code other} is
+     * the newer snapshot (the common case of a shared buffer entry).
+     */
+    public boolean isSubsetOf(SnapshotDescriptor other) {
+        long highest = highestVisible();
+        for (long tid = other.base + 1; tid <= highest; tid++) {
+            if (isVisible(tid) && !other.isVisible(tid)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The highest tid this snapshot sees. */
     public long highestVisible() {
         for (int w = words.length - 1; w >= 0; w--) {

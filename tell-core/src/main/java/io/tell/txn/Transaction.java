@@ -27,6 +27,8 @@ public final class Transaction implements AutoCloseable {
         final RecordKey key;
         final Versioned stored;
         final MvccRecord record;
+        /** Served by the node's shared buffer: good for this snapshot, possibly older than the store's. */
+        final boolean buffered;
         boolean written;
         byte[] newRow;
         /** An index the commit fills for this row as if the row were new ({@link #reindex}). */
@@ -42,8 +44,13 @@ public final class Transaction implements AutoCloseable {
         }
 
         Entry(RecordKey key, Versioned stored) {
+            this(key, stored, false);
+        }
+
+        Entry(RecordKey key, Versioned stored, boolean buffered) {
             this.key = key;
             this.stored = stored;
+            this.buffered = buffered;
             this.record = stored == null ? new MvccRecord(List.of()) : MvccRecord.decode(stored.value());
         }
     }
@@ -140,9 +147,19 @@ public final class Transaction implements AutoCloseable {
             }
         }
         if (!missing.isEmpty()) {
-            List<Versioned> got = guard(() -> TellException.join(manager.store().getAllAsync(missing)));
-            for (int i = 0; i < missing.size(); i++) {
-                buffer.putIfAbsent(missing.get(i), new Entry(missing.get(i), got.get(i)));
+            SharedRecordBuffer shared = sharedBuffer();
+            if (shared == null) {
+                List<Versioned> got = guard(() -> missing.size() == 1
+                        ? java.util.Collections.singletonList(TellException.join(manager.store().getAsync(missing.get(0))))
+                        : TellException.join(manager.store().getAllAsync(missing)));
+                for (int i = 0; i < missing.size(); i++) {
+                    buffer.putIfAbsent(missing.get(i), new Entry(missing.get(i), got.get(i)));
+                }
+            } else {
+                List<SharedRecordBuffer.Read> got = guard(() -> shared.read(missing, start.snapshot()));
+                for (int i = 0; i < missing.size(); i++) {
+                    buffer.putIfAbsent(missing.get(i), new Entry(missing.get(i), got.get(i).stored(), got.get(i).buffered()));
+                }
             }
         }
     }
@@ -330,6 +347,7 @@ public final class Transaction implements AutoCloseable {
             throw e;
         } finally {
             manager.ended(start.tid());
+            manager.wrote(writes);
         }
     }
 
@@ -385,11 +403,27 @@ public final class Transaction implements AutoCloseable {
         checkActive();
         Entry e = buffer.get(key);
         if (e == null) {
-            Versioned stored = guard(() -> TellException.join(manager.store().getAsync(key)));
-            e = new Entry(key, stored);
-            buffer.put(key, e);
+            fetch(List.of(key));
+            e = buffer.get(key);
         }
         return e;
+    }
+
+    /**
+     * The node's shared record buffer, when it has one and this transaction may use it. SERIALIZABLE
+     * reads go to the store: a read-only one must see versions of writers still validating
+     * ({@link TxStart#validating}), which a copy older than its snapshot can miss.
+     */
+    private SharedRecordBuffer sharedBuffer() {
+        return isolation == Isolation.SERIALIZABLE ? null : manager.sharedBuffer();
+    }
+
+    /** {@code e} read again from the store, replacing its buffered copy. */
+    private Entry refreshed(Entry e) {
+        Versioned stored = guard(() -> TellException.join(manager.store().getAsync(e.key)));
+        Entry fresh = new Entry(e.key, stored);
+        buffer.put(e.key, fresh);
+        return fresh;
     }
 
     private void checkWritable(RecordKey key) {
@@ -401,13 +435,24 @@ public final class Transaction implements AutoCloseable {
     private Entry entryForWrite(RecordKey key) {
         checkWritable(key);
         Entry e = entry(key);
-        RowVersion newest = e.record.newest();
-        if (newest != null && newest.tid() != start.tid() && !start.snapshot().isVisible(newest.tid())) {
+        if (e.buffered && !e.written && newerThanSnapshot(e)) {
+            // A buffered copy may hold a version that has been reverted since: only the store's
+            // record says whether this is a conflict.
+            e = refreshed(e);
+        }
+        if (newerThanSnapshot(e)) {
+            RowVersion newest = e.record.newest();
             rollback();
             throw TellException.of(ErrorCode.TX_CONFLICT,
                     "write-write conflict on " + key + ": version " + newest.tid() + " is newer than snapshot of tid " + start.tid());
         }
         return e;
+    }
+
+    /** True when the record's newest version is neither ours nor visible to our snapshot. */
+    private boolean newerThanSnapshot(Entry e) {
+        RowVersion newest = e.record.newest();
+        return newest != null && newest.tid() != start.tid() && !start.snapshot().isVisible(newest.tid());
     }
 
     private void stage(Entry e, byte[] row) {

@@ -42,6 +42,11 @@ public final class TransactionManager implements AutoCloseable {
     private final java.util.concurrent.ConcurrentHashMap<Long, Long> running = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile NodeLease lease;
     private volatile CommitObserver observer;
+    /** The node's shared record buffer; null for {@link Buffering#TRANSACTION}. */
+    private volatile SharedRecordBuffer shared;
+    /** The store's version sets (null when it keeps none), looked up before the first commit needs them. */
+    private volatile VersionSets versionSets;
+    private volatile boolean versionSetsKnown;
 
     public TransactionManager(RecordStore store, CommitManager commitManager, String nodeId) {
         this(store, commitManager, nodeId, Duration.ofSeconds(10));
@@ -85,6 +90,10 @@ public final class TransactionManager implements AutoCloseable {
 
     private Transaction started(TxStart start, Isolation isolation, NodeLease.Registration r) {
         running.put(start.tid(), start.snapshot().base());
+        SharedRecordBuffer s = shared;
+        if (s != null) {
+            s.started(start.snapshot());
+        }
         return new Transaction(this, start, isolation, r == null ? null : r.id(), r == null ? 0 : r.epoch());
     }
 
@@ -192,6 +201,56 @@ public final class TransactionManager implements AutoCloseable {
 
     public RecordStore store() {
         return store;
+    }
+
+    /**
+     * Sets how this node buffers records ({@link Buffering}); call before the first transaction.
+     * {@code unitSize} is the records per cache unit of version sets, used only when this node
+     * is the first to decide for the store ({@link VersionSets}); {@code capacity} bounds the
+     * shared buffer's entries. {@link io.tell.error.ErrorCode#BAD_CONFIGURATION} for
+     * {@link Buffering#SYNCED} on a store that keeps no version sets.
+     */
+    public synchronized void useBuffering(Buffering buffering, int unitSize, int capacity) {
+        VersionSets sets = VersionSets.open(store, buffering == Buffering.SYNCED, unitSize);
+        versionSets = sets;
+        versionSetsKnown = true;
+        shared = buffering == Buffering.TRANSACTION ? null
+                : new SharedRecordBuffer(store, buffering == Buffering.SYNCED ? sets : null, capacity);
+    }
+
+    /** Reads served by the shared buffer (by snapshot, by unchanged version set) and fetched by it; zeros without one. */
+    public long[] sharedBufferCounts() {
+        SharedRecordBuffer s = shared;
+        return s == null ? new long[3] : s.counts();
+    }
+
+    SharedRecordBuffer sharedBuffer() {
+        return shared;
+    }
+
+    /** The store's version sets, null when it keeps none (decided by the first node, see {@link VersionSets}). */
+    VersionSets versionSets() {
+        if (!versionSetsKnown) {
+            synchronized (this) {
+                if (!versionSetsKnown) {
+                    versionSets = VersionSets.open(store, false, 1);
+                    versionSetsKnown = true;
+                }
+            }
+        }
+        return versionSets;
+    }
+
+    /** A transaction of this node wrote (or tried to write) {@code entries}: the shared buffer drops them. */
+    void wrote(List<Transaction.Entry> entries) {
+        SharedRecordBuffer s = shared;
+        if (s != null && !entries.isEmpty()) {
+            List<RecordKey> keys = new ArrayList<>(entries.size());
+            for (Transaction.Entry e : entries) {
+                keys.add(e.key);
+            }
+            s.forget(keys);
+        }
     }
 
     /** From now on, transactions of this node keep {@code index} up to date for its table. */

@@ -80,4 +80,24 @@ class SnapshotDescriptorTest {
         assertSame(ErrorCode.CORRUPT_DATA, e.code());
         assertThrows(TellException.class, () -> SnapshotDescriptor.fromBytes(new byte[3]));
     }
+
+    @Test
+    void subsetAgreesWithTheVisibleTids() {
+        long seed = Long.getLong("tell.seed", 1);
+        Random rnd = new Random(seed);
+        for (int round = 0; round < 500; round++) {
+            SnapshotDescriptor a = new SnapshotDescriptor(rnd.nextInt(20), new long[] {rnd.nextLong() & rnd.nextLong()});
+            SnapshotDescriptor b = new SnapshotDescriptor(rnd.nextInt(20), new long[] {rnd.nextLong() | rnd.nextLong()});
+            boolean model = true;
+            for (long tid = 1; tid < 100; tid++) {
+                if (a.isVisible(tid) && !b.isVisible(tid)) {
+                    model = false;
+                }
+            }
+            assertEquals(model, a.isSubsetOf(b), a + " within " + b + " (seed " + seed + ")");
+            assertTrue(a.isSubsetOf(a));
+        }
+        assertTrue(SnapshotDescriptor.ofBase(5).isSubsetOf(SnapshotDescriptor.ofBase(9)));
+        assertFalse(SnapshotDescriptor.ofBase(9).isSubsetOf(SnapshotDescriptor.ofBase(5)));
+    }
 }

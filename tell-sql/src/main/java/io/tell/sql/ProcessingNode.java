@@ -58,6 +58,15 @@ public final class ProcessingNode implements AutoCloseable {
         this.commitManager = new CountingCommitManager(rawCommitManager);
         String nodeId = "pn-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
         this.transactions = new TransactionManager(store, commitManager, nodeId);
+        try {
+            TellUrl.Buffer buffer = url.buffer();
+            transactions.useBuffering(buffer.mode(), buffer.unitSize(), buffer.capacity());
+        } catch (RuntimeException e) {
+            transactions.close();
+            rawCommitManager.close();
+            rawStore.close();
+            throw e;
+        }
         if (!url.embedded()) {
             // Over a shared store this node's death must not stop the others: a lease lets the
             // commit managers find out and recover what it left mid-commit.

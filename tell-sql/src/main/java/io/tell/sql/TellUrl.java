@@ -29,12 +29,53 @@ import java.util.List;
  * shows in messages or {@link #toString()}.
  * Either form takes {@code gc=on} (e.g. {@code jdbc:tell:mem:shop?gc=on}): the node then hosts a
  * background sweeper ({@link io.tell.gc.Sweeper}), active while it holds the cluster-wide lease.
- * Off by default.
+ * Off by default. Either form also takes {@code buffer=tx|shared|synced} (how the node buffers
+ * records, {@link io.tell.txn.Buffering}; default {@code tx}), {@code bufferUnit=N} (records per
+ * cache unit of version sets, default {@value #DEFAULT_BUFFER_UNIT}) and {@code bufferSize=N}
+ * (entries of a shared buffer, default {@value #DEFAULT_BUFFER_SIZE}).
  */
 public record TellUrl(String text, String storeUrl, String commitManagers, boolean embedded, boolean shared,
-                      boolean gc, int leaseMs, String cmSecretFile, String cmTlsCa) {
+                      boolean gc, int leaseMs, String cmSecretFile, String cmTlsCa, Buffer buffer) {
     public static final String PREFIX = "jdbc:tell:";
     public static final int DEFAULT_LEASE_MS = 3000;
+    public static final int DEFAULT_BUFFER_UNIT = 100;
+    public static final int DEFAULT_BUFFER_SIZE = 200_000;
+
+    /** How the node buffers records: the strategy, records per cache unit, and the shared buffer's bound. */
+    public record Buffer(io.tell.txn.Buffering mode, int unitSize, int capacity) {
+        static Buffer defaults() {
+            return new Buffer(io.tell.txn.Buffering.TRANSACTION, DEFAULT_BUFFER_UNIT, DEFAULT_BUFFER_SIZE);
+        }
+
+        /** This with {@code option} applied; null when it is not a buffer option. */
+        Buffer with(String url, String option) {
+            if (option.startsWith("buffer=")) {
+                try {
+                    return new Buffer(io.tell.txn.Buffering.ofOption(option.substring(7)), unitSize, capacity);
+                } catch (IllegalArgumentException e) {
+                    throw bad(url, e.getMessage());
+                }
+            } else if (option.startsWith("bufferUnit=")) {
+                return new Buffer(mode, positive(url, option, 1_000_000), capacity);
+            } else if (option.startsWith("bufferSize=")) {
+                return new Buffer(mode, unitSize, positive(url, option, 100_000_000));
+            }
+            return null;
+        }
+
+        private static int positive(String url, String option, int max) {
+            String value = option.substring(option.indexOf('=') + 1);
+            try {
+                int n = Integer.parseInt(value);
+                if (n >= 1 && n <= max) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw bad(url, option.substring(0, option.indexOf('=')) + " must be a number from 1 to " + max + ": " + value);
+        }
+    }
 
     public static boolean accepts(String url) {
         return url != null && url.startsWith(PREFIX);
@@ -48,9 +89,13 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
         if (rest.startsWith("mem:")) {
             int q = rest.indexOf('?');
             boolean gc = false;
+            Buffer buffer = Buffer.defaults();
             if (q >= 0) {
                 for (String option : rest.substring(q + 1).split("&")) {
-                    if (!option.isEmpty()) {
+                    Buffer b = buffer.with(url, option);
+                    if (b != null) {
+                        buffer = b;
+                    } else if (!option.isEmpty()) {
                         gc = gcOption(url, option);
                     }
                 }
@@ -60,7 +105,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             if (!name.isEmpty() && !name.matches("[A-Za-z0-9_.-]{1,100}")) {
                 throw bad(url, "the database name after mem: takes 1-100 of [A-Za-z0-9_.-]");
             }
-            return new TellUrl(url, rest, null, true, !name.isEmpty(), gc, 0, null, null);
+            return new TellUrl(url, rest, null, true, !name.isEmpty(), gc, 0, null, null, buffer);
         }
         String scheme = rest.startsWith("redis://") ? "redis://" : rest.startsWith("rediss://") ? "rediss://" : null;
         if (scheme != null) {
@@ -72,9 +117,13 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             String cmTlsCa = null;
             boolean gc = false;
             int leaseMs = DEFAULT_LEASE_MS;
+            Buffer buffer = Buffer.defaults();
             if (q >= 0) {
                 for (String option : rest.substring(q + 1).split("&")) {
-                    if (option.startsWith("cm=")) {
+                    Buffer b = buffer.with(url, option);
+                    if (b != null) {
+                        buffer = b;
+                    } else if (option.startsWith("cm=")) {
                         cm = option.substring(3);
                     } else if (option.startsWith("cmSecretFile=")) {
                         cmSecretFile = option.substring("cmSecretFile=".length());
@@ -102,7 +151,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
                 throw bad(url, "a Redis URL needs the commit manager(s): ?cm=host:port[,host:port…] (start one with ./tell commitmgr)");
             }
             String store = storeOptions.isEmpty() ? hosts : hosts + "?" + String.join("&", storeOptions);
-            return new TellUrl(url, store, cm, false, true, gc, leaseMs, cmSecretFile, cmTlsCa);
+            return new TellUrl(url, store, cm, false, true, gc, leaseMs, cmSecretFile, cmTlsCa, buffer);
         }
         throw bad(url, "expected jdbc:tell:mem:[NAME] or jdbc:tell:redis[s]://host:port?cm=host:port");
     }
@@ -120,7 +169,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
         return switch (option) {
             case "gc=on" -> true;
             case "gc=off" -> false;
-            default -> throw bad(url, "unknown option " + option + " (an embedded URL takes gc=on|off)");
+            default -> throw bad(url, "unknown option " + option + " (an embedded URL takes gc=on|off, buffer, bufferUnit, bufferSize)");
         };
     }
 

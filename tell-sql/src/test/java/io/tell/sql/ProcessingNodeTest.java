@@ -34,11 +34,17 @@ class ProcessingNodeTest {
         assertEquals("mem:shop", swept.storeUrl());
         for (String bad : new String[] {"jdbc:h2:mem:", "jdbc:tell:", "jdbc:tell:mem:bad name", "jdbc:tell:redis://h:1",
                 "jdbc:tell:redis://?cm=c:1", "jdbc:tell:postgres://x",
-                "jdbc:tell:mem:x?gc=maybe", "jdbc:tell:mem:x?cache=1"}) {
+                "jdbc:tell:mem:x?gc=maybe", "jdbc:tell:mem:x?cache=1", "jdbc:tell:mem:x?buffer=lots",
+                "jdbc:tell:mem:x?bufferUnit=0", "jdbc:tell:redis://h:1?cm=c:1&bufferSize=x"}) {
             TellException e = assertThrows(TellException.class, () -> TellUrl.parse(bad), bad);
             assertSame(ErrorCode.BAD_CONFIGURATION, e.code());
             assertTrue(e.getMessage().contains(bad), e.getMessage());
         }
+        assertEquals(new TellUrl.Buffer(io.tell.txn.Buffering.TRANSACTION, TellUrl.DEFAULT_BUFFER_UNIT, TellUrl.DEFAULT_BUFFER_SIZE),
+                mem.buffer());
+        assertEquals(new TellUrl.Buffer(io.tell.txn.Buffering.SYNCED, 10, 500),
+                TellUrl.parse("jdbc:tell:redis://h:1?cm=c:1&buffer=synced&bufferUnit=10&bufferSize=500").buffer());
+        assertEquals("redis://h:1", TellUrl.parse("jdbc:tell:redis://h:1?cm=c:1&buffer=shared").storeUrl());
         TellUrl secured = TellUrl.parse("jdbc:tell:rediss://app:pw@h:1?cm=c:1&cmSecretFile=/etc/tell/secret&tlsCa=/ca.pem&cmTlsCa=/cm-ca.pem");
         assertEquals("rediss://app:pw@h:1?tlsCa=/ca.pem", secured.storeUrl());
         assertEquals("/etc/tell/secret", secured.cmSecretFile());
@@ -50,6 +56,27 @@ class ProcessingNodeTest {
                 .getMessage().contains("hunter2"), "a message never shows the password");
         assertTrue(assertThrows(TellException.class, () -> TellUrl.parse("jdbc:tell:redis://h:1"))
                 .getMessage().contains("?cm="), "says what is missing");
+    }
+
+    @Test
+    void theFirstNodeDecidesWhetherAStoreKeepsVersionSets() {
+        String plain = "jdbc:tell:mem:vs-" + UUID.randomUUID();
+        try (ProcessingNode first = ProcessingNode.connect(plain)) {
+            TellException e = assertThrows(TellException.class, () -> first.transactions().useBuffering(io.tell.txn.Buffering.SYNCED, 10, 100));
+            assertSame(ErrorCode.BAD_CONFIGURATION, e.code());
+            assertTrue(e.getMessage().contains("buffer=synced"), e.getMessage());
+            first.transactions().useBuffering(io.tell.txn.Buffering.SHARED, 10, 100); // needs none
+        }
+        try (ProcessingNode synced = ProcessingNode.connect("jdbc:tell:mem:?buffer=synced")) {
+            SqlSession s = synced.openSession();
+            s.execute(s.prepare("CREATE TABLE t (k INT PRIMARY KEY, v INT)"), java.util.List.of(), 0, 0).close();
+            s.execute(s.prepare("INSERT INTO t VALUES (1, 10)"), java.util.List.of(), 0, 0).close();
+            try (SqlResult r = s.execute(s.prepare("SELECT v FROM t WHERE k = 1"), java.util.List.of(), 0, 0)) {
+                assertTrue(r.next());
+                assertEquals(10, ((Number) r.row()[0]).intValue());
+            }
+            s.close();
+        }
     }
 
     @Test

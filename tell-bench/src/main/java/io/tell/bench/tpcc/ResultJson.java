@@ -72,8 +72,8 @@ public final class ResultJson {
     /** Round trips as a JSON object. */
     public static String roundTrips(RoundTrips t) {
         return String.format(Locale.ROOT, "{\"transactions\": %d, \"store\": %.3f, \"reads\": %.3f, \"writes\": %.3f,"
-                        + " \"increments\": %.3f, \"scans\": %.3f, \"commitManager\": %.3f}", t.transactions(), t.store(),
-                t.reads(), t.writes(), t.increments(), t.scans(), t.commitManager());
+                        + " \"increments\": %.3f, \"scans\": %.3f, \"commitManager\": %.3f, \"buffered\": %.3f}",
+                t.transactions(), t.store(), t.reads(), t.writes(), t.increments(), t.scans(), t.commitManager(), t.buffered());
     }
 
     private static void field(StringBuilder b, String name, double value) {

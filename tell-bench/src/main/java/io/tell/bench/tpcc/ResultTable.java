@@ -41,8 +41,10 @@ public final class ResultTable {
 
     private static void printRoundTrips(TpccResult r, PrintStream out) {
         out.println();
-        out.println("Tell round trips per transaction (store calls, a batch counting one; CM = commit-manager calls):");
-        out.printf("%-22s %9s %7s %7s %7s %7s %7s %7s%n", "", "txns", "store", "reads", "writes", "incr", "scans", "CM");
+        out.println("Tell round trips per transaction (store calls, a batch counting one; CM = commit-manager calls;");
+        out.println("buffered = records the node's shared buffer served without a store read):");
+        out.printf("%-22s %9s %7s %7s %7s %7s %7s %7s %8s%n", "", "txns", "store", "reads", "writes", "incr", "scans", "CM",
+                "buffered");
         roundTrips(out, "run, per commit", r.roundTrips());
         for (TransactionType type : TransactionType.values()) {
             RoundTrips t = r.roundTripsAlone().get(type);
@@ -55,7 +57,7 @@ public final class ResultTable {
     }
 
     private static void roundTrips(PrintStream out, String label, RoundTrips t) {
-        out.printf("%-22s %,9d %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f%n", label, t.transactions(), t.store(), t.reads(),
-                t.writes(), t.increments(), t.scans(), t.commitManager());
+        out.printf("%-22s %,9d %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f %8.1f%n", label, t.transactions(), t.store(), t.reads(),
+                t.writes(), t.increments(), t.scans(), t.commitManager(), t.buffered());
     }
 }

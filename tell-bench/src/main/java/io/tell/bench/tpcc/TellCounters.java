@@ -46,6 +46,7 @@ final class TellCounters {
         long increments = 0;
         long scans = 0;
         long cm = 0;
+        long buffered = 0;
         for (ProcessingNode node : nodes) {
             CountingRecordStore.Counts c = node.storeCounts();
             reads += c.reads();
@@ -53,19 +54,21 @@ final class TellCounters {
             increments += c.increments();
             scans += c.scans();
             cm += node.commitManagerCalls();
+            long[] shared = node.transactions().sharedBufferCounts();
+            buffered += shared[0] + shared[1];
         }
-        return new Sample(new CountingRecordStore.Counts(reads, writes, increments, scans), cm);
+        return new Sample(new CountingRecordStore.Counts(reads, writes, increments, scans), cm, buffered);
     }
 
     /** The counters at one moment, summed over the nodes. */
-    record Sample(CountingRecordStore.Counts store, long commitManager) {
+    record Sample(CountingRecordStore.Counts store, long commitManager, long buffered) {
 
         /** What happened since {@code earlier}, per transaction of {@code transactions}. */
         RoundTrips since(Sample earlier, long transactions) {
             CountingRecordStore.Counts d = store.minus(earlier.store);
             double n = Math.max(1, transactions);
             return new RoundTrips(transactions, d.reads() / n, d.writes() / n, d.increments() / n, d.scans() / n,
-                    (commitManager - earlier.commitManager) / n);
+                    (commitManager - earlier.commitManager) / n, (buffered - earlier.buffered) / n);
         }
     }
 }

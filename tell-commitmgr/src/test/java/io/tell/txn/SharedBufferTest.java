@@ -1,0 +1,265 @@
+package io.tell.txn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.cm.LocalCommitManager;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.RecordKey;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The shared record buffers ({@link Buffering#SHARED}, {@link Buffering#SYNCED}): several nodes,
+ * each with its own buffer, over one store; every read must be what the store gives the
+ * reader's snapshot, whatever the buffer holds.
+ */
+class SharedBufferTest {
+    private static final String T = "acct";
+    private static final int ACCOUNTS = 24;
+    private static final long BALANCE = 100;
+
+    private RecordStore store;
+    private LocalCommitManager cm;
+    private final List<TransactionManager> nodes = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        store = RecordStores.open("mem:");
+        cm = LocalCommitManager.open(store, LocalCommitManager.Options.embedded());
+    }
+
+    @AfterEach
+    void tearDown() {
+        nodes.forEach(TransactionManager::close);
+        cm.close();
+        store.close();
+    }
+
+    private TransactionManager node(Buffering buffering, int unitSize) {
+        TransactionManager tm = new TransactionManager(store, cm, "pn-" + nodes.size());
+        tm.useBuffering(buffering, unitSize, 1000);
+        nodes.add(tm);
+        return tm;
+    }
+
+    private static byte[] key(int account) {
+        return TableIndex.ridKey(account);
+    }
+
+    private static byte[] amount(long v) {
+        return ByteBuffer.allocate(8).putLong(v).array();
+    }
+
+    private static long amountOf(byte[] row) {
+        return ByteBuffer.wrap(row).getLong();
+    }
+
+    private void fund(TransactionManager tm) {
+        tm.run(1, tx -> {
+            for (int a = 0; a < ACCOUNTS; a++) {
+                tx.insert(T, key(a), amount(BALANCE));
+            }
+            return null;
+        });
+    }
+
+    private static long balance(TransactionManager tm, int account) {
+        try (Transaction tx = tm.beginReadOnly()) {
+            long v = amountOf(tx.get(T, key(account)));
+            tx.commit();
+            return v;
+        }
+    }
+
+    private static void set(TransactionManager tm, int account, long value) {
+        tm.run(1, tx -> tx.update(T, key(account), amount(value)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Buffering.class, names = {"SHARED", "SYNCED"})
+    void transfersKeepTheirTotalInEverySnapshotOfEveryNode(Buffering buffering) throws Exception {
+        long seed = Long.getLong("tell.seed", System.nanoTime() % 10_000);
+        for (int n = 0; n < 3; n++) {
+            node(buffering, 4);
+        }
+        fund(nodes.get(0));
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        int threads = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                fs.add(pool.submit(() -> {
+                    Random rnd = new Random(seed * 31 + thread);
+                    TransactionManager tm = nodes.get(thread % nodes.size());
+                    for (int i = 0; i < 400 && failures.isEmpty(); i++) {
+                        try {
+                            if (rnd.nextInt(3) == 0) {
+                                transfer(tm, rnd);
+                            } else {
+                                checkTotal(tm, rnd, failures, "seed " + seed + " thread " + thread + " op " + i);
+                            }
+                        } catch (TellException e) {
+                            if (!e.retriable()) {
+                                failures.add("seed " + seed + ": " + e);
+                            }
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertTrue(failures.isEmpty(), String.join("\n", failures));
+        // Every node agrees with an unbuffered node on every account.
+        TransactionManager plain = node(Buffering.TRANSACTION, 1);
+        for (int a = 0; a < ACCOUNTS; a++) {
+            for (TransactionManager tm : nodes) {
+                assertEquals(balance(plain, a), balance(tm, a), "account " + a + " (seed " + seed + ")");
+            }
+        }
+        long served = 0;
+        for (TransactionManager tm : nodes) {
+            long[] c = tm.sharedBufferCounts();
+            served += c[0] + c[1];
+        }
+        assertTrue(served > 0, "no read was served by a shared buffer (seed " + seed + ")");
+    }
+
+    private static void transfer(TransactionManager tm, Random rnd) {
+        int from = rnd.nextInt(ACCOUNTS);
+        int to = (from + 1 + rnd.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
+        long sum = rnd.nextInt(20);
+        tm.run(1, tx -> {
+            long a = amountOf(tx.get(T, key(from)));
+            long b = amountOf(tx.get(T, key(to)));
+            tx.update(T, key(from), amount(a - sum));
+            tx.update(T, key(to), amount(b + sum));
+            return null;
+        });
+    }
+
+    /** The total over all accounts, read partly one by one and partly in a batch, is what was funded. */
+    private static void checkTotal(TransactionManager tm, Random rnd, ConcurrentLinkedQueue<String> failures, String where) {
+        try (Transaction tx = tm.beginReadOnly()) {
+            int split = rnd.nextInt(ACCOUNTS + 1);
+            long total = 0;
+            for (int a = 0; a < split; a++) {
+                total += amountOf(tx.get(T, key(a)));
+            }
+            List<RecordKey> rest = new ArrayList<>();
+            for (int a = split; a < ACCOUNTS; a++) {
+                rest.add(new RecordKey(T, key(a)));
+            }
+            for (byte[] row : tx.getAll(rest)) {
+                total += amountOf(row);
+            }
+            tx.commit();
+            if (total != ACCOUNTS * BALANCE) {
+                failures.add(where + ": total " + total);
+            }
+        }
+    }
+
+    @Test
+    void anOlderSnapshotReadsWhatANewerOneFetched() {
+        TransactionManager tm = node(Buffering.SHARED, 1);
+        fund(tm);
+        try (Transaction older = tm.beginReadOnly(); Transaction newer = tm.beginReadOnly()) {
+            assertEquals(BALANCE, amountOf(newer.get(T, key(3))));
+            long before = tm.sharedBufferCounts()[0];
+            assertEquals(BALANCE, amountOf(older.get(T, key(3))));
+            assertEquals(before + 1, tm.sharedBufferCounts()[0], "the older snapshot is a subset of the newer: a hit");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Buffering.class, names = {"SHARED", "SYNCED"})
+    void aCommitOfAnotherNodeIsSeenByTheNextTransaction(Buffering buffering) {
+        TransactionManager reader = node(buffering, 1);
+        TransactionManager writer = node(Buffering.TRANSACTION, 1);
+        fund(writer);
+        assertEquals(BALANCE, balance(reader, 5));
+        set(writer, 5, 7);
+        assertEquals(7, balance(reader, 5));
+    }
+
+    @Test
+    void anUnchangedUnitServesANewerSnapshotWithoutFetching() {
+        TransactionManager reader = node(Buffering.SYNCED, 4);
+        TransactionManager writer = node(Buffering.TRANSACTION, 4);
+        fund(writer);
+        assertEquals(BALANCE, balance(reader, 1));
+        set(writer, 9, 50); // another unit: accounts 8-11
+        long[] before = reader.sharedBufferCounts();
+        assertEquals(BALANCE, balance(reader, 1));
+        long[] after = reader.sharedBufferCounts();
+        assertEquals(before[1] + 1, after[1], "served on an unchanged unit");
+        assertEquals(before[2], after[2], "nothing fetched");
+        set(writer, 2, 60); // the same unit as account 1: its copy may not be trusted
+        assertEquals(BALANCE, balance(reader, 1));
+        assertEquals(after[2] + 1, reader.sharedBufferCounts()[2], "fetched again after its unit changed");
+        assertEquals(60, balance(reader, 2));
+    }
+
+    /**
+     * A copy taken while a writer's version was in the record, the writer failing and reverting
+     * afterwards without moving the unit's version set: a snapshot that counts the aborted tid
+     * as completed must not see its version through the copy.
+     */
+    @Test
+    void aVersionRevertedAfterTheCopyWasTakenIsNeverServed() throws Exception {
+        TransactionManager reader = node(Buffering.SYNCED, 1);
+        TransactionManager writer = node(Buffering.TRANSACTION, 1);
+        TransactionManager rival = node(Buffering.TRANSACTION, 1);
+        fund(writer);
+        CountDownLatch halfway = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        writer.observeCommits((step, tid) -> {
+            if (step == CommitObserver.Step.PARTLY_APPLIED) {
+                halfway.countDown();
+                try {
+                    resume.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        CompletableFuture<Void> doomed = CompletableFuture.runAsync(() -> writer.run(1, tx -> {
+            tx.update(T, key(1), amount(-1)); // the first half of the apply batch
+            tx.update(T, key(2), amount(-2));
+            return null;
+        }));
+        assertTrue(halfway.await(30, TimeUnit.SECONDS));
+        assertEquals(BALANCE, balance(reader, 1), "the in-flight version is invisible"); // the copy holds it
+        set(rival, 2, 77); // the doomed writer's second half now conflicts
+        resume.countDown();
+        Exception e = assertThrows(Exception.class, doomed::join);
+        assertTrue(e.getCause() instanceof TellException te && te.code() == ErrorCode.TX_CONFLICT, e.toString());
+        assertEquals(BALANCE, balance(reader, 1));
+        assertEquals(77, balance(reader, 2));
+    }
+}
