@@ -73,7 +73,7 @@ class SharedBufferTest {
         return ByteBuffer.wrap(row).getLong();
     }
 
-    private void fund(TransactionManager tm) {
+    private static void fund(TransactionManager tm) {
         tm.run(1, tx -> {
             for (int a = 0; a < ACCOUNTS; a++) {
                 tx.insert(T, key(a), amount(BALANCE));
@@ -97,56 +97,73 @@ class SharedBufferTest {
     @ParameterizedTest
     @EnumSource(value = Buffering.class, names = {"SHARED", "SYNCED"})
     void transfersKeepTheirTotalInEverySnapshotOfEveryNode(Buffering buffering) throws Exception {
+        runTransfers(store, cm, buffering, 400);
+    }
+
+    /**
+     * Three nodes with {@code buffering} and two threads each over {@code store} (fresh: its first
+     * node decides about version sets) and its commit manager {@code cm}: transfers, and
+     * read-only totals that must always add up.
+     */
+    static void runTransfers(RecordStore store, CommitManager cm, Buffering buffering, int opsPerThread) throws Exception {
         long seed = Long.getLong("tell.seed", System.nanoTime() % 10_000);
-        for (int n = 0; n < 3; n++) {
-            node(buffering, 4);
-        }
-        fund(nodes.get(0));
-        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-        int threads = 6;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<TransactionManager> nodes = new ArrayList<>();
         try {
-            List<Future<?>> fs = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int thread = t;
-                fs.add(pool.submit(() -> {
-                    Random rnd = new Random(seed * 31 + thread);
-                    TransactionManager tm = nodes.get(thread % nodes.size());
-                    for (int i = 0; i < 400 && failures.isEmpty(); i++) {
-                        try {
-                            if (rnd.nextInt(3) == 0) {
-                                transfer(tm, rnd);
-                            } else {
-                                checkTotal(tm, rnd, failures, "seed " + seed + " thread " + thread + " op " + i);
-                            }
-                        } catch (TellException e) {
-                            if (!e.retriable()) {
-                                failures.add("seed " + seed + ": " + e);
+            for (int n = 0; n < 3; n++) {
+                TransactionManager tm = new TransactionManager(store, cm, "pn-" + n);
+                tm.useBuffering(buffering, 4, 1000);
+                nodes.add(tm);
+            }
+            fund(nodes.get(0));
+            ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+            int threads = 6;
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                List<Future<?>> fs = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int thread = t;
+                    fs.add(pool.submit(() -> {
+                        Random rnd = new Random(seed * 31 + thread);
+                        TransactionManager tm = nodes.get(thread % nodes.size());
+                        for (int i = 0; i < opsPerThread && failures.isEmpty(); i++) {
+                            try {
+                                if (rnd.nextInt(3) == 0) {
+                                    transfer(tm, rnd);
+                                } else {
+                                    checkTotal(tm, rnd, failures, "seed " + seed + " thread " + thread + " op " + i);
+                                }
+                            } catch (TellException e) {
+                                if (!e.retriable()) {
+                                    failures.add("seed " + seed + ": " + e);
+                                }
                             }
                         }
-                    }
-                }));
+                    }));
+                }
+                for (Future<?> f : fs) {
+                    f.get(120, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdown();
             }
-            for (Future<?> f : fs) {
-                f.get(120, TimeUnit.SECONDS);
+            assertTrue(failures.isEmpty(), String.join("\n", failures));
+            // Every node agrees with an unbuffered node on every account.
+            TransactionManager plain = new TransactionManager(store, cm, "pn-plain");
+            nodes.add(plain);
+            for (int a = 0; a < ACCOUNTS; a++) {
+                for (TransactionManager tm : nodes) {
+                    assertEquals(balance(plain, a), balance(tm, a), "account " + a + " (seed " + seed + ")");
+                }
             }
-        } finally {
-            pool.shutdown();
-        }
-        assertTrue(failures.isEmpty(), String.join("\n", failures));
-        // Every node agrees with an unbuffered node on every account.
-        TransactionManager plain = node(Buffering.TRANSACTION, 1);
-        for (int a = 0; a < ACCOUNTS; a++) {
+            long served = 0;
             for (TransactionManager tm : nodes) {
-                assertEquals(balance(plain, a), balance(tm, a), "account " + a + " (seed " + seed + ")");
+                long[] c = tm.sharedBufferCounts();
+                served += c[0] + c[1];
             }
+            assertTrue(served > 0, "no read was served by a shared buffer (seed " + seed + ")");
+        } finally {
+            nodes.forEach(TransactionManager::close);
         }
-        long served = 0;
-        for (TransactionManager tm : nodes) {
-            long[] c = tm.sharedBufferCounts();
-            served += c[0] + c[1];
-        }
-        assertTrue(served > 0, "no read was served by a shared buffer (seed " + seed + ")");
     }
 
     private static void transfer(TransactionManager tm, Random rnd) {
