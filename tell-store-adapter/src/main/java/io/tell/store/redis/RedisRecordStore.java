@@ -42,6 +42,8 @@ public final class RedisRecordStore implements RecordStore {
 
     private final PrimaryWriter writer;
     private final RedisScan scanner;
+    /** Reads over blocking connections on the caller's thread; null when they go through Lettuce. */
+    private final DirectReads direct;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RedisRecordStore(RedisStoreConfig config, RedisNodes nodes, InFlightWrites inFlight) {
@@ -49,6 +51,7 @@ public final class RedisRecordStore implements RecordStore {
         this.nodes = nodes;
         this.writer = new PrimaryWriter(nodes, inFlight, config.replicas(), config.waitTimeout().toMillis());
         this.scanner = new RedisScan(nodes);
+        this.direct = config.directReads() ? new DirectReads(config) : null;
     }
 
     /** Connects and loads the function library on every primary; fails with a translated TellException. */
@@ -79,7 +82,22 @@ public final class RedisRecordStore implements RecordStore {
 
     @Override
     public CompletableFuture<Versioned> getAsync(RecordKey key) {
+        if (readsDirectly()) {
+            try {
+                return CompletableFuture.completedFuture(RedisKeys.decodeRecord(direct.get(RedisKeys.recordKey(key))));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(RedisErrors.translate(e));
+            }
+        }
         return RedisErrors.translated(read(key));
+    }
+
+    /**
+     * Direct reads block the calling thread, which is fine for a transaction's thread and never
+     * for an event loop's (a commit manager's server, or a callback of a Lettuce future).
+     */
+    private boolean readsDirectly() {
+        return direct != null && !(Thread.currentThread() instanceof FastThreadLocalThread);
     }
 
     /**
@@ -92,6 +110,21 @@ public final class RedisRecordStore implements RecordStore {
 
     @Override
     public CompletableFuture<List<Versioned>> getAllAsync(List<RecordKey> keys) {
+        if (readsDirectly()) {
+            try {
+                List<byte[]> redisKeys = new ArrayList<>(keys.size());
+                for (RecordKey k : keys) {
+                    redisKeys.add(RedisKeys.recordKey(k));
+                }
+                List<Versioned> out = new ArrayList<>(keys.size());
+                for (byte[] value : direct.getAll(redisKeys, KEYS_PER_MGET)) {
+                    out.add(RedisKeys.decodeRecord(value));
+                }
+                return CompletableFuture.completedFuture(out);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(RedisErrors.translate(e));
+            }
+        }
         if (keys.size() <= READ_WINDOW) {
             return RedisErrors.translated(readAll(keys));
         }
@@ -211,6 +244,9 @@ public final class RedisRecordStore implements RecordStore {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            if (direct != null) {
+                direct.close();
+            }
             nodes.close();
         }
     }

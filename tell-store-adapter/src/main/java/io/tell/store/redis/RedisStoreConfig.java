@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 
 /**
  * The settings of a redis store, parsed once from its URL:
- * {@code redis[s]://[[user]:password@]host:port[,host:port...][?cluster=true|false&replicas=N&timeoutMs=T&tlsCa=PATH]}.
+ * {@code redis[s]://[[user]:password@]host:port[,host:port...][?cluster=true|false&replicas=N&timeoutMs=T&tlsCa=PATH&reads=direct|lettuce]}.
  *
  * @param hosts    the servers (cluster: seed nodes)
  * @param cluster  Redis Cluster rather than one standalone server; defaults to true with more than one host
@@ -22,12 +22,14 @@ import java.util.stream.Collectors;
  * @param login    the user and password to authenticate with (every node alike), or null for none
  * @param tls      {@code rediss://}: connect over TLS, verifying the server's certificate and host name
  * @param tlsCa    a PEM file of the certificates to trust instead of the JVM's default trust store, or null
+ * @param directReads reads over blocking sockets on the caller's thread ({@link DirectReads}); the default
+ *                 for one standalone server over plain TCP, {@code reads=lettuce} turns it off
  */
 record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Duration timeout, Login login, boolean tls,
-                        String tlsCa) {
+                        String tlsCa, boolean directReads) {
     static final int DEFAULT_PORT = 6379;
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(2000);
-    private static final Set<String> OPTIONS = Set.of("cluster", "replicas", "timeoutMs", "tlsCa");
+    private static final Set<String> OPTIONS = Set.of("cluster", "replicas", "timeoutMs", "tlsCa", "reads");
 
     /**
      * Redis credentials: {@code AUTH password} ({@code requirepass}, user null) or
@@ -59,7 +61,7 @@ record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Dura
         }
         for (String option : url.options().keySet()) {
             if (!OPTIONS.contains(option)) {
-                throw bad("unknown option '" + option + "' (known: cluster, replicas, timeoutMs, tlsCa)", url);
+                throw bad("unknown option '" + option + "' (known: cluster, replicas, timeoutMs, tlsCa, reads)", url);
             }
         }
         String tlsCa = url.options().get("tlsCa");
@@ -87,7 +89,15 @@ record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Dura
         if (timeoutMs < 10 || timeoutMs > 600_000) {
             throw bad("option timeoutMs must be between 10 and 600000, got " + timeoutMs, url);
         }
-        return new RedisStoreConfig(hosts, cluster, replicas, Duration.ofMillis(timeoutMs), login, tls, tlsCa);
+        String reads = url.options().getOrDefault("reads", cluster || tls ? "lettuce" : "direct");
+        if (!reads.equals("direct") && !reads.equals("lettuce")) {
+            throw bad("option reads must be direct or lettuce, got " + reads, url);
+        }
+        if (reads.equals("direct") && (cluster || tls)) {
+            throw bad("reads=direct needs one standalone server over plain TCP (a cluster or TLS reads through Lettuce)", url);
+        }
+        return new RedisStoreConfig(hosts, cluster, replicas, Duration.ofMillis(timeoutMs), login, tls, tlsCa,
+                reads.equals("direct"));
     }
 
     /** How long WAIT may block on the server: half the call timeout, so its answer arrives before the call times out. */
@@ -114,6 +124,9 @@ record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Dura
         }
         if (tlsCa != null) {
             options.add("tlsCa=" + tlsCa);
+        }
+        if (!directReads && !cluster && !tls) {
+            options.add("reads=lettuce");
         }
         if (!options.isEmpty()) {
             sb.append('?').append(String.join("&", options));

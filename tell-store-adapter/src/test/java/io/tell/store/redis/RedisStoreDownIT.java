@@ -198,7 +198,9 @@ class RedisStoreDownIT {
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         while (true) {
             try {
+                // Reads and writes reconnect apart (direct reads, Lettuce): both must work again.
                 store.get(D, b("k0"));
+                store.increment(D, b("probe"), 1);
                 return;
             } catch (TellRetriableException e) {
                 if (System.nanoTime() > deadline) {
