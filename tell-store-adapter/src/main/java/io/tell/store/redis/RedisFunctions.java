@@ -46,9 +46,31 @@ final class RedisFunctions {
      */
     static AsyncCommand<byte[], byte[], List<Object>> writeCommand(List<WriteOp> ops, List<byte[]> recordKeys,
             List<byte[]> versionKeys) {
-        CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).add(WRITE).add(2 * ops.size());
+        List<byte[]> all = writeArgs(ops, recordKeys, versionKeys);
+        CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).add(all.get(0)).add(all.get(1));
+        int keys = 2 * ops.size();
+        for (int i = 2; i < all.size(); i++) {
+            if (i < 2 + keys) {
+                args.addKey(all.get(i));
+            } else {
+                args.add(all.get(i));
+            }
+        }
+        return new AsyncCommand<>(new Command<>(CommandType.FCALL, new ArrayOutput<>(ByteArrayCodec.INSTANCE), args));
+    }
+
+    /**
+     * The arguments of that FCALL after the command name: the function, the number of keys, each
+     * write's record key and version key, then three arguments per write (kind, expected
+     * version, value).
+     */
+    static List<byte[]> writeArgs(List<WriteOp> ops, List<byte[]> recordKeys, List<byte[]> versionKeys) {
+        List<byte[]> args = new ArrayList<>(2 + 5 * ops.size());
+        args.add(WRITE.getBytes(StandardCharsets.US_ASCII));
+        args.add(Integer.toString(2 * ops.size()).getBytes(StandardCharsets.US_ASCII));
         for (int i = 0; i < ops.size(); i++) {
-            args.addKey(recordKeys.get(i)).addKey(versionKeys.get(i));
+            args.add(recordKeys.get(i));
+            args.add(versionKeys.get(i));
         }
         for (WriteOp op : ops) {
             char kind;
@@ -61,10 +83,11 @@ final class RedisFunctions {
                     expected = RedisKeys.encodeVersion(v.version());
                 }
             }
-            args.add(new byte[] {(byte) (op.isDelete() ? Character.toLowerCase(kind) : kind)}).add(expected)
-                    .add(op.isDelete() ? NONE : op.value());
+            args.add(new byte[] {(byte) (op.isDelete() ? Character.toLowerCase(kind) : kind)});
+            args.add(expected);
+            args.add(op.isDelete() ? NONE : op.value());
         }
-        return new AsyncCommand<>(new Command<>(CommandType.FCALL, new ArrayOutput<>(ByteArrayCodec.INSTANCE), args));
+        return args;
     }
 
     /**

@@ -31,8 +31,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * write's WAIT travels in the same pipeline, so it adds the primary-to-replica acknowledgement
  * but no client round trip. A scan is O(domain size), see {@link RedisScan}.
  *
- * <p>Futures complete on Lettuce's event-loop threads; the store never blocks in them, and
- * its blocking helpers refuse to run on such a thread rather than deadlock it.
+ * <p>On one standalone server over plain TCP, reads and record writes go over blocking
+ * connections on the calling thread ({@link DirectClient}, {@code client=direct}, the default):
+ * their futures are complete when returned. Everything else, and every call made on an event-loop
+ * thread, goes through Lettuce, whose futures complete on its event-loop threads; the store never
+ * blocks in them, and its blocking helpers refuse to run on such a thread rather than deadlock it.
  */
 public final class RedisRecordStore implements RecordStore {
     private final RedisStoreConfig config;
@@ -42,8 +45,8 @@ public final class RedisRecordStore implements RecordStore {
 
     private final PrimaryWriter writer;
     private final RedisScan scanner;
-    /** Reads over blocking connections on the caller's thread; null when they go through Lettuce. */
-    private final DirectReads direct;
+    /** Reads and writes over blocking connections on the caller's thread; null when they go through Lettuce. */
+    private final DirectClient direct;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private RedisRecordStore(RedisStoreConfig config, RedisNodes nodes, InFlightWrites inFlight) {
@@ -51,7 +54,7 @@ public final class RedisRecordStore implements RecordStore {
         this.nodes = nodes;
         this.writer = new PrimaryWriter(nodes, inFlight, config.replicas(), config.waitTimeout().toMillis());
         this.scanner = new RedisScan(nodes);
-        this.direct = config.directReads() ? new DirectReads(config) : null;
+        this.direct = config.direct() ? new DirectClient(config) : null;
     }
 
     /** Connects and loads the function library on every primary; fails with a translated TellException. */
@@ -82,7 +85,7 @@ public final class RedisRecordStore implements RecordStore {
 
     @Override
     public CompletableFuture<Versioned> getAsync(RecordKey key) {
-        if (readsDirectly()) {
+        if (callsDirectly()) {
             try {
                 return CompletableFuture.completedFuture(RedisKeys.decodeRecord(direct.get(RedisKeys.recordKey(key))));
             } catch (RuntimeException e) {
@@ -93,10 +96,10 @@ public final class RedisRecordStore implements RecordStore {
     }
 
     /**
-     * Direct reads block the calling thread, which is fine for a transaction's thread and never
+     * Direct calls block the calling thread, which is fine for a transaction's thread and never
      * for an event loop's (a commit manager's server, or a callback of a Lettuce future).
      */
-    private boolean readsDirectly() {
+    private boolean callsDirectly() {
         return direct != null && !(Thread.currentThread() instanceof FastThreadLocalThread);
     }
 
@@ -110,7 +113,7 @@ public final class RedisRecordStore implements RecordStore {
 
     @Override
     public CompletableFuture<List<Versioned>> getAllAsync(List<RecordKey> keys) {
-        if (readsDirectly()) {
+        if (callsDirectly()) {
             try {
                 List<byte[]> redisKeys = new ArrayList<>(keys.size());
                 for (RecordKey k : keys) {
@@ -195,7 +198,9 @@ public final class RedisRecordStore implements RecordStore {
             int group = nodes instanceof ClusterNodes ? slot : -1 - i / WRITES_PER_CALL;
             groups.computeIfAbsent(group, g -> new ArrayList<>()).add(i);
         }
+        boolean direct = callsDirectly();
         List<PrimaryWriter.SlotWrite<List<Object>>> calls = new ArrayList<>(groups.size());
+        List<List<byte[]>> directCalls = new ArrayList<>(groups.size());
         List<List<Integer>> members = new ArrayList<>(groups.values());
         for (List<Integer> member : members) {
             List<WriteOp> groupOps = new ArrayList<>(member.size());
@@ -206,19 +211,33 @@ public final class RedisRecordStore implements RecordStore {
                 groupKeys.add(recordKeys.get(i));
                 versionKeys.add(RedisKeys.versionKey(slots.get(i)));
             }
-            calls.add(new PrimaryWriter.SlotWrite<>(slots.get(member.get(0)),
-                    () -> RedisFunctions.writeCommand(groupOps, groupKeys, versionKeys)));
-        }
-        return RedisErrors.translated(writer.writeAll(calls).thenApply(replies -> {
-            WriteResult[] results = new WriteResult[ops.size()];
-            for (int g = 0; g < members.size(); g++) {
-                List<WriteResult> decoded = RedisFunctions.decodeReplies(replies.get(g), members.get(g).size());
-                for (int j = 0; j < decoded.size(); j++) {
-                    results[members.get(g).get(j)] = decoded.get(j);
-                }
+            if (direct) {
+                directCalls.add(RedisFunctions.writeArgs(groupOps, groupKeys, versionKeys));
+            } else {
+                calls.add(new PrimaryWriter.SlotWrite<>(slots.get(member.get(0)),
+                        () -> RedisFunctions.writeCommand(groupOps, groupKeys, versionKeys)));
             }
-            return List.of(results);
-        }));
+        }
+        if (direct) {
+            try {
+                return CompletableFuture.completedFuture(results(ops.size(), members, this.direct.writeCalls(directCalls)));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(RedisErrors.translate(e));
+            }
+        }
+        return RedisErrors.translated(writer.writeAll(calls).thenApply(replies -> results(ops.size(), members, replies)));
+    }
+
+    /** The results of {@code count} writes in request order, from each group's replies. */
+    private static List<WriteResult> results(int count, List<List<Integer>> members, List<List<Object>> replies) {
+        WriteResult[] results = new WriteResult[count];
+        for (int g = 0; g < members.size(); g++) {
+            List<WriteResult> decoded = RedisFunctions.decodeReplies(replies.get(g), members.get(g).size());
+            for (int j = 0; j < decoded.size(); j++) {
+                results[members.get(g).get(j)] = decoded.get(j);
+            }
+        }
+        return List.of(results);
     }
 
     @Override

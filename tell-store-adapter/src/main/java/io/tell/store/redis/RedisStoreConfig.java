@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 
 /**
  * The settings of a redis store, parsed once from its URL:
- * {@code redis[s]://[[user]:password@]host:port[,host:port...][?cluster=true|false&replicas=N&timeoutMs=T&tlsCa=PATH&reads=direct|lettuce]}.
+ * {@code redis[s]://[[user]:password@]host:port[,host:port...][?cluster=true|false&replicas=N&timeoutMs=T&tlsCa=PATH&client=direct|lettuce]}.
  *
  * @param hosts    the servers (cluster: seed nodes)
  * @param cluster  Redis Cluster rather than one standalone server; defaults to true with more than one host
@@ -22,14 +22,14 @@ import java.util.stream.Collectors;
  * @param login    the user and password to authenticate with (every node alike), or null for none
  * @param tls      {@code rediss://}: connect over TLS, verifying the server's certificate and host name
  * @param tlsCa    a PEM file of the certificates to trust instead of the JVM's default trust store, or null
- * @param directReads reads over blocking sockets on the caller's thread ({@link DirectReads}); the default
- *                 for one standalone server over plain TCP, {@code reads=lettuce} turns it off
+ * @param direct   reads and writes over blocking sockets on the caller's thread ({@link DirectClient}); the
+ *                 default for one standalone server over plain TCP, {@code client=lettuce} turns it off
  */
 record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Duration timeout, Login login, boolean tls,
-                        String tlsCa, boolean directReads) {
+                        String tlsCa, boolean direct) {
     static final int DEFAULT_PORT = 6379;
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(2000);
-    private static final Set<String> OPTIONS = Set.of("cluster", "replicas", "timeoutMs", "tlsCa", "reads");
+    private static final Set<String> OPTIONS = Set.of("cluster", "replicas", "timeoutMs", "tlsCa", "client");
 
     /**
      * Redis credentials: {@code AUTH password} ({@code requirepass}, user null) or
@@ -61,7 +61,7 @@ record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Dura
         }
         for (String option : url.options().keySet()) {
             if (!OPTIONS.contains(option)) {
-                throw bad("unknown option '" + option + "' (known: cluster, replicas, timeoutMs, tlsCa, reads)", url);
+                throw bad("unknown option '" + option + "' (known: cluster, replicas, timeoutMs, tlsCa, client)", url);
             }
         }
         String tlsCa = url.options().get("tlsCa");
@@ -89,15 +89,15 @@ record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Dura
         if (timeoutMs < 10 || timeoutMs > 600_000) {
             throw bad("option timeoutMs must be between 10 and 600000, got " + timeoutMs, url);
         }
-        String reads = url.options().getOrDefault("reads", cluster || tls ? "lettuce" : "direct");
-        if (!reads.equals("direct") && !reads.equals("lettuce")) {
-            throw bad("option reads must be direct or lettuce, got " + reads, url);
+        String client = url.options().getOrDefault("client", cluster || tls ? "lettuce" : "direct");
+        if (!client.equals("direct") && !client.equals("lettuce")) {
+            throw bad("option client must be direct or lettuce, got " + client, url);
         }
-        if (reads.equals("direct") && (cluster || tls)) {
-            throw bad("reads=direct needs one standalone server over plain TCP (a cluster or TLS reads through Lettuce)", url);
+        if (client.equals("direct") && (cluster || tls)) {
+            throw bad("client=direct needs one standalone server over plain TCP (a cluster or TLS goes through Lettuce)", url);
         }
         return new RedisStoreConfig(hosts, cluster, replicas, Duration.ofMillis(timeoutMs), login, tls, tlsCa,
-                reads.equals("direct"));
+                client.equals("direct"));
     }
 
     /** How long WAIT may block on the server: half the call timeout, so its answer arrives before the call times out. */
@@ -125,8 +125,8 @@ record RedisStoreConfig(List<Address> hosts, boolean cluster, int replicas, Dura
         if (tlsCa != null) {
             options.add("tlsCa=" + tlsCa);
         }
-        if (!directReads && !cluster && !tls) {
-            options.add("reads=lettuce");
+        if (!direct && !cluster && !tls) {
+            options.add("client=lettuce");
         }
         if (!options.isEmpty()) {
             sb.append('?').append(String.join("&", options));

@@ -43,8 +43,8 @@ class RedisStandaloneContractIT extends RecordStoreContractTest {
         for (int attempt = 0; attempt < 1000; attempt++) {
             AtomicReference<Throwable> refused = new AtomicReference<>();
             AtomicBoolean onEventLoop = new AtomicBoolean();
-            // A write's answer arrives on Lettuce's event loop (reads may be answered on the caller's thread).
-            store.writeAsync(WriteOp.put(domain("d"), b("k"), b("v"), io.tell.store.Expect.ANY)).thenAccept(v -> {
+            // An increment's answer arrives on Lettuce's event loop (reads and writes may be answered on the caller's thread).
+            store.incrementAsync(new RecordKey(domain("d"), b("n")), 1).thenAccept(v -> {
                 // A callback runs on the event loop unless the future was complete before it was attached.
                 if (Thread.currentThread() instanceof FastThreadLocalThread) {
                     onEventLoop.set(true);

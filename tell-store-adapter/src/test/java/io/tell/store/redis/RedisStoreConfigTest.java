@@ -31,6 +31,22 @@ class RedisStoreConfigTest {
     }
 
     @Test
+    void aStandaloneServerOverPlainTcpIsCalledDirectlyUnlessSaidOtherwise() {
+        assertTrue(parse("redis://h:6380").direct());
+        RedisStoreConfig lettuce = parse("redis://h:6380?client=lettuce");
+        assertFalse(lettuce.direct());
+        assertEquals("redis://h:6380?client=lettuce", lettuce.describe());
+        assertFalse(parse("redis://h1:7000,h2:7001").direct());
+        assertFalse(parse("rediss://h:6380").direct());
+        for (String bad : new String[] {"redis://h:6380?client=jedis", "redis://h1:1,h2:2?client=direct",
+                "rediss://h:6380?client=direct"}) {
+            TellException e = assertThrows(TellException.class, () -> parse(bad), bad);
+            assertEquals(ErrorCode.BAD_CONFIGURATION, e.code());
+            assertTrue(e.getMessage().contains("client"), e.getMessage());
+        }
+    }
+
+    @Test
     void severalHostsMeanClusterUnlessSaidOtherwise() {
         RedisStoreConfig c = parse("redis://h1:7000,h2:7001,h3?replicas=1&timeoutMs=500");
         assertTrue(c.cluster());

@@ -99,9 +99,13 @@ class RedisStoreDownIT {
         Map<String, Long> acknowledged = writeKeys(store, 5);
 
         redis.pause();
+        // Each from its own thread: a direct write blocks its caller until answered.
+        java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(5);
+        cleanup.add(callers::shutdownNow);
         List<CompletableFuture<WriteResult>> inFlight = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            inFlight.add(store.writeAsync(WriteOp.insert(D, b("in-flight-" + i), b("x"))));
+            WriteOp op = WriteOp.insert(D, b("in-flight-" + i), b("x"));
+            inFlight.add(CompletableFuture.supplyAsync(() -> store.write(op), callers));
         }
         Thread.sleep(200);
         long killedAt = System.nanoTime();

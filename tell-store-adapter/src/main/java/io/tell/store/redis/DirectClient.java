@@ -13,22 +13,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Reads from one standalone server over blocking connections, on the calling thread: a GET or
- * a batch of MGETs costs the network round trip and little else, where the Lettuce path adds a
- * hand-off to its event loop and back (measured in docs/benchmarks.md, "Direct reads"). Writes
- * stay on Lettuce, which tracks writes in flight and appends WAIT; reads need neither: they
- * change nothing and are answered after every write already acknowledged, as the server runs
- * one command at a time.
+ * Reads and conditional writes on one standalone server over blocking connections, on the
+ * calling thread: a call costs the network round trip and little else, where the Lettuce path
+ * adds a hand-off to its event loop and back (measured in docs/benchmarks.md, "Direct calls").
+ * Reads are answered after every write already acknowledged, as the server runs one command at
+ * a time. A write is sent once and never replayed (a lost connection fails it, effect unknown),
+ * so writes are at most once without the tracking Lettuce's reconnects need
+ * ({@link InFlightWrites}); with {@code replicas=N} a WAIT follows the writes on the same
+ * connection, which it covers.
  *
  * <p>A connection is borrowed for one call and returned after it, so there are as many as
  * threads reading at once. A connection that failed (time-out, lost) is closed, not returned:
  * its stream may be out of step. Failures are translated as everywhere in this package
  * ({@link RedisErrors}): time-outs STORE_TIMEOUT, lost connections STORE_UNAVAILABLE.
  */
-final class DirectReads implements AutoCloseable {
+final class DirectClient implements AutoCloseable {
     private static final byte[] GET = RespConnection.ascii("GET");
     private static final byte[] MGET = RespConnection.ascii("MGET");
-    /** MGETs sent before their replies are read: bounds what a huge batch leaves in the socket buffers. */
+    private static final byte[] FCALL = RespConnection.ascii("FCALL");
+    private static final byte[] WAIT = RespConnection.ascii("WAIT");
+    /** Commands sent before their replies are read: bounds what a huge batch leaves in the socket buffers. */
     private static final int MGETS_PER_WINDOW = 16;
 
     private final RedisStoreConfig config;
@@ -36,7 +40,7 @@ final class DirectReads implements AutoCloseable {
     private final Set<RespConnection> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    DirectReads(RedisStoreConfig config) {
+    DirectClient(RedisStoreConfig config) {
         this.config = config;
     }
 
@@ -90,6 +94,74 @@ final class DirectReads implements AutoCloseable {
             }
             return out;
         });
+    }
+
+    /**
+     * Calls the write function once per element of {@code calls} (each the arguments after
+     * FCALL), pipelined, and returns each call's reply array. A server that lost the function
+     * library gets it again and the calls are resent (nothing ran). With replicas required, a
+     * WAIT after each window of calls must reach them, else STORE_TIMEOUT (the writes happened
+     * on the primary but may be lost).
+     */
+    List<List<Object>> writeCalls(List<List<byte[]>> calls) {
+        return call(c -> {
+            List<List<Object>> out = new ArrayList<>(calls.size());
+            for (int from = 0; from < calls.size(); from += MGETS_PER_WINDOW) {
+                out.addAll(window(c, calls.subList(from, Math.min(calls.size(), from + MGETS_PER_WINDOW)), true));
+            }
+            return out;
+        });
+    }
+
+    private List<List<Object>> window(RespConnection c, List<List<byte[]>> calls, boolean mayReload) throws IOException {
+        for (List<byte[]> args : calls) {
+            byte[][] command = new byte[args.size() + 1][];
+            command[0] = FCALL;
+            for (int i = 0; i < args.size(); i++) {
+                command[i + 1] = args.get(i);
+            }
+            c.send(command);
+        }
+        int replicas = config.replicas();
+        if (replicas > 0) {
+            c.send(WAIT, RespConnection.ascii(Integer.toString(replicas)),
+                    RespConnection.ascii(Long.toString(config.waitTimeout().toMillis())));
+        }
+        c.flush();
+        List<List<Object>> out = new ArrayList<>(calls.size());
+        String failure = null;
+        boolean missing = false;
+        for (int i = 0; i < calls.size(); i++) {
+            Object reply = c.read(); // every reply, even after an error, to stay in step
+            if (reply instanceof RespConnection.Error e) {
+                missing |= e.message().contains("Function not found");
+                failure = failure == null ? e.message() : failure;
+            } else if (reply instanceof List<?> list) {
+                out.add(new ArrayList<>(list));
+            } else {
+                throw new IOException("redis protocol error: FCALL answered " + reply);
+            }
+        }
+        Object reached = replicas > 0 ? c.read() : null;
+        if (missing && mayReload && out.isEmpty()) {
+            c.send(RespConnection.ascii("FUNCTION"), RespConnection.ascii("LOAD"), RespConnection.ascii("REPLACE"),
+                    RedisFunctions.LIBRARY.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            c.flush();
+            if (c.read() instanceof RespConnection.Error e) {
+                throw RedisErrors.translate(new RedisCommandExecutionException(e.message()));
+            }
+            return window(c, calls, false);
+        }
+        if (failure != null) {
+            throw RedisErrors.translate(new RedisCommandExecutionException(failure));
+        }
+        if (reached instanceof RespConnection.Error e) {
+            throw RedisErrors.translate(new RedisCommandExecutionException(e.message()));
+        }
+        if (replicas > 0 && (!(reached instanceof Long n) || n < replicas)) {
+            throw RedisErrors.translate(new RedisErrors.ReplicationShortfall(reached instanceof Long n ? n : 0, replicas));
+        }
+        return out;
     }
 
     @Override
