@@ -18,11 +18,12 @@ import java.util.List;
  * thread and their replies read by it, with no event loop in between. Replies come back as
  * {@code byte[]} (bulk and simple strings), {@code Long}, {@code List<Object>}, null (a nil), or
  * {@link Error} (an error reply, after which the connection is still in step). An
- * {@link IOException} leaves it out of step: close it. Not thread-safe.
+ * {@link IOException} leaves it out of step: close it. Not thread-safe. Public for the
+ * process helpers' admin calls ({@link io.tell.store.redis.process.RespClient}); not an API.
  */
-final class RespConnection implements AutoCloseable {
+public final class RespConnection implements AutoCloseable {
     /** An error reply, such as {@code ERR unknown command} or {@code LOADING ...}. */
-    record Error(String message) {
+    public record Error(String message) {
     }
 
     private static final byte[] CRLF = {'\r', '\n'};
@@ -37,15 +38,25 @@ final class RespConnection implements AutoCloseable {
         this.in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
     }
 
-    /** Connects, and logs in when {@code login} is set; a refused login is an {@link Error} thrown as {@link Refused}. */
-    static RespConnection open(Address address, RedisStoreConfig.Login login, int timeoutMillis) throws IOException {
+    /** Connects; {@code timeoutMillis} bounds the connect and every read. */
+    public static RespConnection open(String host, int port, int timeoutMillis) throws IOException {
         Socket socket = new Socket();
         try {
-            socket.connect(new InetSocketAddress(address.host(), address.port()), timeoutMillis);
+            socket.connect(new InetSocketAddress(host, port), timeoutMillis);
             socket.setTcpNoDelay(true);
             socket.setKeepAlive(true);
             socket.setSoTimeout(timeoutMillis);
-            RespConnection c = new RespConnection(socket);
+            return new RespConnection(socket);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /** Connects, and logs in when {@code login} is set; a refused login is thrown as {@link Refused}. */
+    static RespConnection open(Address address, RedisStoreConfig.Login login, int timeoutMillis) throws IOException {
+        RespConnection c = open(address.host(), address.port(), timeoutMillis);
+        try {
             if (login != null) {
                 String password = login.password();
                 if (login.user() == null) {
@@ -60,7 +71,7 @@ final class RespConnection implements AutoCloseable {
             }
             return c;
         } catch (IOException | RuntimeException e) {
-            socket.close();
+            c.close();
             throw e;
         }
     }
@@ -75,7 +86,7 @@ final class RespConnection implements AutoCloseable {
     }
 
     /** Buffers one command; {@link #flush} sends what is buffered. */
-    void send(byte[]... args) throws IOException {
+    public void send(byte[]... args) throws IOException {
         header('*', args.length);
         for (byte[] arg : args) {
             header('$', arg.length);
@@ -84,16 +95,16 @@ final class RespConnection implements AutoCloseable {
         }
     }
 
-    void flush() throws IOException {
+    public void flush() throws IOException {
         out.flush();
     }
 
     /** The next reply. */
-    Object read() throws IOException {
+    public Object read() throws IOException {
         int type = in.read();
         switch (type) {
             case '+':
-                return line().getBytes(StandardCharsets.UTF_8);
+                return line().getBytes(StandardCharsets.ISO_8859_1);
             case '-':
                 return new Error(line());
             case ':':

@@ -1,14 +1,8 @@
 package io.tell.store.redis.process;
 
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
+import io.tell.store.redis.RespConnection;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,76 +28,34 @@ public final class RespClient {
 
     /** Sends one command and returns its reply; throws {@link UncheckedIOException} when the server is unreachable. */
     public static Object call(String host, int port, int timeoutMs, String... args) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), timeoutMs);
-            socket.setSoTimeout(timeoutMs);
-            OutputStream out = socket.getOutputStream();
-            ByteArrayOutputStream request = new ByteArrayOutputStream();
-            request.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-            for (String arg : args) {
-                byte[] bytes = arg.getBytes(StandardCharsets.ISO_8859_1);
-                request.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                request.writeBytes(bytes);
-                request.writeBytes("\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        try (RespConnection connection = RespConnection.open(host, port, timeoutMs)) {
+            byte[][] command = new byte[args.length][];
+            for (int i = 0; i < args.length; i++) {
+                command[i] = args[i].getBytes(StandardCharsets.ISO_8859_1);
             }
-            out.write(request.toByteArray());
-            out.flush();
-            return read(new BufferedInputStream(socket.getInputStream()));
+            connection.send(command);
+            connection.flush();
+            return asStrings(connection.read());
         } catch (IOException e) {
             throw new UncheckedIOException("redis at " + host + ":" + port + ": " + e.getMessage(), e);
         }
     }
 
-    private static Object read(InputStream in) throws IOException {
-        int type = in.read();
-        String line = line(in);
-        switch (type) {
-            case '+':
-                return line;
-            case '-':
-                throw new RespError(line);
-            case ':':
-                return Long.parseLong(line);
-            case '$': {
-                int n = Integer.parseInt(line);
-                if (n < 0) {
-                    return null;
-                }
-                byte[] data = in.readNBytes(n + 2);
-                return new String(data, 0, n, StandardCharsets.ISO_8859_1);
-            }
-            case '*': {
-                int n = Integer.parseInt(line);
-                if (n < 0) {
-                    return null;
-                }
-                List<Object> items = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    items.add(read(in));
-                }
-                return items;
-            }
-            case -1:
-                throw new EOFException("connection closed by redis");
-            default:
-                throw new IOException("unexpected RESP type '" + (char) type + "'");
+    /** A reply with bulk strings as ISO-8859-1 strings; an error reply thrown. */
+    private static Object asStrings(Object reply) {
+        if (reply instanceof RespConnection.Error e) {
+            throw new RespError(e.message());
         }
-    }
-
-    private static String line(InputStream in) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int prev = -1;
-        while (true) {
-            int b = in.read();
-            if (b < 0) {
-                throw new EOFException("connection closed by redis");
-            }
-            if (prev == '\r' && b == '\n') {
-                byte[] bytes = out.toByteArray();
-                return new String(bytes, 0, bytes.length - 1, StandardCharsets.ISO_8859_1);
-            }
-            out.write(b);
-            prev = b;
+        if (reply instanceof byte[] b) {
+            return new String(b, StandardCharsets.ISO_8859_1);
         }
+        if (reply instanceof List<?> items) {
+            List<Object> out = new ArrayList<>(items.size());
+            for (Object item : items) {
+                out.add(asStrings(item));
+            }
+            return out;
+        }
+        return reply;
     }
 }
