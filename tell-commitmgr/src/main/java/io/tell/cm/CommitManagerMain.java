@@ -1,7 +1,12 @@
 package io.tell.cm;
 
 import io.tell.error.ErrorCode;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Tags;
 import io.tell.error.TellException;
+import io.tell.metrics.MetricsEndpoint;
+import io.tell.metrics.TellMeters;
+import io.tell.store.CountingRecordStore;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
 import io.tell.store.StoreUrl;
@@ -34,7 +39,7 @@ import java.util.concurrent.CountDownLatch;
 public final class CommitManagerMain {
     static final String USAGE = """
             usage: tell commitmgr --port P --store URL [--host HOST] [--tid-range N] [--in-doubt-grace-ms M] [--secret-file PATH]
-                                  [--tls-cert PATH --tls-key PATH]
+                                  [--tls-cert PATH --tls-key PATH] [--metrics-port P]
               --port P               TCP port to listen on (0 picks a free one)
               --store URL            record store, e.g. redis://127.0.0.1:6379 or mem:
               --host HOST            address to bind (default 127.0.0.1)
@@ -42,13 +47,17 @@ public final class CommitManagerMain {
               --in-doubt-grace-ms M  silence after which another manager is taken for dead and its open tids settled (default 3000)
               --secret-file PATH     the cluster secret clients must prove (default: env TELL_CLUSTER_SECRET; none = anyone, for local development only)
               --tls-cert PATH        speak only TLS with this PEM certificate chain (clients trust its CA: cmTlsCa=PATH)
-              --tls-key PATH         the certificate's PEM key, unencrypted PKCS#8 (BEGIN PRIVATE KEY); both or neither""";
+              --tls-key PATH         the certificate's PEM key, unencrypted PKCS#8 (BEGIN PRIVATE KEY); both or neither
+              --metrics-port P       serve Prometheus metrics at http://HOST:P/metrics (0 picks a free port; default: none)""";
 
     /** Parsed command line. */
     record Config(String host, int port, String storeUrl, int tidRange, long inDoubtGraceMillis, String secretFile,
-                  String tlsCert, String tlsKey) {
+                  String tlsCert, String tlsKey, int metricsPort) {
+        /** No metrics endpoint. */
+        static final int NO_METRICS = -1;
+
         Config(String host, int port, String storeUrl, int tidRange, long inDoubtGraceMillis, String secretFile) {
-            this(host, port, storeUrl, tidRange, inDoubtGraceMillis, secretFile, null, null);
+            this(host, port, storeUrl, tidRange, inDoubtGraceMillis, secretFile, null, null, NO_METRICS);
         }
 
         /** The server's TLS, or null without {@code --tls-cert}; BAD_CONFIGURATION for files it cannot use. */
@@ -74,10 +83,12 @@ public final class CommitManagerMain {
         }
     }
 
-    /** A running commit manager: store, manager and server, closed in reverse order. */
-    record Running(RecordStore store, CommitManager commitManager, CommitManagerServer server) implements AutoCloseable {
+    /** A running commit manager: store, manager, server and its meters, closed in reverse order. */
+    record Running(RecordStore store, CommitManager commitManager, CommitManagerServer server, TellMeters meters)
+            implements AutoCloseable {
         @Override
         public void close() {
+            meters.close();
             server.close();
             commitManager.close();
             store.close();
@@ -124,7 +135,7 @@ public final class CommitManagerMain {
         }
         RecordStore store;
         try {
-            store = RecordStores.open(config.storeUrl());
+            store = new CountingRecordStore(RecordStores.open(config.storeUrl()));
         } catch (TellException e) {
             err.println("tell commitmgr: " + e.getMessage());
             return e.code() == ErrorCode.BAD_CONFIGURATION ? 2 : 1;
@@ -137,9 +148,23 @@ public final class CommitManagerMain {
             return 1;
         }
         out.println("commit manager listening on " + config.host() + ":" + running.server().port() + (tls == null ? "" : " (TLS)") + " (" + StoreUrl.redact(config.storeUrl()) + ")");
+        MetricsEndpoint metrics;
+        try {
+            metrics = config.metricsPort() == Config.NO_METRICS ? null : MetricsEndpoint.start(config.host(), config.metricsPort());
+        } catch (java.io.UncheckedIOException e) {
+            err.println("tell commitmgr: " + e.getMessage());
+            running.close();
+            return 1;
+        }
+        if (metrics != null) {
+            out.println("metrics on http://" + config.host() + ":" + metrics.port() + "/metrics");
+        }
         out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (metrics != null) {
+                metrics.close();
+            }
             running.close();
             stopped.countDown();
         }, "tell-cm-shutdown"));
@@ -166,7 +191,14 @@ public final class CommitManagerMain {
             throw e;
         }
         try {
-            return new Running(store, cm, CommitManagerServer.start(cm, config.host(), config.port(), secret, tls));
+            CommitManagerServer server = CommitManagerServer.start(cm, config.host(), config.port(), secret, tls);
+            TellMeters meters = new TellMeters(Metrics.globalRegistry,
+                    Tags.of("node", "commitmgr-" + config.host() + ":" + server.port()))
+                    .commitManager("tell.cm.requests", server::served);
+            if (store instanceof CountingRecordStore counting) {
+                meters.store(counting);
+            }
+            return new Running(store, cm, server, meters);
         } catch (RuntimeException e) {
             cm.close();
             store.close();
@@ -184,6 +216,7 @@ public final class CommitManagerMain {
         String secretFile = null;
         String tlsCert = null;
         String tlsKey = null;
+        int metricsPort = Config.NO_METRICS;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("-h") || flag.equals("--help")) {
@@ -202,6 +235,7 @@ public final class CommitManagerMain {
                 case "--secret-file" -> secretFile = value;
                 case "--tls-cert" -> tlsCert = value;
                 case "--tls-key" -> tlsKey = value;
+                case "--metrics-port" -> metricsPort = (int) number(flag, value, 0, 65535);
                 default -> throw new UsageException("unknown option '" + flag + "'");
             }
         }
@@ -222,7 +256,7 @@ public final class CommitManagerMain {
         } catch (TellException e) {
             throw new UsageException(e.getMessage());
         }
-        return new Config(host, port, store, tidRange, grace, secretFile, tlsCert, tlsKey);
+        return new Config(host, port, store, tidRange, grace, secretFile, tlsCert, tlsKey, metricsPort);
     }
 
     /** Whether {@code host} is a loopback address; one that does not resolve counts as reachable from elsewhere. */

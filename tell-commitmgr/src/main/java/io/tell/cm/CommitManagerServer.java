@@ -21,6 +21,7 @@ import io.tell.cm.internal.CmTlsRefusal;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.txn.CommitManager;
+import io.tell.txn.CountingCommitManager;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
@@ -41,8 +42,11 @@ public final class CommitManagerServer implements AutoCloseable {
     private final Channel serverChannel;
     private final ChannelGroup connections;
     private final InetSocketAddress address;
+    private final CountingCommitManager served;
 
-    private CommitManagerServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, ChannelGroup connections) {
+    private CommitManagerServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, ChannelGroup connections,
+                                CountingCommitManager served) {
+        this.served = served;
         this.boss = boss;
         this.workers = workers;
         this.serverChannel = serverChannel;
@@ -51,6 +55,11 @@ public final class CommitManagerServer implements AutoCloseable {
     }
 
     /** Binds {@code host:port} ({@code port} 0 picks a free one, see {@link #port()}) and serves anyone: local development only. */
+    /** The requests this server has served, by kind (for metrics). */
+    public CountingCommitManager.Counts served() {
+        return served.counts();
+    }
+
     public static CommitManagerServer start(CommitManager commitManager, String host, int port) {
         return start(commitManager, host, port, null);
     }
@@ -71,6 +80,7 @@ public final class CommitManagerServer implements AutoCloseable {
         if (commitManager instanceof LocalCommitManager local) {
             local.servedOverTheWire(); // remote writers do not report validating(tid)
         }
+        CountingCommitManager served = new CountingCommitManager(commitManager);
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("tell-cm-accept", true));
         EventLoopGroup workers = new NioEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory("tell-cm-server", true));
@@ -94,11 +104,11 @@ public final class CommitManagerServer implements AutoCloseable {
                             if (secret != null) {
                                 ch.pipeline().addLast(new CmServerAuthHandler(secret));
                             }
-                            ch.pipeline().addLast(new CmServerHandler(commitManager));
+                            ch.pipeline().addLast(new CmServerHandler(served));
                         }
                     })
                     .bind(host, port).syncUninterruptibly().channel();
-            return new CommitManagerServer(boss, workers, channel, connections);
+            return new CommitManagerServer(boss, workers, channel, connections, served);
         } catch (Exception e) { // bind failures arrive as checked exceptions, rethrown unchecked by Netty
             boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);

@@ -67,6 +67,50 @@ class CommitManagerMainIT {
     }
 
     @Test
+    void servesItsMetricsToPrometheus() throws Exception {
+        Process p = commitmgr("--port", "0", "--store", "mem:", "--metrics-port", "0").redirectErrorStream(true).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            Pattern metricsLine = Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics");
+            Integer port = null;
+            Integer metricsPort = null;
+            List<String> seen = new ArrayList<>();
+            for (String line; metricsPort == null && (line = out.readLine()) != null; ) {
+                seen.add(line);
+                Matcher l = LISTENING.matcher(line);
+                Matcher mm = metricsLine.matcher(line);
+                if (l.matches()) {
+                    port = Integer.parseInt(l.group(1));
+                } else if (mm.matches()) {
+                    metricsPort = Integer.parseInt(mm.group(1));
+                }
+            }
+            assertNotNull(port, "no listening line in " + seen);
+            assertNotNull(metricsPort, "no metrics line in " + seen);
+            try (CommitManagerClient c = CommitManagerClient.connect("127.0.0.1:" + port,
+                    CommitManagerClient.Options.defaults().withRequestTimeout(Duration.ofSeconds(10)))) {
+                for (int i = 0; i < 7; i++) {
+                    c.committed(c.start(false).tid());
+                }
+            }
+            java.net.http.HttpResponse<String> scrape = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, scrape.statusCode());
+            String body = scrape.body();
+            String node = "node=\"commitmgr-127.0.0.1:" + port + "\"";
+            assertTrue(body.contains("tell_cm_requests_total{" + node + ",op=\"start\"} 7.0"), body);
+            assertTrue(body.contains("tell_cm_requests_total{" + node + ",op=\"committed\"} 7.0"), body);
+            assertTrue(body.contains("tell_store_calls_total{" + node + ",op=\"increment\"}"), body);
+            assertTrue(body.contains("jvm_memory_used_bytes"), body);
+            p.destroy();
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS), "did not stop on SIGTERM");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
     void badArgumentsExitWith2() throws Exception {
         Process p = commitmgr("--port", "1").redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

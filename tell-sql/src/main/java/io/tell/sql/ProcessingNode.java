@@ -39,6 +39,7 @@ public final class ProcessingNode implements AutoCloseable {
     private final Sweeper sweeper;
     private final Map<TableDef, TableStore> tables = new ConcurrentHashMap<>();
     private final io.tell.sql.engine.PlanCache plans = new io.tell.sql.engine.PlanCache(this);
+    private final NodeMetrics metrics;
     private int users;
 
     private ProcessingNode(TellUrl url) {
@@ -74,6 +75,7 @@ public final class ProcessingNode implements AutoCloseable {
         }
         this.catalog = new Catalog(store);
         this.sweeper = url.gc() ? startSweeper(SweepOptions.defaults()) : null;
+        this.metrics = new NodeMetrics(this, nodeId);
     }
 
     /**
@@ -127,6 +129,19 @@ public final class ProcessingNode implements AutoCloseable {
         return commitManager.calls();
     }
 
+    CountingRecordStore countingStore() {
+        return store;
+    }
+
+    CountingCommitManager countingCommitManager() {
+        return commitManager;
+    }
+
+    /** This node's meters ({@link NodeMetrics}). */
+    public NodeMetrics metrics() {
+        return metrics;
+    }
+
     public TransactionManager transactions() {
         return transactions;
     }
@@ -147,7 +162,13 @@ public final class ProcessingNode implements AutoCloseable {
 
     /** A new session (one per JDBC connection) on this node. */
     public SqlSession openSession() {
+        metrics.sessionOpened();
         return new io.tell.sql.engine.Session(this, plans);
+    }
+
+    /** A session of this node closed. */
+    public void sessionClosed() {
+        metrics.sessionClosed();
     }
 
     /** Ends one user's hold; the node shuts down with its last user, unless it is a named embedded database. */
@@ -165,6 +186,7 @@ public final class ProcessingNode implements AutoCloseable {
         if (sweeper != null) {
             sweeper.close();
         }
+        metrics.close();
         transactions.close();
         rawCommitManager.close();
         rawStore.close();

@@ -78,6 +78,15 @@ public final class Session implements SqlSession {
 
     @Override
     public SqlResult execute(PreparedSql statement, List<?> params, long maxRows, long timeoutMillis) {
+        long started = System.nanoTime();
+        try {
+            return run(statement, params, maxRows, timeoutMillis);
+        } finally {
+            node.metrics().statement(statement.kind(), System.nanoTime() - started);
+        }
+    }
+
+    private SqlResult run(PreparedSql statement, List<?> params, long maxRows, long timeoutMillis) {
         checkOpen();
         if (statement.kind() == PreparedSql.Kind.DDL) {
             if (tx != null) {
@@ -253,6 +262,7 @@ public final class Session implements SqlSession {
             return;
         }
         closed = true;
+        node.sessionClosed();
         failed = null;
         if (tx != null) {
             rollbackQuietly(tx);

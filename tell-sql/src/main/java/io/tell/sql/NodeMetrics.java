@@ -1,0 +1,69 @@
+package io.tell.sql;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.tell.metrics.TellMeters;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A processing node's meters, in Micrometer's global registry (an application adds its own
+ * registry there, a PN server its Prometheus endpoint), tagged {@code node=<node id>}: store
+ * round trips by kind, commit-manager calls by kind, read-write transactions by outcome, plan-cache and
+ * shared-buffer hits, open sessions, statement latency by kind. Removed when the node closes.
+ * Names: {@code docs/metrics.md}.
+ */
+public final class NodeMetrics implements AutoCloseable {
+    private final TellMeters meters;
+    private final AtomicInteger sessions = new AtomicInteger();
+    private final Map<PreparedSql.Kind, Timer> statements = new EnumMap<>(PreparedSql.Kind.class);
+
+    NodeMetrics(ProcessingNode node, String nodeId) {
+        this(Metrics.globalRegistry, node, nodeId);
+    }
+
+    NodeMetrics(MeterRegistry registry, ProcessingNode node, String nodeId) {
+        meters = new TellMeters(registry, Tags.of("node", nodeId)).store(node.countingStore())
+                .commitManager("tell.cm.calls", node.countingCommitManager())
+                .counter("tell.transactions", "read-write transactions ended, by outcome", () -> node.transactions().commits(),
+                        "outcome", "committed")
+                .counter("tell.transactions", "read-write transactions ended, by outcome", () -> node.transactions().aborts(),
+                        "outcome", "aborted")
+                .counter("tell.plan.cache", "statements planned or found planned", () -> node.plans().hits(), "result", "hit")
+                .counter("tell.plan.cache", "statements planned or found planned", () -> node.plans().misses(), "result", "miss")
+                .counter("tell.buffer.reads", "records read through the shared buffer, by where they came from",
+                        () -> node.transactions().sharedBufferCounts()[0], "source", "snapshot")
+                .counter("tell.buffer.reads", "records read through the shared buffer, by where they came from",
+                        () -> node.transactions().sharedBufferCounts()[1], "source", "version_set")
+                .counter("tell.buffer.reads", "records read through the shared buffer, by where they came from",
+                        () -> node.transactions().sharedBufferCounts()[2], "source", "store")
+                .gauge("tell.sessions", "open sessions", sessions::get);
+        for (PreparedSql.Kind kind : PreparedSql.Kind.values()) {
+            statements.put(kind, meters.own(Timer.builder("tell.statements").description("statement run time, by kind")
+                    .tags(meters.tags()).tag("kind", kind.name().toLowerCase(java.util.Locale.ROOT))
+                    .publishPercentileHistogram().register(registry)));
+        }
+    }
+
+    void sessionOpened() {
+        sessions.incrementAndGet();
+    }
+
+    void sessionClosed() {
+        sessions.decrementAndGet();
+    }
+
+    /** A statement of {@code kind} ran for {@code nanos}. */
+    public void statement(PreparedSql.Kind kind, long nanos) {
+        statements.get(kind).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void close() {
+        meters.close();
+    }
+}
