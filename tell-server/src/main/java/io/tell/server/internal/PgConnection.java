@@ -1,0 +1,76 @@
+package io.tell.server.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderException;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The event-loop side of one client connection. It answers what needs no session (SSLRequest,
+ * CancelRequest, a malformed frame) itself and hands every other message, in order, to the
+ * connection's own virtual thread, where {@link PgProtocol} may block on the store.
+ */
+public final class PgConnection extends SimpleChannelInboundHandler<FrontendMessage> {
+    private static final Logger LOG = LoggerFactory.getLogger(PgConnection.class);
+
+    private final ConnectionContext context;
+    private ExecutorService worker;
+    private PgProtocol protocol;
+
+    public PgConnection(ConnectionContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        worker = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("tell-pg-" + ctx.channel().remoteAddress()).factory());
+        protocol = new PgProtocol(context, ctx.channel());
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FrontendMessage message) {
+        switch (message) {
+            case FrontendMessage.EncryptionRequest r -> ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte('N')); // no TLS here
+            case FrontendMessage.CancelRequest c -> {
+                context.cancels().cancel(c.processId(), c.secretKey());
+                ctx.close();
+            }
+            default -> worker.execute(() -> protocol.handle(message));
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Throwable e = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        if (e instanceof TellException t && t.code() == ErrorCode.PROTOCOL_ERROR) {
+            LOG.warn("closing connection from {}: protocol violation: {}", ctx.channel().remoteAddress(), t.getMessage());
+            ByteBuf error = ctx.alloc().buffer();
+            BackendWriter.encodeError(error, "FATAL", "08P01", t.getMessage());
+            ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
+        } else if (e instanceof IOException) {
+            LOG.debug("connection from {} failed: {}", ctx.channel().remoteAddress(), e.toString());
+            ctx.close();
+        } else {
+            LOG.error("closing connection from {} after an internal error", ctx.channel().remoteAddress(), e);
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (worker != null) {
+            worker.execute(protocol::close); // rolls back an open transaction
+            worker.shutdown();
+        }
+        ctx.fireChannelInactive();
+    }
+}
