@@ -12,7 +12,7 @@ final class PgTestServer implements AutoCloseable {
     final ProcessingNode node;
     final PgServer server;
 
-    private PgTestServer(PgServerConfig config) {
+    PgTestServer(PgServerConfig config) {
         node = ProcessingNode.connect("jdbc:tell:mem:");
         try {
             server = PgServer.start(node, config);
