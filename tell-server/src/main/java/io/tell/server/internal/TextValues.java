@@ -18,7 +18,9 @@ import java.util.regex.Pattern;
  * after a date or timestamp, which a timestamp without time zone ignores, as PostgreSQL does.
  */
 final class TextValues {
-    private static final Pattern ZONE = Pattern.compile("\\s*(?:[+-]\\d{1,2}(?::?\\d{2}(?::?\\d{2})?)?|Z|UTC|GMT)$");
+    /** A zone after white space or after a time's seconds; never a date's own "-01". */
+    private static final Pattern ZONE = Pattern.compile(
+            "(?:\\s+|(?<=:\\d\\d)|(?<=\\.\\d{1,9}))(?:[+-]\\d{1,2}(?::?\\d{2}(?::?\\d{2})?)?|Z|UTC|GMT)$");
 
     private TextValues() {
     }
