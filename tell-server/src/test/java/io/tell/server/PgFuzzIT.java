@@ -1,10 +1,14 @@
 package io.tell.server;
 
+import static io.tell.server.PgWire.concat;
+import static io.tell.server.PgWire.cstring;
+import static io.tell.server.PgWire.frame;
+import static io.tell.server.PgWire.frameless;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -42,7 +46,7 @@ class PgFuzzIT {
 
     @Test
     void oversizeAndMalformedMessagesCloseTheConnectionWith08P01() throws IOException {
-        byte[] startup = startup();
+        byte[] startup = PgWire.startup("fuzz");
         assertProtocolViolation(concat(startup, new byte[] {'Q', 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff}));
         assertProtocolViolation(concat(startup, new byte[] {'Q', 0, 0, 0, 2}));                  // length below 4
         assertProtocolViolation(concat(startup, frame('Q', "no terminator".getBytes(StandardCharsets.UTF_8))));
@@ -80,7 +84,7 @@ class PgFuzzIT {
                 random.nextBytes(noise);
                 out.write(noise);
             } else {
-                out.write(startup());
+                out.write(PgWire.startup("fuzz"));
                 for (int i = random.nextInt(6); i >= 0; i--) {
                     byte[] f = valid.get(random.nextInt(valid.size())).clone();
                     if (kind == 2) {
@@ -122,40 +126,5 @@ class PgFuzzIT {
             }
             return reply.toString(StandardCharsets.ISO_8859_1);
         }
-    }
-
-    private static byte[] startup() throws IOException {
-        return frameless(concat(new byte[] {0, 3, 0, 0}, cstring("user"), cstring("fuzz"), cstring("database"), cstring("tell"), new byte[1]));
-    }
-
-    private static byte[] frameless(byte[] body) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        new DataOutputStream(b).writeInt(body.length + 4);
-        b.write(body);
-        return b.toByteArray();
-    }
-
-    private static byte[] frame(char type, byte[] body) {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        b.write(type);
-        try {
-            new DataOutputStream(b).writeInt(body.length + 4);
-            b.write(body);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        return b.toByteArray();
-    }
-
-    private static byte[] cstring(String s) {
-        return concat(s.getBytes(StandardCharsets.UTF_8), new byte[1]);
-    }
-
-    private static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        for (byte[] p : parts) {
-            b.writeBytes(p);
-        }
-        return b.toByteArray();
     }
 }
