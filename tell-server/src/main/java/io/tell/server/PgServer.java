@@ -14,11 +14,11 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
-import io.tell.server.internal.CancelRegistry;
 import io.tell.server.internal.ConnectionContext;
 import io.tell.server.internal.PgConnection;
 import io.tell.server.internal.PgFrameDecoder;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,8 +35,11 @@ public final class PgServer implements AutoCloseable {
     private final Channel serverChannel;
     private final ChannelGroup connections;
     private final InetSocketAddress address;
+    private final ConnectionContext context;
 
-    private PgServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, ChannelGroup connections) {
+    private PgServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, ChannelGroup connections,
+                     ConnectionContext context) {
+        this.context = context;
         this.boss = boss;
         this.workers = workers;
         this.serverChannel = serverChannel;
@@ -47,7 +50,7 @@ public final class PgServer implements AutoCloseable {
     /** Binds {@code config.host():config.port()} (port 0 picks a free one) and serves {@code node}. */
     public static PgServer start(io.tell.sql.ProcessingNode node, PgServerConfig config) {
         PgUsers users = config.users();
-        ConnectionContext context = new ConnectionContext(node, users == null ? null : users::verifier, new CancelRegistry());
+        ConnectionContext context = new ConnectionContext(node, users == null ? null : users::verifier, config.authenticationTimeout());
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("tell-pg-accept", true));
         EventLoopGroup workers = new NioEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory("tell-pg-io", true));
@@ -66,7 +69,7 @@ public final class PgServer implements AutoCloseable {
                         }
                     })
                     .bind(config.host(), config.port()).syncUninterruptibly().channel();
-            return new PgServer(boss, workers, channel, connections);
+            return new PgServer(boss, workers, channel, connections, context);
         } catch (Exception e) { // bind failures arrive as checked exceptions, rethrown unchecked by Netty
             boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
@@ -83,11 +86,16 @@ public final class PgServer implements AutoCloseable {
         return address.getPort();
     }
 
-    /** Stops listening and closes every connection; their sessions roll back open transactions. */
+    /** Stops listening and closes every connection; returns once their sessions have rolled back open transactions. */
     @Override
     public void close() {
         serverChannel.close().syncUninterruptibly();
         connections.close().awaitUninterruptibly();
+        try {
+            context.awaitWorkers(Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

@@ -4,15 +4,19 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 
 /**
  * How a {@link PgServer} listens and whom it lets in. {@code users} null means trust: any user
  * name is accepted without a password, which is refused on anything but a loopback address.
- * {@code maxMessageBytes} bounds one protocol message; a longer one closes the connection.
+ * {@code maxMessageBytes} bounds one protocol message; a longer one closes the connection. A
+ * client that has not logged in within {@code authenticationTimeout} is disconnected.
  */
-public record PgServerConfig(String host, int port, PgUsers users, int maxMessageBytes) {
+public record PgServerConfig(String host, int port, PgUsers users, int maxMessageBytes, Duration authenticationTimeout) {
     /** PostgreSQL's own bound on a message is 1 GiB; a processing node needs far less. */
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 << 20;
+    /** PostgreSQL's authentication_timeout default. */
+    public static final Duration DEFAULT_AUTHENTICATION_TIMEOUT = Duration.ofSeconds(60);
 
     public PgServerConfig {
         if (port < 0 || port > 65_535) {
@@ -20,6 +24,9 @@ public record PgServerConfig(String host, int port, PgUsers users, int maxMessag
         }
         if (maxMessageBytes < 1024) {
             throw TellException.of(ErrorCode.BAD_CONFIGURATION, "maxMessageBytes must be at least 1024");
+        }
+        if (authenticationTimeout == null || authenticationTimeout.isNegative() || authenticationTimeout.isZero()) {
+            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "authenticationTimeout must be positive");
         }
         if (users == null && !isLoopback(host)) {
             throw TellException.of(ErrorCode.BAD_CONFIGURATION, "trust authentication is refused on " + host
@@ -29,7 +36,7 @@ public record PgServerConfig(String host, int port, PgUsers users, int maxMessag
 
     /** Trust authentication on a loopback address: local development and tests. */
     public static PgServerConfig trust(String host, int port) {
-        return new PgServerConfig(host, port, null, DEFAULT_MAX_MESSAGE_BYTES);
+        return new PgServerConfig(host, port, null, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT);
     }
 
     /** SCRAM-SHA-256 authentication of {@code users}. */
@@ -37,11 +44,15 @@ public record PgServerConfig(String host, int port, PgUsers users, int maxMessag
         if (users == null) {
             throw TellException.of(ErrorCode.BAD_CONFIGURATION, "SCRAM authentication needs users");
         }
-        return new PgServerConfig(host, port, users, DEFAULT_MAX_MESSAGE_BYTES);
+        return new PgServerConfig(host, port, users, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT);
     }
 
     public PgServerConfig withMaxMessageBytes(int max) {
-        return new PgServerConfig(host, port, users, max);
+        return new PgServerConfig(host, port, users, max, authenticationTimeout);
+    }
+
+    public PgServerConfig withAuthenticationTimeout(Duration timeout) {
+        return new PgServerConfig(host, port, users, maxMessageBytes, timeout);
     }
 
     /** Whether {@code host} is a loopback address; one that does not resolve counts as reachable from elsewhere. */

@@ -56,6 +56,22 @@ class PgFuzzIT {
         assertProtocolViolation(frameless(new byte[] {0, 2, 0, 0, 'u', 0, 'x', 0, 0}));           // protocol 2.0
     }
 
+    /** A message over the configured bound, and a client that never logs in, are turned away. */
+    @Test
+    void messageBoundAndLoginTimeout() throws IOException {
+        PgServerConfig config = PgServerConfig.trust("127.0.0.1", 0).withMaxMessageBytes(1024)
+                .withAuthenticationTimeout(java.time.Duration.ofMillis(500));
+        try (PgTestServer small = new PgTestServer(config)) {
+            byte[] big = concat(PgWire.startup("fuzz"), PgWire.query("SELECT '" + "x".repeat(2000) + "'"));
+            String reply = exchange(small.port(), big, true);
+            assertTrue(reply.contains("08P01") && reply.contains("outside 4..1024"), reply);
+            long start = System.nanoTime();
+            String silent = exchange(small.port(), new byte[0], false);
+            assertTrue(silent.contains("authentication timeout"), silent);
+            assertTrue(System.nanoTime() - start < 20_000_000_000L);
+        }
+    }
+
     private static void assertProtocolViolation(byte[] bytes) throws IOException {
         String reply = exchange(bytes);
         assertTrue(reply.contains("08P01"), () -> "no 08P01 in: " + reply);
@@ -111,12 +127,18 @@ class PgFuzzIT {
         }
     }
 
-    /** Sends {@code bytes}, half-closes, and returns what came back until the server closed (or went quiet). */
     private static String exchange(byte[] bytes) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+        return exchange(server.port(), bytes, true);
+    }
+
+    /** Sends {@code bytes}, half-closes if asked, and returns what came back until the server closed (or went quiet). */
+    private static String exchange(int port, byte[] bytes, boolean halfClose) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(5_000);
             socket.getOutputStream().write(bytes);
-            socket.shutdownOutput();
+            if (halfClose) {
+                socket.shutdownOutput();
+            }
             InputStream in = socket.getInputStream();
             ByteArrayOutputStream reply = new ByteArrayOutputStream();
             try {

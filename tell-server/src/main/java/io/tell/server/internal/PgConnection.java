@@ -10,6 +10,7 @@ import io.tell.error.TellException;
 import java.io.IOException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +33,17 @@ public final class PgConnection extends SimpleChannelInboundHandler<FrontendMess
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         worker = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("tell-pg-" + ctx.channel().remoteAddress()).factory());
+        context.workers().add(worker);
         protocol = new PgProtocol(context, ctx.channel());
+        // A client that connects and never completes its login must not hold a connection for ever.
+        ctx.executor().schedule(() -> {
+            if (!protocol.authenticated() && ctx.channel().isActive()) {
+                LOG.info("closing connection from {}: no login within {}", ctx.channel().remoteAddress(), context.authenticationTimeout());
+                ByteBuf error = ctx.alloc().buffer();
+                BackendWriter.encodeError(error, "FATAL", "08P01", "authentication timeout");
+                ctx.writeAndFlush(error).addListener(ChannelFutureListener.CLOSE);
+            }
+        }, context.authenticationTimeout().toMillis(), TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
     }
 
@@ -68,8 +79,13 @@ public final class PgConnection extends SimpleChannelInboundHandler<FrontendMess
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         if (worker != null) {
-            worker.execute(protocol::close); // rolls back an open transaction
-            worker.shutdown();
+            protocol.cancelRunning(); // a statement still running for a client that is gone
+            ExecutorService w = worker;
+            w.execute(() -> {
+                protocol.close(); // rolls back an open transaction
+                context.workers().remove(w);
+            });
+            w.shutdown();
         }
         ctx.fireChannelInactive();
     }

@@ -33,6 +33,7 @@ final class PgProtocol {
     private ScramExchange scram;
     private boolean scramStarted;
     private PgSession session;
+    private volatile SqlSession sqlSession; // for cancelRunning, from the event loop
     private CancelRegistry.Key key;
     private boolean closed;
 
@@ -144,8 +145,22 @@ final class PgProtocol {
         parameters.reported().forEach(out::parameterStatus);
         key = context.cancels().register(sql);
         out.backendKeyData(key.processId(), key.secretKey());
+        sqlSession = sql;
         session = new PgSession(sql, parameters, out);
         out.readyForQuery('I');
+    }
+
+    /** Whether login is complete; any thread may ask. */
+    boolean authenticated() {
+        return sqlSession != null;
+    }
+
+    /** Cancels the statement running for this connection, if any; any thread may call it. */
+    void cancelRunning() {
+        SqlSession s = sqlSession;
+        if (s != null) {
+            s.cancel();
+        }
     }
 
     private void fatal(String sqlState, String message) {

@@ -86,7 +86,11 @@ final class PgSession {
                 if (!portal.columns.isEmpty()) {
                     out.rowDescription(portal.columns);
                 }
-                runner.execute(portal, 0, grouped);
+                try {
+                    runner.execute(portal, 0, grouped);
+                } finally {
+                    portal.close();
+                }
             } catch (RuntimeException e) {
                 error(e);
                 ready();
@@ -97,10 +101,13 @@ final class PgSession {
         ready();
     }
 
+    /** Prepares a statement; in a failed block only COMMIT and ROLLBACK are even parsed, as in PostgreSQL. */
     private PgStatement prepare(String sql, int[] types, boolean placeholders) {
-        if (tx.failed() && !(ControlCommands.parse(sql) instanceof ControlCommand.Commit)
-                && !(ControlCommands.parse(sql) instanceof ControlCommand.Rollback)) {
-            throw PgError.abortedTransaction();
+        if (tx.failed()) {
+            ControlCommand c = ControlCommands.parse(sql);
+            if (!(c instanceof ControlCommand.Commit || c instanceof ControlCommand.Rollback)) {
+                throw PgError.abortedTransaction();
+            }
         }
         return PgStatement.prepare(sql, types, session, placeholders);
     }
