@@ -50,7 +50,8 @@ public final class PgServer implements AutoCloseable {
     /** Binds {@code config.host():config.port()} (port 0 picks a free one) and serves {@code node}. */
     public static PgServer start(io.tell.sql.ProcessingNode node, PgServerConfig config) {
         PgUsers users = config.users();
-        ConnectionContext context = new ConnectionContext(node, users == null ? null : users::verifier, config.authenticationTimeout());
+        ConnectionContext context = new ConnectionContext(node, users == null ? null : users::verifier, config.authenticationTimeout(),
+                config.tls() == null ? null : config.tls().context());
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("tell-pg-accept", true));
         EventLoopGroup workers = new NioEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory("tell-pg-io", true));

@@ -10,9 +10,11 @@ import java.time.Duration;
  * How a {@link PgServer} listens and whom it lets in. {@code users} null means trust: any user
  * name is accepted without a password, which is refused on anything but a loopback address.
  * {@code maxMessageBytes} bounds one protocol message; a longer one closes the connection. A
- * client that has not logged in within {@code authenticationTimeout} is disconnected.
+ * client that has not logged in within {@code authenticationTimeout} is disconnected. With
+ * {@code tls} (null: none) only TLS connections are served.
  */
-public record PgServerConfig(String host, int port, PgUsers users, int maxMessageBytes, Duration authenticationTimeout) {
+public record PgServerConfig(String host, int port, PgUsers users, int maxMessageBytes, Duration authenticationTimeout,
+                             PgTls tls) {
     /** PostgreSQL's own bound on a message is 1 GiB; a processing node needs far less. */
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 << 20;
     /** PostgreSQL's authentication_timeout default. */
@@ -36,7 +38,7 @@ public record PgServerConfig(String host, int port, PgUsers users, int maxMessag
 
     /** Trust authentication on a loopback address: local development and tests. */
     public static PgServerConfig trust(String host, int port) {
-        return new PgServerConfig(host, port, null, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT);
+        return new PgServerConfig(host, port, null, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT, null);
     }
 
     /** SCRAM-SHA-256 authentication of {@code users}. */
@@ -44,15 +46,19 @@ public record PgServerConfig(String host, int port, PgUsers users, int maxMessag
         if (users == null) {
             throw TellException.of(ErrorCode.BAD_CONFIGURATION, "SCRAM authentication needs users");
         }
-        return new PgServerConfig(host, port, users, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT);
+        return new PgServerConfig(host, port, users, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT, null);
     }
 
     public PgServerConfig withMaxMessageBytes(int max) {
-        return new PgServerConfig(host, port, users, max, authenticationTimeout);
+        return new PgServerConfig(host, port, users, max, authenticationTimeout, tls);
     }
 
     public PgServerConfig withAuthenticationTimeout(Duration timeout) {
-        return new PgServerConfig(host, port, users, maxMessageBytes, timeout);
+        return new PgServerConfig(host, port, users, maxMessageBytes, timeout, tls);
+    }
+
+    public PgServerConfig withTls(PgTls serverTls) {
+        return new PgServerConfig(host, port, users, maxMessageBytes, authenticationTimeout, serverTls);
     }
 
     /** Whether {@code host} is a loopback address; one that does not resolve counts as reachable from elsewhere. */

@@ -12,7 +12,7 @@ import java.util.concurrent.CountDownLatch;
  *
  * <pre>
  * tell pn --port P [--host 127.0.0.1] [--url JDBC_TELL_URL | --store URL [--cm HOST:PORT,…]]
- *         [--auth trust|scram] [--users-file PATH] [--pool NAME]
+ *         [--auth trust|scram] [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME]
  * </pre>
  *
  * Exit codes: 2 for bad arguments (trust on a non-loopback address among them), 1 when the
@@ -21,7 +21,7 @@ import java.util.concurrent.CountDownLatch;
 public final class PgServerMain {
     static final String USAGE = """
             usage: tell pn --port P [--host HOST] [--url JDBC_TELL_URL | --store URL [--cm LIST]] [--auth trust|scram]
-                           [--users-file PATH] [--pool NAME]
+                           [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME]
               --port P            TCP port to listen on (0 picks a free one)
               --host HOST         address to bind (default 127.0.0.1)
               --url URL           the node's Tell URL (default jdbc:tell:mem:, a private in-memory database)
@@ -29,12 +29,16 @@ public final class PgServerMain {
               --cm LIST           commit managers host:port,… for a Redis store
               --auth MODE         scram (default with --users-file) or trust (any user, no password; loopback only)
               --users-file PATH   users for scram: lines name:password or name:SCRAM-SHA-256$… (PostgreSQL's verifier)
+              --tls-cert PATH     serve only TLS clients (sslmode=require or stricter) with this PEM certificate chain
+              --tls-key PATH      the certificate's PEM key, unencrypted PKCS#8 (BEGIN PRIVATE KEY); both or neither
               --pool NAME         the pool this node serves (shown; pool membership is not implemented yet)""";
 
     /** Parsed command line. */
-    record Config(String host, int port, String url, boolean trust, String usersFile, String pool) {
+    record Config(String host, int port, String url, boolean trust, String usersFile, String tlsCert, String tlsKey, String pool) {
+        /** The server's configuration; BAD_CONFIGURATION for files it cannot use or trust off loopback. */
         PgServerConfig serverConfig() {
-            return trust ? PgServerConfig.trust(host, port) : PgServerConfig.scram(host, port, PgUsers.load(Path.of(usersFile)));
+            PgServerConfig c = trust ? PgServerConfig.trust(host, port) : PgServerConfig.scram(host, port, PgUsers.load(Path.of(usersFile)));
+            return tlsCert == null ? c : c.withTls(PgTls.server(Path.of(tlsCert), Path.of(tlsKey)));
         }
     }
 
@@ -89,7 +93,7 @@ public final class PgServerMain {
             return 1;
         }
         out.println("processing node listening on " + config.host() + ":" + server.port() + " (PostgreSQL protocol, "
-                + (config.trust() ? "trust" : "scram-sha-256") + " authentication"
+                + (config.trust() ? "trust" : "scram-sha-256") + " authentication" + (config.tlsCert() == null ? "" : ", TLS only")
                 + (config.pool() == null ? "" : ", pool " + config.pool()) + ")");
         out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
@@ -115,6 +119,8 @@ public final class PgServerMain {
         String cm = null;
         String auth = null;
         String usersFile = null;
+        String tlsCert = null;
+        String tlsKey = null;
         String pool = null;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
@@ -133,6 +139,8 @@ public final class PgServerMain {
                 case "--cm" -> cm = value;
                 case "--auth" -> auth = value;
                 case "--users-file" -> usersFile = value;
+                case "--tls-cert" -> tlsCert = value;
+                case "--tls-key" -> tlsKey = value;
                 case "--pool" -> pool = value;
                 default -> throw new UsageException("unknown option '" + flag + "'");
             }
@@ -160,7 +168,10 @@ public final class PgServerMain {
         if (!trust && usersFile == null) {
             throw new UsageException("--auth scram needs --users-file");
         }
-        return new Config(host, port, url, trust, usersFile, pool);
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new UsageException("--tls-cert and --tls-key go together");
+        }
+        return new Config(host, port, url, trust, usersFile, tlsCert, tlsKey, pool);
     }
 
     private static int port(String value) throws UsageException {

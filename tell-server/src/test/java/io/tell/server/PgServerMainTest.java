@@ -33,7 +33,8 @@ class PgServerMainTest {
         String[][] bad = {
             {}, {"--port", "x"}, {"--port", "70000"}, {"--port", "1", "--url", "jdbc:tell:mem:", "--store", "mem:"},
             {"--port", "1", "--cm", "h:1"}, {"--port", "1", "--auth", "scram"}, {"--port", "1", "--auth", "md5"},
-            {"--port", "1", "--auth", "trust", "--users-file", "u"}, {"--port", "1", "--bogus", "1"}, {"--port"}};
+            {"--port", "1", "--auth", "trust", "--users-file", "u"}, {"--port", "1", "--bogus", "1"}, {"--port"},
+            {"--port", "1", "--tls-cert", "c.pem"}};
         for (String[] args : bad) {
             assertThrows(PgServerMain.UsageException.class, () -> PgServerMain.parse(args), String.join(" ", args));
         }

@@ -1,5 +1,6 @@
 package io.tell.server.internal;
 
+import io.netty.handler.ssl.SslContext;
 import io.tell.sql.ProcessingNode;
 import java.time.Duration;
 import java.util.Set;
@@ -10,13 +11,14 @@ import java.util.function.Function;
 
 /**
  * What every connection of one server shares: the node (and so its plan cache), how clients
- * authenticate ({@code verifiers} null: trust), how long they may take to, the cancel registry,
+ * authenticate ({@code verifiers} null: trust), how long they may take to, TLS (null: none), the cancel registry,
  * and the connections' threads, so that stopping the server can wait for their rollbacks.
  */
 public record ConnectionContext(ProcessingNode node, Function<String, ScramVerifier> verifiers, Duration authenticationTimeout,
-                                CancelRegistry cancels, Set<ExecutorService> workers) {
-    public ConnectionContext(ProcessingNode node, Function<String, ScramVerifier> verifiers, Duration authenticationTimeout) {
-        this(node, verifiers, authenticationTimeout, new CancelRegistry(), ConcurrentHashMap.newKeySet());
+                                SslContext tls, CancelRegistry cancels, Set<ExecutorService> workers) {
+    public ConnectionContext(ProcessingNode node, Function<String, ScramVerifier> verifiers, Duration authenticationTimeout,
+                             SslContext tls) {
+        this(node, verifiers, authenticationTimeout, tls, new CancelRegistry(), ConcurrentHashMap.newKeySet());
     }
 
     boolean trust() {

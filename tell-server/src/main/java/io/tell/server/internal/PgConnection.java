@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import java.io.IOException;
@@ -50,12 +51,29 @@ public final class PgConnection extends SimpleChannelInboundHandler<FrontendMess
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FrontendMessage message) {
         switch (message) {
-            case FrontendMessage.EncryptionRequest r -> ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte('N')); // no TLS here
+            case FrontendMessage.EncryptionRequest r -> encryption(ctx, r.ssl());
             case FrontendMessage.CancelRequest c -> {
                 context.cancels().cancel(c.processId(), c.secretKey());
                 ctx.close();
             }
             default -> worker.execute(() -> protocol.handle(message));
+        }
+    }
+
+    /**
+     * Answers SSLRequest with 'S' and starts TLS when the server has it; 'N' otherwise (and to
+     * GSSENCRequest). The 'S' is flushed before the SslHandler goes first in the pipeline, so it
+     * leaves in plain text, and the client's handshake, which it sends only after reading it, is
+     * the first thing the handler sees.
+     */
+    private void encryption(ChannelHandlerContext ctx, boolean ssl) {
+        if (ssl && context.tls() != null && ctx.pipeline().get(SslHandler.class) == null) {
+            ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte('S'));
+            ctx.pipeline().addFirst(context.tls().newHandler(ctx.alloc()));
+        } else if (ctx.pipeline().get(SslHandler.class) != null) {
+            throw TellException.of(ErrorCode.PROTOCOL_ERROR, "an encryption request inside TLS");
+        } else {
+            ctx.writeAndFlush(ctx.alloc().buffer(1).writeByte('N'));
         }
     }
 

@@ -3,6 +3,7 @@ package io.tell.server.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.handler.ssl.SslHandler;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.SqlSession;
@@ -79,6 +80,9 @@ final class PgProtocol {
         startup.keySet().stream().filter(k -> k.startsWith("_pq_.")).forEach(unknownOptions::add);
         if (s.minorVersion() > 0 || !unknownOptions.isEmpty()) {
             out.negotiateProtocolVersion(0, unknownOptions);
+        }
+        if (context.tls() != null && channel.pipeline().get(SslHandler.class) == null) {
+            throw new PgError("28000", "this server accepts TLS connections only (sslmode=require or stricter)");
         }
         String user = startup.get("user");
         if (user == null || user.isEmpty()) {
