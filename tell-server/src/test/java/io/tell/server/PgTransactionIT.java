@@ -14,6 +14,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -162,6 +170,59 @@ class PgTransactionIT {
             s.execute("SET statement_timeout = 0");
             assertEquals(100, count(s, "SELECT count(*) FROM item"));
         }
+    }
+
+    /** Concurrent transfers over many connections, retried on 40001: no money is made or lost. */
+    @Test
+    void concurrentTransfersKeepTheTotal() throws Exception {
+        try (Connection c = server.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE bank (id INTEGER PRIMARY KEY, balance BIGINT)");
+            for (int i = 0; i < 10; i++) {
+                s.execute("INSERT INTO bank VALUES (" + i + ", 1000)");
+            }
+        }
+        AtomicInteger conflicts = new AtomicInteger();
+        List<Future<?>> workers = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(6)) {
+            for (int t = 0; t < 6; t++) {
+                int seed = t;
+                workers.add(pool.submit(() -> transfers(seed, 40, conflicts)));
+            }
+            for (Future<?> f : workers) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        }
+        try (Connection c = server.connect(); Statement s = c.createStatement()) {
+            assertEquals(10_000, count(s, "SELECT sum(balance) FROM bank"));
+        }
+        System.out.println("concurrentTransfersKeepTheTotal: " + conflicts.get() + " retried conflicts");
+    }
+
+    private static Void transfers(int seed, int count, AtomicInteger conflicts) throws SQLException {
+        Random random = new Random(seed);
+        try (Connection c = server.connect("prepareThreshold=1"); PreparedStatement p = c.prepareStatement(
+                "UPDATE bank SET balance = balance + ? WHERE id = ?")) {
+            c.setAutoCommit(false);
+            for (int done = 0; done < count; ) {
+                int from = random.nextInt(10);
+                int to = (from + 1 + random.nextInt(9)) % 10;
+                try {
+                    p.setLong(1, -7);
+                    p.setInt(2, from);
+                    p.executeUpdate();
+                    p.setLong(1, 7);
+                    p.setInt(2, to);
+                    p.executeUpdate();
+                    c.commit();
+                    done++;
+                } catch (SQLException e) {
+                    assertEquals("40001", e.getSQLState(), e::toString);
+                    conflicts.incrementAndGet();
+                    c.rollback();
+                }
+            }
+        }
+        return null;
     }
 
     /** A client gone mid-transaction leaves nothing behind: its writes are rolled back and block no one. */

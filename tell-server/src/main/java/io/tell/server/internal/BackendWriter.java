@@ -172,6 +172,10 @@ final class BackendWriter {
     }
 
     private void send(boolean flush) {
+        if (channel.eventLoop().inEventLoop()) {
+            // Netty's own rule (DefaultPromise.checkDeadLock): waiting for the socket here would stall every connection of the loop.
+            throw new IllegalStateException("a connection's statements must not run on an event loop");
+        }
         if (buffer == null) {
             if (flush) {
                 channel.flush();
