@@ -82,14 +82,9 @@ sealed interface PgStatement {
                 return new PgColumn(c.label(), type, PgType.typeModifier(type, c), false);
             }).toList();
             case Control c when c.command() instanceof ControlCommand.Show show ->
-                    List.of(new PgColumn(showName(show.name()), PgType.TEXT, -1, false));
+                    List.of(new PgColumn(SessionParameters.canonical(show.name()), PgType.TEXT, -1, false));
             default -> List.of();
         };
-    }
-
-    /** SHOW's column name: the parameter's canonical spelling. */
-    static String showName(String name) {
-        return SessionParameters.canonical(name);
     }
 
     /** Whether a failed transaction block lets this statement run: only COMMIT and ROLLBACK end it. */
