@@ -135,6 +135,31 @@ class PgProtocolIT {
         }
     }
 
+    /** 24 MiB of pipelined queries: reading pauses while they wait (above 16 MiB) and resumes, and every one is answered. */
+    @Test
+    void pipelinedFloodIsAnsweredInOrder() throws IOException {
+        try (PgWire w = new PgWire(server.port(), "flood")) {
+            String padding = "/*" + "x".repeat(1 << 20) + "*/";
+            CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
+                try {
+                    for (int i = 0; i < 24; i++) {
+                        w.send(query("SELECT v FROM n WHERE id = " + (i + 1) + " " + padding));
+                    }
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            for (int i = 0; i < 24; i++) {
+                assertEquals('T', w.read().type());
+                PgWire.Message row = w.read();
+                assertEquals('D', row.type());
+                assertEquals(String.valueOf((i + 1) * 10), new String(row.body(), 6, row.body().length - 6));
+                assertEquals("CZI", w.readUntilReady());
+            }
+            sent.join();
+        }
+    }
+
     /** A statement waiting on the engine does not hold up other connections: statements run off the event loops. */
     @Test
     void slowStatementDoesNotStallOthers() throws Exception {

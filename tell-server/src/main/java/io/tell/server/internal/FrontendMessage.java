@@ -9,6 +9,18 @@ import java.util.Map;
  * known only to the session.
  */
 public sealed interface FrontendMessage {
+    /** About how many bytes the message holds, for flow control. */
+    default long approximateSize() {
+        return 16 + switch (this) {
+            case Query q -> q.sql().length();
+            case Parse p -> p.sql().length() + 4L * p.parameterTypes().length;
+            case Bind b -> b.values().stream().mapToLong(v -> v == null ? 4 : 4 + v.length).sum();
+            case CopyData d -> d.data().length;
+            case AuthResponse a -> a.data().length;
+            default -> 0;
+        };
+    }
+
     /** {@code SSLRequest} or {@code GSSENCRequest}: answered with 'N', then a startup follows. */
     record EncryptionRequest(boolean ssl) implements FrontendMessage {
     }

@@ -11,7 +11,9 @@ import io.tell.error.TellException;
 import java.io.IOException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,9 +25,14 @@ import org.slf4j.LoggerFactory;
 public final class PgConnection extends SimpleChannelInboundHandler<FrontendMessage> {
     private static final Logger LOG = LoggerFactory.getLogger(PgConnection.class);
 
+    /** Reading stops while this many bytes of messages wait for the connection's thread, and resumes below half of it. */
+    static final long MAX_PENDING_BYTES = 16 << 20;
+
     private final ConnectionContext context;
+    private final AtomicLong pendingBytes = new AtomicLong();
     private ExecutorService worker;
     private PgProtocol protocol;
+    private ScheduledFuture<?> loginTimeout;
 
     public PgConnection(ConnectionContext context) {
         this.context = context;
@@ -37,7 +44,7 @@ public final class PgConnection extends SimpleChannelInboundHandler<FrontendMess
         context.workers().add(worker);
         protocol = new PgProtocol(context, ctx.channel());
         // A client that connects and never completes its login must not hold a connection for ever.
-        ctx.executor().schedule(() -> {
+        loginTimeout = ctx.executor().schedule(() -> {
             if (!protocol.authenticated() && ctx.channel().isActive()) {
                 LOG.info("closing connection from {}: no login within {}", ctx.channel().remoteAddress(), context.authenticationTimeout());
                 ByteBuf error = ctx.alloc().buffer();
@@ -56,8 +63,29 @@ public final class PgConnection extends SimpleChannelInboundHandler<FrontendMess
                 context.cancels().cancel(c.processId(), c.secretKey());
                 ctx.close();
             }
-            default -> worker.execute(() -> protocol.handle(message));
+            default -> handOver(ctx, message);
         }
+    }
+
+    /**
+     * Queues {@code message} for the connection's thread. A client that sends faster than its
+     * statements run is not buffered without bound: reading pauses (TCP then pushes back on the
+     * client, as with PostgreSQL's own blocking reads) until the thread has caught up.
+     */
+    private void handOver(ChannelHandlerContext ctx, FrontendMessage message) {
+        long size = message.approximateSize();
+        if (pendingBytes.addAndGet(size) > MAX_PENDING_BYTES) {
+            ctx.channel().config().setAutoRead(false);
+        }
+        worker.execute(() -> {
+            try {
+                protocol.handle(message);
+            } finally {
+                if (pendingBytes.addAndGet(-size) <= MAX_PENDING_BYTES / 2 && !ctx.channel().config().isAutoRead()) {
+                    ctx.channel().config().setAutoRead(true);
+                }
+            }
+        });
     }
 
     /**
@@ -96,6 +124,9 @@ public final class PgConnection extends SimpleChannelInboundHandler<FrontendMess
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (loginTimeout != null) {
+            loginTimeout.cancel(false);
+        }
         if (worker != null) {
             protocol.cancelRunning(); // a statement still running for a client that is gone
             ExecutorService w = worker;
