@@ -17,6 +17,7 @@ import io.tell.error.TellException;
 import io.tell.server.internal.ConnectionContext;
 import io.tell.server.internal.PgConnection;
 import io.tell.server.internal.PgFrameDecoder;
+import io.tell.sql.ProcessingNode;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +49,7 @@ public final class PgServer implements AutoCloseable {
     }
 
     /** Binds {@code config.host():config.port()} (port 0 picks a free one) and serves {@code node}. */
-    public static PgServer start(io.tell.sql.ProcessingNode node, PgServerConfig config) {
+    public static PgServer start(ProcessingNode node, PgServerConfig config) {
         PgUsers users = config.users();
         ConnectionContext context = new ConnectionContext(node, users == null ? null : users::verifier, config.authenticationTimeout(),
                 config.tls() == null ? null : config.tls().context());

@@ -6,11 +6,14 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.Locale;
 
 /**
  * Values in PostgreSQL's binary format (the type's send/recv functions): big-endian integers
@@ -84,7 +87,7 @@ final class BinaryValues {
     }
 
     private static TellException badBinary(PgType type) {
-        return TellException.of(ErrorCode.DATA_EXCEPTION, "invalid binary value for " + type.name().toLowerCase(java.util.Locale.ROOT));
+        return TellException.of(ErrorCode.DATA_EXCEPTION, "invalid binary value for " + type.name().toLowerCase(Locale.ROOT));
     }
 
     private static void writeNumeric(BigDecimal d, ByteBuf out) {
@@ -93,7 +96,7 @@ final class BinaryValues {
         // Align the fraction to whole base-10000 groups, then cut the unscaled digits into groups.
         int fractionGroups = (dscale + 3) / 4;
         BigInteger unscaled = abs.setScale(fractionGroups * 4).unscaledValue();
-        java.util.ArrayDeque<Short> groups = new java.util.ArrayDeque<>();
+        ArrayDeque<Short> groups = new ArrayDeque<>();
         while (unscaled.signum() > 0) {
             BigInteger[] qr = unscaled.divideAndRemainder(TEN_THOUSAND);
             groups.addFirst(qr[1].shortValue());
@@ -140,7 +143,7 @@ final class BinaryValues {
         }
         // The last group has weight (weight - ndigits + 1): a power of 10000 to scale by.
         BigDecimal value = new BigDecimal(unscaled).scaleByPowerOfTen(4 * (weight - ndigits + 1));
-        value = value.setScale(dscale, java.math.RoundingMode.DOWN);
+        value = value.setScale(dscale, RoundingMode.DOWN);
         return sign == NUMERIC_NEGATIVE ? value.negate() : value;
     }
 }

@@ -77,9 +77,7 @@ final class ControlCommands {
         if (name.equals("time") && t.peekIs("zone")) {
             t.next();
             name = "timezone";
-        } else if (!t.optional("to", "=").isEmpty()) {
-            // SET name TO value and SET name = value are the same
-        } else {
+        } else if (t.optional("to", "=").isEmpty()) {
             throw new PgError("42601", "SET " + name + " needs TO or =");
         }
         List<String> values = new ArrayList<>();

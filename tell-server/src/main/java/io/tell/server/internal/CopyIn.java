@@ -2,12 +2,12 @@ package io.tell.server.internal;
 
 import io.tell.sql.ColumnInfo;
 import io.tell.sql.PreparedSql;
-import io.tell.sql.SqlResult;
 import io.tell.sql.SqlSession;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -31,7 +31,7 @@ final class CopyIn {
         this.session = session;
         List<String> columns = command.columns().isEmpty() ? allColumns(command.table(), session) : command.columns();
         String sql = "INSERT INTO " + command.table() + " (" + String.join(", ", columns) + ") VALUES ("
-                + String.join(", ", java.util.Collections.nCopies(columns.size(), "?")) + ")";
+                + String.join(", ", Collections.nCopies(columns.size(), "?")) + ")";
         this.insert = session.prepare(sql);
         this.types = insert.parameters().stream().map(p -> PgType.ofJdbc(p.jdbcType())).toArray(PgType[]::new);
     }
@@ -113,8 +113,7 @@ final class CopyIn {
         for (int i = 0; i < values.length; i++) {
             values[i] = fields.get(i) == null ? null : TextValues.parse(fields.get(i), types[i]);
         }
-        try (SqlResult ignored = session.execute(insert, Arrays.asList(values), 0, 0)) {
-            rows++;
-        }
+        session.execute(insert, Arrays.asList(values), 0, 0).close();
+        rows++;
     }
 }

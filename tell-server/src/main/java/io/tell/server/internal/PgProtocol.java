@@ -7,6 +7,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.SqlSession;
+import io.tell.sql.SqlStates;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +60,7 @@ final class PgProtocol {
                 authenticate(message);
             }
         } catch (TellException e) {
-            String state = e.code() == ErrorCode.PROTOCOL_ERROR ? "08P01" : io.tell.sql.SqlStates.of(e.code());
+            String state = e.code() == ErrorCode.PROTOCOL_ERROR ? "08P01" : SqlStates.of(e.code());
             LOG.warn("closing connection from {}: {}", channel.remoteAddress(), e.getMessage());
             fatal(state, e.getMessage());
         } catch (PgError e) {

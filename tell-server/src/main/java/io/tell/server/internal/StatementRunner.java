@@ -2,6 +2,7 @@ package io.tell.server.internal;
 
 import io.tell.sql.PreparedSql;
 import io.tell.sql.SqlSession;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -131,7 +132,7 @@ final class StatementRunner {
     }
 
     private static String level(String value) {
-        String level = value.strip().toLowerCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
+        String level = value.strip().toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
         return switch (level) {
             case "serializable", "repeatable read", "read committed", "read uncommitted" -> level;
             default -> throw new PgError("22023", "invalid isolation level: " + value);
@@ -139,7 +140,7 @@ final class StatementRunner {
     }
 
     private static boolean isOn(String value) {
-        return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
             case "on", "true", "yes", "1" -> true;
             case "off", "false", "no", "0" -> false;
             default -> throw new PgError("22023", "expected on or off, got " + value);
