@@ -11,6 +11,7 @@ public final class Tell {
               bank        bank-transfer workload with an invariant check (the embedded demo)
               sql         interactive SQL shell (sqlline): tell sql [JDBC_URL], default jdbc:tell:mem:
               commitmgr   run a commit manager service: --port P --store URL (several form a cluster)
+              pn          run a processing node serving PostgreSQL clients: --port P [--url URL | --store URL --cm LIST]
               cluster     cluster status --store URL: commit managers, processing nodes and their leases, base, lav
               tpcc        the TPC-C benchmark over JDBC (any JDBC URL), with consistency checks
               chaos       kill processing nodes, a commit manager and a Redis primary under bank transfers; check
@@ -45,6 +46,9 @@ public final class Tell {
                     return ChaosCommand.run(argv);
                 case "commitmgr":
                     io.tell.cm.CommitManagerMain.main(Arrays.copyOfRange(argv, 1, argv.length));
+                    return 0;
+                case "pn":
+                    io.tell.server.PgServerMain.main(Arrays.copyOfRange(argv, 1, argv.length));
                     return 0;
                 case "jmh":
                     org.openjdk.jmh.Main.main(Arrays.copyOfRange(argv, 1, argv.length));

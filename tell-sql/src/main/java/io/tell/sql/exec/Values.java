@@ -52,4 +52,17 @@ public final class Values {
     public static Object coerce(Object value, RelDataType type) {
         return value == null ? null : ValueCoercion.coerce(value, type);
     }
+
+    /**
+     * A DOUBLE as PostgreSQL prints it (shortest exact digits, {@code 1e+20} past 15 digits,
+     * {@code NaN}, {@code Infinity}): what CAST to text gives, and the wire server's text form.
+     */
+    public static String formatDouble(double d) {
+        return TextFormat.formatDouble(d);
+    }
+
+    /** A REAL as PostgreSQL prints it; see {@link #formatDouble}. */
+    public static String formatReal(float f) {
+        return TextFormat.formatReal(f);
+    }
 }

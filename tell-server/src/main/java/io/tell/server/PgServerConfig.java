@@ -1,0 +1,72 @@
+package io.tell.server;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+
+/**
+ * How a {@link PgServer} listens and whom it lets in. {@code users} null means trust: any user
+ * name is accepted without a password, which is refused on anything but a loopback address.
+ * {@code maxMessageBytes} bounds one protocol message; a longer one closes the connection. A
+ * client that has not logged in within {@code authenticationTimeout} is disconnected. With
+ * {@code tls} (null: none) only TLS connections are served.
+ */
+public record PgServerConfig(String host, int port, PgUsers users, int maxMessageBytes, Duration authenticationTimeout,
+                             PgTls tls) {
+    /** PostgreSQL's own bound on a message is 1 GiB; a processing node needs far less. */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 << 20;
+    /** PostgreSQL's authentication_timeout default. */
+    public static final Duration DEFAULT_AUTHENTICATION_TIMEOUT = Duration.ofSeconds(60);
+
+    public PgServerConfig {
+        if (port < 0 || port > 65_535) {
+            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "port " + port + " is outside 0..65535");
+        }
+        if (maxMessageBytes < 1024) {
+            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "maxMessageBytes must be at least 1024");
+        }
+        if (authenticationTimeout == null || authenticationTimeout.isNegative() || authenticationTimeout.isZero()) {
+            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "authenticationTimeout must be positive");
+        }
+        if (users == null && !isLoopback(host)) {
+            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "trust authentication is refused on " + host
+                    + ": it lets anyone in; bind a loopback address or use SCRAM with a users file");
+        }
+    }
+
+    /** Trust authentication on a loopback address: local development and tests. */
+    public static PgServerConfig trust(String host, int port) {
+        return new PgServerConfig(host, port, null, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT, null);
+    }
+
+    /** SCRAM-SHA-256 authentication of {@code users}. */
+    public static PgServerConfig scram(String host, int port, PgUsers users) {
+        if (users == null) {
+            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "SCRAM authentication needs users");
+        }
+        return new PgServerConfig(host, port, users, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_AUTHENTICATION_TIMEOUT, null);
+    }
+
+    public PgServerConfig withMaxMessageBytes(int max) {
+        return new PgServerConfig(host, port, users, max, authenticationTimeout, tls);
+    }
+
+    public PgServerConfig withAuthenticationTimeout(Duration timeout) {
+        return new PgServerConfig(host, port, users, maxMessageBytes, timeout, tls);
+    }
+
+    public PgServerConfig withTls(PgTls serverTls) {
+        return new PgServerConfig(host, port, users, maxMessageBytes, authenticationTimeout, serverTls);
+    }
+
+    /** Whether {@code host} is a loopback address; one that does not resolve counts as reachable from elsewhere. */
+    static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package io.tell.server;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.ProcessingNode;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code tell pn}: a processing node serving PostgreSQL clients until killed.
+ *
+ * <pre>
+ * tell pn --port P [--host 127.0.0.1] [--url JDBC_TELL_URL | --store URL [--cm HOST:PORT,…]]
+ *         [--auth trust|scram] [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME]
+ * </pre>
+ *
+ * Exit codes: 2 for bad arguments (trust on a non-loopback address among them), 1 when the
+ * node or the port cannot be opened.
+ */
+public final class PgServerMain {
+    static final String USAGE = """
+            usage: tell pn --port P [--host HOST] [--url JDBC_TELL_URL | --store URL [--cm LIST]] [--auth trust|scram]
+                           [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME]
+              --port P            TCP port to listen on (0 picks a free one)
+              --host HOST         address to bind (default 127.0.0.1)
+              --url URL           the node's Tell URL (default jdbc:tell:mem:, a private in-memory database)
+              --store URL         instead of --url: the record store, e.g. redis://127.0.0.1:6379 (with --cm) or mem:
+              --cm LIST           commit managers host:port,… for a Redis store
+              --auth MODE         scram (default with --users-file) or trust (any user, no password; loopback only)
+              --users-file PATH   users for scram: lines name:password or name:SCRAM-SHA-256$… (PostgreSQL's verifier)
+              --tls-cert PATH     serve only TLS clients (sslmode=require or stricter) with this PEM certificate chain
+              --tls-key PATH      the certificate's PEM key, unencrypted PKCS#8 (BEGIN PRIVATE KEY); both or neither
+              --pool NAME         the pool this node serves (shown; pool membership is not implemented yet)""";
+
+    /** Parsed command line. */
+    record Config(String host, int port, String url, boolean trust, String usersFile, String tlsCert, String tlsKey, String pool) {
+        /** The server's configuration; BAD_CONFIGURATION for files it cannot use or trust off loopback. */
+        PgServerConfig serverConfig() {
+            PgServerConfig c = trust ? PgServerConfig.trust(host, port) : PgServerConfig.scram(host, port, PgUsers.load(Path.of(usersFile)));
+            return tlsCert == null ? c : c.withTls(PgTls.server(Path.of(tlsCert), Path.of(tlsKey)));
+        }
+    }
+
+    /** A bad command line; its message says what is wrong. */
+    static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    private PgServerMain() {
+    }
+
+    public static void main(String[] args) {
+        int code = run(args, System.out, System.err);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    /** Starts the server and waits until the process is told to stop; returns the exit code on failure. */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        Config config;
+        PgServerConfig serverConfig;
+        try {
+            config = parse(args);
+            if (config == null) {
+                out.println(USAGE);
+                return 0;
+            }
+            serverConfig = config.serverConfig();
+        } catch (UsageException | TellException e) {
+            err.println("tell pn: " + e.getMessage());
+            err.println(USAGE);
+            return 2;
+        }
+        ProcessingNode node;
+        PgServer server;
+        try {
+            node = ProcessingNode.connect(config.url());
+        } catch (TellException e) {
+            err.println("tell pn: " + e.getMessage());
+            return e.code() == ErrorCode.BAD_CONFIGURATION ? 2 : 1;
+        }
+        try {
+            server = PgServer.start(node, serverConfig);
+        } catch (TellException e) {
+            node.close();
+            err.println("tell pn: " + e.getMessage());
+            return 1;
+        }
+        out.println("processing node listening on " + config.host() + ":" + server.port() + " (PostgreSQL protocol, "
+                + (config.trust() ? "trust" : "scram-sha-256") + " authentication" + (config.tlsCert() == null ? "" : ", TLS only")
+                + (config.pool() == null ? "" : ", pool " + config.pool()) + ")");
+        out.flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            node.close();
+            stopped.countDown();
+        }, "tell-pn-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    /** Parses the command line; null means help was asked for. */
+    static Config parse(String[] args) throws UsageException {
+        String host = "127.0.0.1";
+        Integer port = null;
+        String url = null;
+        String store = null;
+        String cm = null;
+        String auth = null;
+        String usersFile = null;
+        String tlsCert = null;
+        String tlsKey = null;
+        String pool = null;
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (flag.equals("-h") || flag.equals("--help")) {
+                return null;
+            }
+            if (i + 1 >= args.length) {
+                throw new UsageException(flag.startsWith("--") ? flag + " needs a value" : "unexpected argument '" + flag + "'");
+            }
+            String value = args[++i];
+            switch (flag) {
+                case "--host" -> host = value;
+                case "--port" -> port = port(value);
+                case "--url" -> url = value;
+                case "--store" -> store = value;
+                case "--cm" -> cm = value;
+                case "--auth" -> auth = value;
+                case "--users-file" -> usersFile = value;
+                case "--tls-cert" -> tlsCert = value;
+                case "--tls-key" -> tlsKey = value;
+                case "--pool" -> pool = value;
+                default -> throw new UsageException("unknown option '" + flag + "'");
+            }
+        }
+        if (port == null) {
+            throw new UsageException("--port is required");
+        }
+        if (url != null && (store != null || cm != null)) {
+            throw new UsageException("give either --url or --store/--cm");
+        }
+        if (cm != null && store == null) {
+            throw new UsageException("--cm goes with --store");
+        }
+        if (url == null) {
+            url = store == null ? "jdbc:tell:mem:" : "jdbc:tell:" + store + (cm == null ? "" : "?cm=" + cm);
+        }
+        boolean trust = switch (auth == null ? (usersFile == null ? "trust" : "scram") : auth) {
+            case "trust" -> true;
+            case "scram", "scram-sha-256" -> false;
+            default -> throw new UsageException("--auth is trust or scram, got '" + auth + "'");
+        };
+        if (trust && usersFile != null) {
+            throw new UsageException("--users-file is for --auth scram");
+        }
+        if (!trust && usersFile == null) {
+            throw new UsageException("--auth scram needs --users-file");
+        }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new UsageException("--tls-cert and --tls-key go together");
+        }
+        return new Config(host, port, url, trust, usersFile, tlsCert, tlsKey, pool);
+    }
+
+    private static int port(String value) throws UsageException {
+        try {
+            int p = Integer.parseInt(value);
+            if (p >= 0 && p <= 65_535) {
+                return p;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--port wants a number in 0..65535, got '" + value + "'");
+    }
+}

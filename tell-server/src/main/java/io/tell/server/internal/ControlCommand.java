@@ -1,0 +1,53 @@
+package io.tell.server.internal;
+
+/**
+ * A statement the server runs itself instead of handing it to Tell's SQL: transaction control
+ * and session parameters ({@link ControlCommands#parse} recognises them).
+ */
+sealed interface ControlCommand {
+    /** Transaction characteristics; null fields are not given. {@code isolation} is PostgreSQL's lower-case name. */
+    record Modes(String isolation, Boolean readOnly) {
+        static final Modes NONE = new Modes(null, null);
+    }
+
+    /** BEGIN / START TRANSACTION. */
+    record Begin(Modes modes) implements ControlCommand {
+    }
+
+    /** COMMIT / END. */
+    record Commit() implements ControlCommand {
+    }
+
+    /** ROLLBACK / ABORT. */
+    record Rollback() implements ControlCommand {
+    }
+
+    /** SET name TO value (SET TIME ZONE, SET SESSION/LOCAL too). */
+    record Set(String name, String value) implements ControlCommand {
+    }
+
+    /** SET TRANSACTION … ({@code session} false) or SET SESSION CHARACTERISTICS AS TRANSACTION … (true). */
+    record SetTransaction(Modes modes, boolean session) implements ControlCommand {
+    }
+
+    /** RESET name; {@code name} null for RESET ALL. */
+    record Reset(String name) implements ControlCommand {
+    }
+
+    /** SHOW name. */
+    record Show(String name) implements ControlCommand {
+    }
+
+    /** The command tag CommandComplete carries. */
+    default String tag() {
+        return switch (this) {
+            case Begin b -> "BEGIN";
+            case Commit c -> "COMMIT";
+            case Rollback r -> "ROLLBACK";
+            case Set s -> "SET";
+            case SetTransaction s -> "SET";
+            case Reset r -> "RESET";
+            case Show s -> "SHOW";
+        };
+    }
+}

@@ -1,0 +1,95 @@
+package io.tell.server.internal;
+
+import io.tell.sql.ColumnInfo;
+import io.tell.sql.PreparedSql;
+import io.tell.sql.SqlSession;
+import java.util.List;
+
+/**
+ * A statement as the protocol sees it, prepared once (a Parse, or one statement of a Query):
+ * nothing, a command the server runs itself, a COPY, or SQL for Tell with its PostgreSQL
+ * parameters ({@code $n}) and the order Tell's {@code ?} take them in.
+ */
+sealed interface PgStatement {
+    record Empty() implements PgStatement {
+    }
+
+    record Control(ControlCommand command) implements PgStatement {
+    }
+
+    record Copy(CopyCommand command) implements PgStatement {
+    }
+
+    /** {@code order[i]}: which $n (1-based) Tell's i-th {@code ?} takes. */
+    record Sql(PreparedSql prepared, int[] order, PgType[] parameterTypes) implements PgStatement {
+    }
+
+    /**
+     * Prepares {@code sql}. With {@code placeholders} (the extended protocol) {@code $n} are
+     * parameters, typed by {@code declaredTypes} where the client gave an OID, else as Tell infers them.
+     */
+    static PgStatement prepare(String sql, int[] declaredTypes, SqlSession session, boolean placeholders) {
+        if (SqlScanner.isBlank(sql)) {
+            return new Empty();
+        }
+        ControlCommand control = ControlCommands.parse(sql);
+        if (control != null) {
+            return new Control(control);
+        }
+        CopyCommand copy = CopyCommand.parse(sql);
+        if (copy != null) {
+            return new Copy(copy);
+        }
+        if (!placeholders) {
+            return new Sql(session.prepare(sql), new int[0], new PgType[0]);
+        }
+        SqlScanner.Placeholders p = SqlScanner.placeholders(sql);
+        PreparedSql prepared = session.prepare(p.sql());
+        PgType[] types = new PgType[Math.max(declaredTypes.length, p.maxIndex())];
+        for (int i = 0; i < types.length; i++) {
+            PgType declared = i < declaredTypes.length && declaredTypes[i] != 0 ? PgType.ofOid(declaredTypes[i]) : null;
+            types[i] = declared != null ? declared : inferred(i + 1, p.order(), prepared.parameters());
+        }
+        return new Sql(prepared, p.order(), types);
+    }
+
+    private static PgType inferred(int n, int[] order, List<ColumnInfo> parameters) {
+        for (int i = 0; i < order.length && i < parameters.size(); i++) {
+            if (order[i] == n) {
+                return PgType.ofJdbc(parameters.get(i).jdbcType());
+            }
+        }
+        return PgType.TEXT; // a $n the statement does not use
+    }
+
+    /** The OIDs ParameterDescription reports. */
+    default int[] parameterOids() {
+        if (this instanceof Sql s) {
+            int[] oids = new int[s.parameterTypes().length];
+            for (int i = 0; i < oids.length; i++) {
+                oids[i] = s.parameterTypes()[i].oid();
+            }
+            return oids;
+        }
+        return new int[0];
+    }
+
+    /** The result columns, all in text format; empty when the statement returns no rows. */
+    default List<PgColumn> columns() {
+        return switch (this) {
+            case Sql s -> s.prepared().columns().stream().map(c -> {
+                PgType type = PgType.ofJdbc(c.jdbcType());
+                return new PgColumn(c.label(), type, PgType.typeModifier(type, c), false);
+            }).toList();
+            case Control c when c.command() instanceof ControlCommand.Show show ->
+                    List.of(new PgColumn(SessionParameters.canonical(show.name()), PgType.TEXT, -1, false));
+            default -> List.of();
+        };
+    }
+
+    /** Whether a failed transaction block lets this statement run: only COMMIT and ROLLBACK end it. */
+    default boolean endsTransaction() {
+        return this instanceof Control c
+                && (c.command() instanceof ControlCommand.Commit || c.command() instanceof ControlCommand.Rollback);
+    }
+}

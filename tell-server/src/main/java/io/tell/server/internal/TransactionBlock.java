@@ -1,0 +1,149 @@
+package io.tell.server.internal;
+
+import io.tell.sql.SqlSession;
+import io.tell.txn.Isolation;
+
+/**
+ * PostgreSQL's transaction states over a {@link SqlSession}. An explicit block (BEGIN … COMMIT)
+ * turns auto-commit off; an error inside it fails the whole block, as in PostgreSQL: every
+ * command but COMMIT/ROLLBACK gets 25P02 until the client ends it, and the engine's
+ * transaction is rolled back then (Tell alone would let a transaction survive a data error).
+ * An implicit block makes the statements of one Query message, or the writes between two Syncs
+ * of the extended protocol, one transaction, as PostgreSQL does: a pgjdbc batch commits once,
+ * and a failure leaves none of it.
+ */
+final class TransactionBlock {
+    private final SqlSession session;
+    private boolean explicit;
+    private boolean implicit;
+    private boolean failed;
+    private String defaultIsolation = "repeatable read";
+    private boolean defaultReadOnly;
+    private String isolation = defaultIsolation;
+
+    TransactionBlock(SqlSession session) {
+        this.session = session;
+    }
+
+    /** ReadyForQuery's status byte. */
+    char status() {
+        return failed ? 'E' : explicit ? 'T' : 'I';
+    }
+
+    boolean failed() {
+        return failed;
+    }
+
+    boolean explicit() {
+        return explicit;
+    }
+
+    /** PostgreSQL's name of the isolation the current (or next) transaction runs at. */
+    String isolation() {
+        return explicit ? isolation : defaultIsolation;
+    }
+
+    boolean readOnly() {
+        return session.readOnly();
+    }
+
+    void begin(ControlCommand.Modes modes) {
+        if (explicit) {
+            return; // PostgreSQL warns "there is already a transaction in progress" and goes on
+        }
+        if (!implicit) {
+            session.setAutoCommit(false);
+        }
+        implicit = false;
+        explicit = true;
+        apply(modes);
+    }
+
+    /** SET TRANSACTION (this block only) or SET SESSION CHARACTERISTICS AS TRANSACTION (the default). */
+    void setModes(ControlCommand.Modes modes, boolean sessionDefault) {
+        if (sessionDefault) {
+            if (modes.isolation() != null) {
+                defaultIsolation = modes.isolation();
+            }
+            if (modes.readOnly() != null) {
+                defaultReadOnly = modes.readOnly();
+            }
+            if (!explicit) {
+                apply(ControlCommand.Modes.NONE);
+            }
+        } else if (explicit) {
+            apply(modes);
+        }
+        // SET TRANSACTION outside a block does nothing in PostgreSQL either (it warns)
+    }
+
+    private void apply(ControlCommand.Modes modes) {
+        isolation = modes.isolation() != null ? modes.isolation() : defaultIsolation;
+        session.setIsolation(isolation.equals("serializable") ? Isolation.SERIALIZABLE : Isolation.SNAPSHOT);
+        session.setReadOnly(modes.readOnly() != null ? modes.readOnly() : defaultReadOnly);
+    }
+
+    /** COMMIT: commits, or rolls back a failed block; returns the tag PostgreSQL sends for what happened. */
+    String commit() {
+        if (failed) {
+            rollback();
+            return "ROLLBACK";
+        }
+        try {
+            session.commit();
+        } finally {
+            end();
+        }
+        return "COMMIT";
+    }
+
+    void rollback() {
+        try {
+            session.rollback();
+        } finally {
+            end();
+        }
+    }
+
+    private void end() {
+        explicit = false;
+        implicit = false;
+        failed = false;
+        session.setAutoCommit(true);
+        apply(ControlCommand.Modes.NONE);
+    }
+
+    /** Before a write outside an explicit block, when the statements up to the next Sync or query end are one transaction. */
+    void beginImplicit() {
+        if (!explicit && !implicit) {
+            session.setAutoCommit(false);
+            implicit = true;
+        }
+    }
+
+    /** At Sync or the end of a Query message: commits an implicit block. */
+    void endImplicit() {
+        if (implicit) {
+            implicit = false;
+            try {
+                session.commit();
+            } finally {
+                session.setAutoCommit(true);
+            }
+        }
+    }
+
+    /** After a failed command: an explicit block fails, an implicit one is rolled back at once. */
+    void onError() {
+        if (explicit) {
+            failed = true;
+        } else if (implicit) {
+            implicit = false;
+            try {
+                session.rollback();
+            } finally {
+                session.setAutoCommit(true);
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package io.tell.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.Date;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The PostgreSQL JDBC driver against a PN server: DDL, DML, types, prepared statements (also server-side and binary), batches. */
+class PgJdbcIT {
+    private static PgTestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = PgTestServer.trust();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    /**
+     * The driver's defaults, server-side prepares from the first execution, and binary transfer.
+     * (Not preferQueryMode=simple: the driver then inlines parameters with PostgreSQL's ::
+     * casts, which Tell's SQL does not have.)
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "prepareThreshold=1", "prepareThreshold=1&binaryTransfer=true"})
+    void everyTypeRoundTrips(String options) throws SQLException {
+        String table = "types_" + Math.abs(options.hashCode());
+        try (Connection c = server.connect(options); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, si SMALLINT, bi BIGINT, amount DECIMAL(12,3), "
+                    + "d DOUBLE, r REAL, vc VARCHAR(20), ch CHAR(3), b BOOLEAN, dt DATE, ts TIMESTAMP)");
+            LocalDateTime ts = LocalDateTime.of(2024, 5, 6, 7, 8, 9, 123_456_000);
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                for (int id = 1; id <= 3; id++) { // three executions: the driver switches modes between them
+                    p.setInt(1, id);
+                    p.setShort(2, (short) -7);
+                    p.setLong(3, 9_000_000_000L + id);
+                    p.setBigDecimal(4, new BigDecimal("-12345.678"));
+                    p.setDouble(5, 0.1);
+                    p.setFloat(6, 1.5f);
+                    p.setString(7, "héllo 'x'");
+                    p.setString(8, "ab");
+                    p.setBoolean(9, id % 2 == 0);
+                    p.setDate(10, Date.valueOf(LocalDate.of(2024, 2, 29)));
+                    p.setTimestamp(11, Timestamp.valueOf(ts));
+                    assertEquals(1, p.executeUpdate());
+                }
+            }
+            p2(c, table, ts);
+            try (ResultSet rs = s.executeQuery("SELECT si, vc, b, ts FROM " + table + " WHERE id = 3")) {
+                assertTrue(rs.next());
+                assertEquals(-7, rs.getInt(1));
+                assertEquals("héllo 'x'", rs.getString(2));
+                assertFalse(rs.getBoolean(3));
+                assertEquals("2024-05-06 07:08:09.123456", rs.getString(4));
+            }
+            s.execute("INSERT INTO " + table + " (id) VALUES (4)");
+            try (ResultSet rs = s.executeQuery("SELECT si, vc, ts FROM " + table + " WHERE id = 4")) {
+                assertTrue(rs.next());
+                assertEquals(0, rs.getInt(1));
+                assertTrue(rs.wasNull());
+                assertNull(rs.getString(2));
+                assertNull(rs.getTimestamp(3));
+            }
+        }
+    }
+
+    private static void p2(Connection c, String table, LocalDateTime ts) throws SQLException {
+        try (PreparedStatement q = c.prepareStatement("SELECT id, si, bi, amount, d, r, vc, ch, b, dt, ts FROM " + table
+                + " WHERE id >= ? ORDER BY id")) {
+            for (int round = 0; round < 3; round++) {
+                q.setInt(1, 2);
+                try (ResultSet rs = q.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(2, rs.getInt("id"));
+                    assertEquals(-7, rs.getShort("si"));
+                    assertEquals(9_000_000_002L, rs.getLong("bi"));
+                    assertEquals(new BigDecimal("-12345.678"), rs.getBigDecimal("amount"));
+                    assertEquals(0.1, rs.getDouble("d"));
+                    assertEquals(1.5f, rs.getFloat("r"));
+                    assertEquals("héllo 'x'", rs.getString("vc"));
+                    assertEquals("ab ", rs.getString("ch"));
+                    assertTrue(rs.getBoolean("b"));
+                    assertEquals(LocalDate.of(2024, 2, 29), rs.getObject("dt", LocalDate.class));
+                    assertEquals(ts, rs.getObject("ts", LocalDateTime.class));
+                    assertEquals(Types.INTEGER, rs.getMetaData().getColumnType(1));
+                    assertEquals(Types.NUMERIC, rs.getMetaData().getColumnType(4));
+                    assertEquals(Types.TIMESTAMP, rs.getMetaData().getColumnType(11));
+                    assertTrue(rs.next());
+                    assertFalse(rs.next());
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "reWriteBatchedInserts=true", "prepareThreshold=1&binaryTransfer=true"})
+    void batchesInsertAndFailAsAWhole(String options) throws SQLException {
+        String table = "batch_" + Math.abs(options.hashCode());
+        try (Connection c = server.connect(options); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY, v VARCHAR(10))");
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " (id, v) VALUES (?, ?)")) {
+                for (int i = 0; i < 50; i++) {
+                    p.setInt(1, i);
+                    p.setString(2, "v" + i);
+                    p.addBatch();
+                }
+                int[] counts = p.executeBatch();
+                assertEquals(50, counts.length);
+                for (int i = 0; i < 50; i++) {
+                    p.setInt(1, 100 + i);
+                    p.setString(2, "w");
+                    p.addBatch();
+                }
+                p.setInt(1, 7); // a duplicate key: the whole batch goes, as in PostgreSQL
+                p.setString(2, "dup");
+                p.addBatch();
+                SQLException e = assertThrows(SQLException.class, p::executeBatch);
+                assertEquals("23505", (e.getNextException() != null ? e.getNextException() : e).getSQLState());
+            }
+            assertEquals(50, count(s, "SELECT count(*) FROM " + table));
+            s.addBatch("UPDATE " + table + " SET v = 'x' WHERE id < 10");
+            s.addBatch("DELETE FROM " + table + " WHERE id >= 40");
+            assertArrayEquals(new int[] {10, 10}, s.executeBatch());
+            assertEquals(40, count(s, "SELECT count(*) FROM " + table));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "preferQueryMode=simple"})
+    void errorsCarryTellsSqlStates(String options) throws SQLException {
+        try (Connection c = server.connect(options); Statement s = c.createStatement()) {
+            // Tell reports an unknown table as 42000 (SqlStates), where PostgreSQL says 42P01
+            assertEquals("42000", assertThrows(SQLException.class, () -> s.executeQuery("SELECT * FROM no_such_table")).getSQLState());
+            assertEquals("42601", assertThrows(SQLException.class, () -> s.execute("SELEC 1")).getSQLState());
+            assertEquals("22012", assertThrows(SQLException.class, () -> s.executeQuery("SELECT 1 / 0")).getSQLState());
+            try (ResultSet rs = s.executeQuery("SELECT 1 + 1")) { // the connection goes on
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(1));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "preferQueryMode=simple"})
+    void setAndShowParameters(String options) throws SQLException {
+        try (Connection c = server.connect(options + (options.isEmpty() ? "" : "&") + "ApplicationName=probe");
+             Statement s = c.createStatement()) {
+            assertEquals("probe", show(s, "application_name"));
+            s.execute("SET application_name = 'other'");
+            assertEquals("other", show(s, "application_name"));
+            s.execute("SET search_path TO public");
+            assertEquals("public", show(s, "search_path"));
+            s.execute("SET TIME ZONE 'Europe/Zurich'");
+            assertEquals("Europe/Zurich", show(s, "TimeZone"));
+            s.execute("SET statement_timeout = '5s'");
+            assertEquals("5000", show(s, "statement_timeout"));
+            assertEquals("UTF8", show(s, "server_encoding"));
+            assertEquals("42704", assertThrows(SQLException.class, () -> s.execute("SET no_such_parameter = 1")).getSQLState());
+            assertEquals("22023", assertThrows(SQLException.class, () -> s.execute("SET client_encoding = 'LATIN1'")).getSQLState());
+            assertTrue(c.getMetaData().getDatabaseProductVersion().startsWith("15.0"));
+        }
+    }
+
+    static String show(Statement s, String name) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SHOW " + name)) {
+            assertTrue(rs.next());
+            return rs.getString(1);
+        }
+    }
+
+    static long count(Statement s, String sql) throws SQLException {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            assertTrue(rs.next());
+            return rs.getLong(1);
+        }
+    }
+}

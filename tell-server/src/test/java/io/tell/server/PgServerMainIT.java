@@ -1,0 +1,74 @@
+package io.tell.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tell pn} as a real process: it prints where it listens, serves SCRAM users, and stops on SIGTERM. */
+class PgServerMainIT {
+    private static final Pattern LISTENING = Pattern.compile("processing node listening on 127\\.0\\.0\\.1:(\\d+) .*scram.*pool oltp.*");
+
+    private static ProcessBuilder pn(String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
+                "-cp", System.getProperty("java.class.path"), PgServerMain.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true);
+    }
+
+    @Test
+    void servesUntilKilled(@TempDir Path dir) throws Exception {
+        Path users = dir.resolve("users");
+        Files.writeString(users, "app:app-pw\n");
+        Process p = pn("--port", "0", "--users-file", users.toString(), "--pool", "oltp").start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            Matcher m = null;
+            List<String> seen = new ArrayList<>();
+            for (String line; m == null && (line = out.readLine()) != null; ) {
+                seen.add(line);
+                Matcher candidate = LISTENING.matcher(line);
+                if (candidate.matches()) {
+                    m = candidate;
+                }
+            }
+            assertNotNull(m, "no listening line in " + seen);
+            String url = "jdbc:postgresql://127.0.0.1:" + m.group(1) + "/tell";
+            try (Connection c = DriverManager.getConnection(url, "app", "app-pw"); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+                assertEquals(1, s.executeUpdate("INSERT INTO t VALUES (1)"));
+                assertEquals(1, PgJdbcIT.count(s, "SELECT count(*) FROM t"));
+            }
+            p.destroy(); // SIGTERM: the shutdown hook closes server and node
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS), "did not stop on SIGTERM");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void trustOffLoopbackExitsWith2() throws Exception {
+        Process p = pn("--port", "0", "--host", "0.0.0.0").start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS));
+        assertEquals(2, p.exitValue(), output);
+        assertTrue(output.contains("trust authentication is refused on 0.0.0.0") && output.contains("usage: tell pn"), output);
+    }
+}

@@ -1,0 +1,42 @@
+package io.tell.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The {@code tell pn} command line. */
+class PgServerMainTest {
+    @Test
+    void defaultsToTrustOnAPrivateEmbeddedNode() throws PgServerMain.UsageException {
+        PgServerMain.Config c = PgServerMain.parse(new String[] {"--port", "25400"});
+        assertEquals("127.0.0.1", c.host());
+        assertEquals(25400, c.port());
+        assertEquals("jdbc:tell:mem:", c.url());
+        assertTrue(c.trust());
+        assertNull(PgServerMain.parse(new String[] {"--help"}));
+    }
+
+    @Test
+    void storeAndCommitManagersMakeTheTellUrl() throws PgServerMain.UsageException {
+        PgServerMain.Config c = PgServerMain.parse(new String[] {"--port", "0", "--store", "redis://127.0.0.1:6390",
+                "--cm", "127.0.0.1:7400,127.0.0.1:7401", "--users-file", "u"});
+        assertEquals("jdbc:tell:redis://127.0.0.1:6390?cm=127.0.0.1:7400,127.0.0.1:7401", c.url());
+        assertEquals("u", c.usersFile());
+        assertEquals(false, c.trust());
+    }
+
+    @Test
+    void refusesInconsistentOptions() {
+        String[][] bad = {
+            {}, {"--port", "x"}, {"--port", "70000"}, {"--port", "1", "--url", "jdbc:tell:mem:", "--store", "mem:"},
+            {"--port", "1", "--cm", "h:1"}, {"--port", "1", "--auth", "scram"}, {"--port", "1", "--auth", "md5"},
+            {"--port", "1", "--auth", "trust", "--users-file", "u"}, {"--port", "1", "--bogus", "1"}, {"--port"},
+            {"--port", "1", "--tls-cert", "c.pem"}};
+        for (String[] args : bad) {
+            assertThrows(PgServerMain.UsageException.class, () -> PgServerMain.parse(args), String.join(" ", args));
+        }
+    }
+}
