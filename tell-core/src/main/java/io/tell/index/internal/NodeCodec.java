@@ -3,7 +3,6 @@ package io.tell.index.internal;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.index.IndexEntry;
-import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 
 /**
@@ -33,7 +32,8 @@ public final class NodeCodec {
     }
 
     public static byte[] encode(BTreeNode node) {
-        Out out = new Out();
+        // Header, fences and sibling, then per entry about a short key suffix and 8-byte rid or child.
+        Out out = new Out(64 + node.size() * 24);
         out.write(FORMAT);
         out.write(node.level());
         out.write((node.low() != null ? HAS_LOW : 0) | (node.high() != null ? HAS_HIGH : 0)
@@ -109,14 +109,30 @@ public final class NodeCodec {
         return node;
     }
 
-    private static final class Out extends ByteArrayOutputStream {
-        Out() {
-            super(64);
+    /** A growing byte buffer, sized from the node up front (ByteArrayOutputStream locks and checks per byte). */
+    private static final class Out {
+        private byte[] buf;
+        private int length;
+
+        Out(int capacity) {
+            buf = new byte[capacity];
+        }
+
+        void write(int b) {
+            ensure(1);
+            buf[length++] = (byte) b;
+        }
+
+        void write(byte[] bytes, int offset, int count) {
+            ensure(count);
+            System.arraycopy(bytes, offset, buf, length, count);
+            length += count;
         }
 
         void long8(long v) {
+            ensure(8);
             for (int shift = 56; shift >= 0; shift -= 8) {
-                write((int) (v >>> shift));
+                buf[length++] = (byte) (v >>> shift);
             }
         }
 
@@ -139,6 +155,16 @@ public final class NodeCodec {
             varint(key.length - shared);
             write(key, shared, key.length - shared);
             long8(e.rid());
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(buf, length);
+        }
+
+        private void ensure(int more) {
+            if (length + more > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, length + more));
+            }
         }
     }
 

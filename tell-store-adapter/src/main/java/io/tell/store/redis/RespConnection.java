@@ -147,9 +147,17 @@ public final class RespConnection implements AutoCloseable {
         }
     }
 
+    private final byte[] digits = new byte[10];
+
+    /** {@code type}, {@code n} in decimal and CRLF, without making a string of {@code n}. */
     private void header(char type, int n) throws IOException {
         out.write(type);
-        out.write(ascii(Integer.toString(n)));
+        int at = digits.length;
+        do {
+            digits[--at] = (byte) ('0' + n % 10);
+            n /= 10;
+        } while (n > 0);
+        out.write(digits, at, digits.length - at);
         out.write(CRLF);
     }
 
