@@ -3,7 +3,9 @@ package io.tell.server;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.ProcessingNode;
+import io.tell.metrics.MetricsEndpoint;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
@@ -21,7 +23,7 @@ import java.util.concurrent.CountDownLatch;
 public final class PgServerMain {
     static final String USAGE = """
             usage: tell pn --port P [--host HOST] [--url JDBC_TELL_URL | --store URL [--cm LIST]] [--auth trust|scram]
-                           [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME]
+                           [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME] [--metrics-port P]
               --port P            TCP port to listen on (0 picks a free one)
               --host HOST         address to bind (default 127.0.0.1)
               --url URL           the node's Tell URL (default jdbc:tell:mem:, a private in-memory database)
@@ -31,10 +33,15 @@ public final class PgServerMain {
               --users-file PATH   users for scram: lines name:password or name:SCRAM-SHA-256$… (PostgreSQL's verifier)
               --tls-cert PATH     serve only TLS clients (sslmode=require or stricter) with this PEM certificate chain
               --tls-key PATH      the certificate's PEM key, unencrypted PKCS#8 (BEGIN PRIVATE KEY); both or neither
-              --pool NAME         the pool this node serves (shown; pool membership is not implemented yet)""";
+              --pool NAME         the pool this node serves (shown; pool membership is not implemented yet)
+              --metrics-port P    serve Prometheus metrics at http://HOST:P/metrics (0 picks a free port; default: none)""";
 
     /** Parsed command line. */
-    record Config(String host, int port, String url, boolean trust, String usersFile, String tlsCert, String tlsKey, String pool) {
+    record Config(String host, int port, String url, boolean trust, String usersFile, String tlsCert, String tlsKey, String pool,
+                  int metricsPort) {
+        /** No metrics endpoint. */
+        static final int NO_METRICS = -1;
+
         /** The server's configuration; BAD_CONFIGURATION for files it cannot use or trust off loopback. */
         PgServerConfig serverConfig() {
             PgServerConfig c = trust ? PgServerConfig.trust(host, port) : PgServerConfig.scram(host, port, PgUsers.load(Path.of(usersFile)));
@@ -95,9 +102,24 @@ public final class PgServerMain {
         out.println("processing node listening on " + config.host() + ":" + server.port() + " (PostgreSQL protocol, "
                 + (config.trust() ? "trust" : "scram-sha-256") + " authentication" + (config.tlsCert() == null ? "" : ", TLS only")
                 + (config.pool() == null ? "" : ", pool " + config.pool()) + ")");
+        MetricsEndpoint metrics;
+        try {
+            metrics = config.metricsPort() == Config.NO_METRICS ? null : MetricsEndpoint.start(config.host(), config.metricsPort());
+        } catch (UncheckedIOException e) {
+            err.println("tell pn: " + e.getMessage());
+            server.close();
+            node.close();
+            return 1;
+        }
+        if (metrics != null) {
+            out.println("metrics on http://" + config.host() + ":" + metrics.port() + "/metrics");
+        }
         out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (metrics != null) {
+                metrics.close();
+            }
             server.close();
             node.close();
             stopped.countDown();
@@ -122,6 +144,7 @@ public final class PgServerMain {
         String tlsCert = null;
         String tlsKey = null;
         String pool = null;
+        int metricsPort = Config.NO_METRICS;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("-h") || flag.equals("--help")) {
@@ -142,6 +165,7 @@ public final class PgServerMain {
                 case "--tls-cert" -> tlsCert = value;
                 case "--tls-key" -> tlsKey = value;
                 case "--pool" -> pool = value;
+                case "--metrics-port" -> metricsPort = port(value);
                 default -> throw new UsageException("unknown option '" + flag + "'");
             }
         }
@@ -171,7 +195,7 @@ public final class PgServerMain {
         if ((tlsCert == null) != (tlsKey == null)) {
             throw new UsageException("--tls-cert and --tls-key go together");
         }
-        return new Config(host, port, url, trust, usersFile, tlsCert, tlsKey, pool);
+        return new Config(host, port, url, trust, usersFile, tlsCert, tlsKey, pool, metricsPort);
     }
 
     private static int port(String value) throws UsageException {

@@ -37,24 +37,40 @@ class PgServerMainIT {
     void servesUntilKilled(@TempDir Path dir) throws Exception {
         Path users = dir.resolve("users");
         Files.writeString(users, "app:app-pw\n");
-        Process p = pn("--port", "0", "--users-file", users.toString(), "--pool", "oltp").start();
+        Process p = pn("--port", "0", "--users-file", users.toString(), "--pool", "oltp", "--metrics-port", "0").start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             Matcher m = null;
+            Matcher metrics = null;
+            Pattern metricsLine = Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics");
             List<String> seen = new ArrayList<>();
-            for (String line; m == null && (line = out.readLine()) != null; ) {
+            for (String line; metrics == null && (line = out.readLine()) != null; ) {
                 seen.add(line);
                 Matcher candidate = LISTENING.matcher(line);
                 if (candidate.matches()) {
                     m = candidate;
                 }
+                Matcher mm = metricsLine.matcher(line);
+                if (mm.matches()) {
+                    metrics = mm;
+                }
             }
             assertNotNull(m, "no listening line in " + seen);
+            assertNotNull(metrics, "no metrics line in " + seen);
             String url = "jdbc:postgresql://127.0.0.1:" + m.group(1) + "/tell";
             try (Connection c = DriverManager.getConnection(url, "app", "app-pw"); Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
                 assertEquals(1, s.executeUpdate("INSERT INTO t VALUES (1)"));
                 assertEquals(1, PgJdbcIT.count(s, "SELECT count(*) FROM t"));
+                // The node's meters, while the session is open.
+                java.net.http.HttpResponse<String> scrape = java.net.http.HttpClient.newHttpClient().send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + metrics.group(1) + "/metrics")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, scrape.statusCode());
+                String body = scrape.body();
+                assertTrue(body.matches("(?s).*tell_sessions\\{node=\"pn-[^\"]+\"} 1\\.0.*"), body);
+                assertTrue(body.matches("(?s).*tell_statements_seconds_count\\{kind=\"dml\",node=\"pn-[^\"]+\"} [1-9].*"), body);
+                assertTrue(body.contains("tell_store_calls_total{"), body);
             }
             p.destroy(); // SIGTERM: the shutdown hook closes server and node
             assertTrue(p.waitFor(20, TimeUnit.SECONDS), "did not stop on SIGTERM");
