@@ -4,7 +4,7 @@ import io.tell.error.ErrorCode;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Tags;
 import io.tell.error.TellException;
-import io.tell.metrics.MetricsEndpoint;
+import io.tell.metrics.ServerProcess;
 import io.tell.metrics.TellMeters;
 import io.tell.store.CountingRecordStore;
 import io.tell.store.RecordStore;
@@ -16,7 +16,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code tell commitmgr}: runs a commit manager server over a record store until killed.
@@ -53,11 +52,8 @@ public final class CommitManagerMain {
     /** Parsed command line. */
     record Config(String host, int port, String storeUrl, int tidRange, long inDoubtGraceMillis, String secretFile,
                   String tlsCert, String tlsKey, int metricsPort) {
-        /** No metrics endpoint. */
-        static final int NO_METRICS = -1;
-
         Config(String host, int port, String storeUrl, int tidRange, long inDoubtGraceMillis, String secretFile) {
-            this(host, port, storeUrl, tidRange, inDoubtGraceMillis, secretFile, null, null, NO_METRICS);
+            this(host, port, storeUrl, tidRange, inDoubtGraceMillis, secretFile, null, null, ServerProcess.NO_METRICS);
         }
 
         /** The server's TLS, or null without {@code --tls-cert}; BAD_CONFIGURATION for files it cannot use. */
@@ -148,32 +144,7 @@ public final class CommitManagerMain {
             return 1;
         }
         out.println("commit manager listening on " + config.host() + ":" + running.server().port() + (tls == null ? "" : " (TLS)") + " (" + StoreUrl.redact(config.storeUrl()) + ")");
-        MetricsEndpoint metrics;
-        try {
-            metrics = config.metricsPort() == Config.NO_METRICS ? null : MetricsEndpoint.start(config.host(), config.metricsPort());
-        } catch (java.io.UncheckedIOException e) {
-            err.println("tell commitmgr: " + e.getMessage());
-            running.close();
-            return 1;
-        }
-        if (metrics != null) {
-            out.println("metrics on http://" + config.host() + ":" + metrics.port() + "/metrics");
-        }
-        out.flush();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (metrics != null) {
-                metrics.close();
-            }
-            running.close();
-            stopped.countDown();
-        }, "tell-cm-shutdown"));
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
+        return ServerProcess.serveUntilStopped("commitmgr", config.host(), config.metricsPort(), running, out, err);
     }
 
     /**
@@ -216,7 +187,7 @@ public final class CommitManagerMain {
         String secretFile = null;
         String tlsCert = null;
         String tlsKey = null;
-        int metricsPort = Config.NO_METRICS;
+        int metricsPort = ServerProcess.NO_METRICS;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("-h") || flag.equals("--help")) {

@@ -3,11 +3,9 @@ package io.tell.server;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.ProcessingNode;
-import io.tell.metrics.MetricsEndpoint;
+import io.tell.metrics.ServerProcess;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code tell pn}: a processing node serving PostgreSQL clients until killed.
@@ -39,8 +37,6 @@ public final class PgServerMain {
     /** Parsed command line. */
     record Config(String host, int port, String url, boolean trust, String usersFile, String tlsCert, String tlsKey, String pool,
                   int metricsPort) {
-        /** No metrics endpoint. */
-        static final int NO_METRICS = -1;
 
         /** The server's configuration; BAD_CONFIGURATION for files it cannot use or trust off loopback. */
         PgServerConfig serverConfig() {
@@ -102,34 +98,10 @@ public final class PgServerMain {
         out.println("processing node listening on " + config.host() + ":" + server.port() + " (PostgreSQL protocol, "
                 + (config.trust() ? "trust" : "scram-sha-256") + " authentication" + (config.tlsCert() == null ? "" : ", TLS only")
                 + (config.pool() == null ? "" : ", pool " + config.pool()) + ")");
-        MetricsEndpoint metrics;
-        try {
-            metrics = config.metricsPort() == Config.NO_METRICS ? null : MetricsEndpoint.start(config.host(), config.metricsPort());
-        } catch (UncheckedIOException e) {
-            err.println("tell pn: " + e.getMessage());
+        return ServerProcess.serveUntilStopped("pn", config.host(), config.metricsPort(), () -> {
             server.close();
             node.close();
-            return 1;
-        }
-        if (metrics != null) {
-            out.println("metrics on http://" + config.host() + ":" + metrics.port() + "/metrics");
-        }
-        out.flush();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (metrics != null) {
-                metrics.close();
-            }
-            server.close();
-            node.close();
-            stopped.countDown();
-        }, "tell-pn-shutdown"));
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
+        }, out, err);
     }
 
     /** Parses the command line; null means help was asked for. */
@@ -144,7 +116,7 @@ public final class PgServerMain {
         String tlsCert = null;
         String tlsKey = null;
         String pool = null;
-        int metricsPort = Config.NO_METRICS;
+        int metricsPort = ServerProcess.NO_METRICS;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("-h") || flag.equals("--help")) {

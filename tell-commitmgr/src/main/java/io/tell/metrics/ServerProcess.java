@@ -1,0 +1,61 @@
+package io.tell.metrics;
+
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The rest of a server process's life ({@code tell commitmgr}, {@code tell pn}) once it
+ * listens: its metrics endpoint when asked for, then waiting until the JVM is told to stop
+ * (SIGTERM, Ctrl-C), when a shutdown hook closes the endpoint and then what the process runs.
+ */
+public final class ServerProcess {
+    /** No metrics endpoint. */
+    public static final int NO_METRICS = -1;
+
+    private ServerProcess() {
+    }
+
+    /**
+     * Serves metrics on {@code host:metricsPort} (unless {@link #NO_METRICS}) and blocks until the
+     * process is stopped. Returns the exit code: 0, or 1 when the metrics port cannot be opened
+     * (then {@code running} is closed at once).
+     */
+    public static int serveUntilStopped(String name, String host, int metricsPort, AutoCloseable running,
+                                        PrintStream out, PrintStream err) {
+        MetricsEndpoint metrics;
+        try {
+            metrics = metricsPort == NO_METRICS ? null : MetricsEndpoint.start(host, metricsPort);
+        } catch (UncheckedIOException e) {
+            err.println("tell " + name + ": " + e.getMessage());
+            closeQuietly(running);
+            return 1;
+        }
+        if (metrics != null) {
+            out.println("metrics on http://" + host + ":" + metrics.port() + "/metrics");
+        }
+        out.flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (metrics != null) {
+                metrics.close();
+            }
+            closeQuietly(running);
+            stopped.countDown();
+        }, "tell-" + name + "-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private static void closeQuietly(AutoCloseable running) {
+        try {
+            running.close();
+        } catch (Exception e) {
+            System.err.println("closing: " + e);
+        }
+    }
+}
