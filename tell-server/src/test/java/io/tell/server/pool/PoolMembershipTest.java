@@ -91,6 +91,23 @@ class PoolMembershipTest {
     }
 
     @Test
+    void membersRemoveTheRecordsOfServersLongDead() throws InterruptedException {
+        PoolMembership dead = join("oltp", 25606, new AtomicLong());
+        dead.abandon();
+        try (PoolMembership alive = PoolMembership.join(store, "oltp", "127.0.0.1", 25607, PoolMember.NO_METRICS, () -> 0, () -> 0,
+                PERIOD, Duration.ofMillis(300))) {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (Pools.read(store, STALE_AFTER).of("oltp").size() > 1 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            Pools pools = Pools.read(store, STALE_AFTER);
+            assertEquals(List.of(25607), pools.of("oltp").stream().map(e -> e.member().port()).toList());
+            assertTrue(pools.of("oltp").get(0).live());
+            assertEquals(1, PoolMembership.directory(store).read().size());
+        }
+    }
+
+    @Test
     void recordsRoundTripAndBadOnesAreRefused() {
         PoolMember m = new PoolMember("olap", "::1", 5433, PoolMember.NO_METRICS, 42, 1, 2, 3, 4, 5.5);
         assertEquals(m, PoolMember.decode(m.encode()));
