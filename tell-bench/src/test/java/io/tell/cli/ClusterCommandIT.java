@@ -101,6 +101,18 @@ class ClusterCommandIT {
             assertTrue(status.out().contains("127.0.0.1:" + victim.port()) && status.out().contains("stale"), status.out());
             assertEquals(1, tell("cluster", "url", "--store", store, "--pool", "nosuchpool").code());
 
+            // SIGTERM the OLAP server: it leaves its pool, which then has no live server.
+            ClusterState.Started olapServer = state.processes().stream().filter(p -> p.name().equals("pn-olap-1")).findFirst()
+                    .orElseThrow();
+            ProcessHandle olapHandle = ProcessHandle.of(olapServer.pid()).orElseThrow();
+            olapHandle.destroy();
+            olapHandle.onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
+            Run noOlap = tell("cluster", "url", "--store", store, "--pool", "olap");
+            assertEquals(1, noOlap.code(), noOlap.out());
+            assertTrue(noOlap.out().contains("pool olap has no live server"), noOlap.out());
+            status = tell("cluster", "status", "--store", store);
+            assertFalse(status.out().contains("127.0.0.1:" + olapServer.port()), status.out());
+
             Run down = tell("cluster", "down", "--dir", d);
             assertEquals(0, down.code(), down.out());
             for (long pid : pids) {
