@@ -59,6 +59,10 @@ class ClusterCommandIT {
             pids = state.processes().stream().map(ClusterState.Started::pid).toList();
             assertEquals(6 + 2 + 3, pids.size());
             assertTrue(up.out().contains("tell cluster down --dir " + d), up.out());
+            Run again = tell("cluster", "up", "--dir", d);
+            assertEquals(1, again.code(), again.out());
+            assertTrue(again.out().contains("still runs"), again.out());
+            assertEquals(pids, ClusterState.load(dir).orElseThrow().processes().stream().map(ClusterState.Started::pid).toList());
             String oltp = state.get("url.oltp");
             String olap = state.get("url.olap");
             assertTrue(oltp.matches("jdbc:postgresql://127\\.0\\.0\\.1:\\d+,127\\.0\\.0\\.1:\\d+/tell\\?loadBalanceHosts=true"
