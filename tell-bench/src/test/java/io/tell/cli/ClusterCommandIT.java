@@ -49,6 +49,28 @@ class ClusterCommandIT {
     }
 
     @Test
+    void aFailedUpStopsWhatItStarted(@TempDir Path dir) throws Exception {
+        System.setProperty("tell.cluster.startTimeoutSeconds", "2"); // too short for the whole cluster
+        Run up;
+        try {
+            up = tell("cluster", "up", "--dir", dir.toString());
+        } finally {
+            System.clearProperty("tell.cluster.startTimeoutSeconds");
+        }
+        assertEquals(1, up.code(), up.out());
+        assertTrue(up.out().contains("gave up after 2 s"), up.out());
+        java.util.regex.Matcher stopped = java.util.regex.Pattern.compile("stopping \\S+ \\(pid (\\d+)\\)").matcher(up.out());
+        int count = 0;
+        while (stopped.find()) {
+            count++;
+            Optional<ProcessHandle> h = ProcessHandle.of(Long.parseLong(stopped.group(1)));
+            assertFalse(h.isPresent() && h.get().isAlive(), "pid " + stopped.group(1) + " still runs after a failed up");
+        }
+        assertTrue(count >= 6, "stopped " + count + " processes:\n" + up.out());
+        assertFalse(Files.exists(dir.resolve("cluster.properties")));
+    }
+
+    @Test
     void upWriteOnOltpReadOnOlapKillOneDown(@TempDir Path dir) throws Exception {
         String d = dir.toString();
         List<Long> pids = List.of();

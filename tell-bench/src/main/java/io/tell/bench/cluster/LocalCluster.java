@@ -43,12 +43,14 @@ public final class LocalCluster {
     private static final String HOST = RedisProcess.HOST;
     private static final int REDIS_NODES = 6;
     private static final int COMMIT_MANAGERS = 2;
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** How long {@code up} waits for the whole cluster; the system property is for tests of a failed start. */
+    private static final String START_TIMEOUT_PROPERTY = "tell.cluster.startTimeoutSeconds";
 
     private final Path dir;
     private final PrintStream out;
     private final ClusterState state;
-    private final long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    private final Duration startTimeout = Duration.ofSeconds(Long.getLong(START_TIMEOUT_PROPERTY, 90));
+    private final long deadline = System.nanoTime() + startTimeout.toNanos();
 
     private LocalCluster(Path dir, PrintStream out) {
         this.dir = dir;
@@ -277,7 +279,7 @@ public final class LocalCluster {
 
     private void checkDeadline(String waitingFor) {
         if (System.nanoTime() - deadline > 0) {
-            throw new IllegalStateException("gave up after " + START_TIMEOUT.toSeconds() + " s waiting for " + waitingFor);
+            throw new IllegalStateException("gave up after " + startTimeout.toSeconds() + " s waiting for " + waitingFor);
         }
     }
 
