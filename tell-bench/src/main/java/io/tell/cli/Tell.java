@@ -12,7 +12,9 @@ public final class Tell {
               sql         interactive SQL shell (sqlline): tell sql [JDBC_URL], default jdbc:tell:mem:
               commitmgr   run a commit manager service: --port P --store URL (several form a cluster)
               pn          run a processing node serving PostgreSQL clients: --port P [--url URL | --store URL --cm LIST]
-              cluster     cluster status --store URL: commit managers, processing nodes and their leases, base, lav
+              cluster     cluster status --store URL: commit managers, processing nodes and their leases, pools, base, lav;
+                          cluster url --store URL --pool NAME: a pool's PostgreSQL JDBC URL;
+                          cluster up [--dir DIR] / cluster down [--dir DIR]: a whole local cluster from one command
               tpcc        the TPC-C benchmark over JDBC (any JDBC URL), with consistency checks
               chaos       kill processing nodes, a commit manager and a Redis primary under bank transfers; check
               bench       bench compare: TPC-C on Tell embedded, H2, Tell on Redis and PostgreSQL, one table;
@@ -65,6 +67,8 @@ public final class Tell {
                     System.out.println(BenchCommand.USAGE);
                     System.out.println();
                     System.out.println(ChaosCommand.USAGE);
+                    System.out.println();
+                    System.out.println(ClusterCommand.USAGE);
                     return 0;
                 default:
                     System.err.println("tell: unknown command '" + command + "'");

@@ -23,6 +23,17 @@ public final class ServerProcess {
      */
     public static int serveUntilStopped(String name, String host, int metricsPort, AutoCloseable running,
                                         PrintStream out, PrintStream err) {
+        return serveUntilStopped(name, host, metricsPort, running, port -> null, out, err);
+    }
+
+    /**
+     * As above, and once the metrics endpoint is up, {@code announce} is called with its port
+     * ({@link #NO_METRICS} without one) and returns what to close first on the way out (e.g. a
+     * pool membership, so no client is sent here any more), or null. When it throws, the process
+     * stops with exit code 1.
+     */
+    public static int serveUntilStopped(String name, String host, int metricsPort, AutoCloseable running,
+                                        java.util.function.IntFunction<AutoCloseable> announce, PrintStream out, PrintStream err) {
         MetricsEndpoint metrics;
         try {
             metrics = metricsPort == NO_METRICS ? null : MetricsEndpoint.start(host, metricsPort);
@@ -34,9 +45,23 @@ public final class ServerProcess {
         if (metrics != null) {
             out.println("metrics on http://" + host + ":" + metrics.port() + "/metrics");
         }
+        AutoCloseable announced;
+        try {
+            announced = announce.apply(metrics == null ? NO_METRICS : metrics.port());
+        } catch (RuntimeException e) {
+            err.println("tell " + name + ": " + e.getMessage());
+            if (metrics != null) {
+                metrics.close();
+            }
+            closeQuietly(running);
+            return 1;
+        }
         out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (announced != null) {
+                closeQuietly(announced);
+            }
             if (metrics != null) {
                 metrics.close();
             }

@@ -4,6 +4,8 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.ProcessingNode;
 import io.tell.metrics.ServerProcess;
+import io.tell.server.pool.PoolMember;
+import io.tell.server.pool.PoolMembership;
 import java.io.PrintStream;
 import java.nio.file.Path;
 
@@ -12,8 +14,11 @@ import java.nio.file.Path;
  *
  * <pre>
  * tell pn --port P [--host 127.0.0.1] [--url JDBC_TELL_URL | --store URL [--cm HOST:PORT,…]]
- *         [--auth trust|scram] [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME]
+ *         [--auth trust|scram] [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME] [--advertise HOST]
  * </pre>
+ *
+ * The server joins its pool ({@link PoolMembership}: a record in the store with a heartbeat and
+ * its load) once it listens, and leaves it when stopped.
  *
  * Exit codes: 2 for bad arguments (trust on a non-loopback address among them), 1 when the
  * node or the port cannot be opened.
@@ -21,7 +26,8 @@ import java.nio.file.Path;
 public final class PgServerMain {
     static final String USAGE = """
             usage: tell pn --port P [--host HOST] [--url JDBC_TELL_URL | --store URL [--cm LIST]] [--auth trust|scram]
-                           [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME] [--metrics-port P]
+                           [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME] [--advertise HOST]
+                           [--metrics-port P]
               --port P            TCP port to listen on (0 picks a free one)
               --host HOST         address to bind (default 127.0.0.1)
               --url URL           the node's Tell URL (default jdbc:tell:mem:, a private in-memory database)
@@ -31,12 +37,15 @@ public final class PgServerMain {
               --users-file PATH   users for scram: lines name:password or name:SCRAM-SHA-256$… (PostgreSQL's verifier)
               --tls-cert PATH     serve only TLS clients (sslmode=require or stricter) with this PEM certificate chain
               --tls-key PATH      the certificate's PEM key, unencrypted PKCS#8 (BEGIN PRIVATE KEY); both or neither
-              --pool NAME         the pool this node serves (shown; pool membership is not implemented yet)
+              --pool NAME         the pool this server joins (default: default); see tell cluster status / tell cluster url
+              --advertise HOST    the host name clients reach this server by, as registered in its pool (default: --host)
               --metrics-port P    serve Prometheus metrics at http://HOST:P/metrics (0 picks a free port; default: none)""";
 
     /** Parsed command line. */
     record Config(String host, int port, String url, boolean trust, String usersFile, String tlsCert, String tlsKey, String pool,
-                  int metricsPort) {
+                  int metricsPort, String advertise) {
+        /** The pool a server joins when not told. */
+        static final String DEFAULT_POOL = "default";
 
         /** The server's configuration; BAD_CONFIGURATION for files it cannot use or trust off loopback. */
         PgServerConfig serverConfig() {
@@ -97,10 +106,21 @@ public final class PgServerMain {
         }
         out.println("processing node listening on " + config.host() + ":" + server.port() + " (PostgreSQL protocol, "
                 + (config.trust() ? "trust" : "scram-sha-256") + " authentication" + (config.tlsCert() == null ? "" : ", TLS only")
-                + (config.pool() == null ? "" : ", pool " + config.pool()) + ")");
+                + ", pool " + config.pool() + ")");
         return ServerProcess.serveUntilStopped("pn", config.host(), config.metricsPort(), () -> {
             server.close();
             node.close();
+        }, metricsPort -> {
+            PoolMembership membership;
+            try {
+                membership = PoolMembership.join(node.store(), config.pool(), config.advertise(), server.port(),
+                        metricsPort == ServerProcess.NO_METRICS ? PoolMember.NO_METRICS : metricsPort,
+                        node.metrics()::openSessions, node.metrics()::statementsRun, PoolMembership.DEFAULT_PERIOD);
+            } catch (RuntimeException e) {
+                throw new IllegalStateException("cannot join pool " + config.pool() + ": " + e.getMessage(), e);
+            }
+            out.println("joined pool " + config.pool() + " as " + config.advertise() + ":" + server.port());
+            return membership; // closed first: no client is sent here any more
         }, out, err);
     }
 
@@ -115,7 +135,8 @@ public final class PgServerMain {
         String usersFile = null;
         String tlsCert = null;
         String tlsKey = null;
-        String pool = null;
+        String pool = Config.DEFAULT_POOL;
+        String advertise = null;
         int metricsPort = ServerProcess.NO_METRICS;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
@@ -137,6 +158,7 @@ public final class PgServerMain {
                 case "--tls-cert" -> tlsCert = value;
                 case "--tls-key" -> tlsKey = value;
                 case "--pool" -> pool = value;
+                case "--advertise" -> advertise = value;
                 case "--metrics-port" -> metricsPort = port(value);
                 default -> throw new UsageException("unknown option '" + flag + "'");
             }
@@ -167,7 +189,22 @@ public final class PgServerMain {
         if ((tlsCert == null) != (tlsKey == null)) {
             throw new UsageException("--tls-cert and --tls-key go together");
         }
-        return new Config(host, port, url, trust, usersFile, tlsCert, tlsKey, pool, metricsPort);
+        if (pool.isEmpty() || pool.length() > 200) {
+            throw new UsageException("--pool wants a name of 1 to 200 characters");
+        }
+        if (advertise == null) {
+            advertise = host.equals("0.0.0.0") || host.equals("::") ? hostName() : host;
+        }
+        return new Config(host, port, url, trust, usersFile, tlsCert, tlsKey, pool, metricsPort, advertise);
+    }
+
+    /** This machine's name, for a server bound to every address and given no --advertise. */
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
     }
 
     private static int port(String value) throws UsageException {

@@ -16,7 +16,17 @@ class PgServerMainTest {
         assertEquals(25400, c.port());
         assertEquals("jdbc:tell:mem:", c.url());
         assertTrue(c.trust());
+        assertEquals("default", c.pool());
+        assertEquals("127.0.0.1", c.advertise());
         assertNull(PgServerMain.parse(new String[] {"--help"}));
+    }
+
+    @Test
+    void poolAndAdvertisedHost() throws PgServerMain.UsageException {
+        PgServerMain.Config c = PgServerMain.parse(new String[] {"--port", "0", "--pool", "olap", "--advertise", "pn-olap-1"});
+        assertEquals("olap", c.pool());
+        assertEquals("pn-olap-1", c.advertise());
+        assertThrows(PgServerMain.UsageException.class, () -> PgServerMain.parse(new String[] {"--port", "0", "--pool", ""}));
     }
 
     @Test

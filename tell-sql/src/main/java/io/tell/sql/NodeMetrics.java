@@ -57,6 +57,20 @@ public final class NodeMetrics implements AutoCloseable {
         sessions.decrementAndGet();
     }
 
+    /** Sessions open now. */
+    public int openSessions() {
+        return sessions.get();
+    }
+
+    /** Statements run so far, of every kind. */
+    public long statementsRun() {
+        long n = 0;
+        for (Timer t : statements.values()) {
+            n += t.count();
+        }
+        return n;
+    }
+
     /** A statement of {@code kind} ran for {@code nanos}. */
     public void statement(PreparedSql.Kind kind, long nanos) {
         statements.get(kind).record(nanos, TimeUnit.NANOSECONDS);
