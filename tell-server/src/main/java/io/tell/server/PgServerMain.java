@@ -2,12 +2,13 @@ package io.tell.server;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
-import io.tell.sql.ProcessingNode;
 import io.tell.metrics.ServerProcess;
 import io.tell.server.pool.PoolMember;
 import io.tell.server.pool.PoolMembership;
+import io.tell.sql.ProcessingNode;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * {@code tell pn}: a processing node serving PostgreSQL clients until killed.
@@ -92,7 +93,7 @@ public final class PgServerMain {
         ProcessingNode node;
         PgServer server;
         try {
-            node = ProcessingNode.connect(config.url());
+            node = connect(config.url(), err);
         } catch (TellException e) {
             err.println("tell pn: " + e.getMessage());
             return e.code() == ErrorCode.BAD_CONFIGURATION ? 2 : 1;
@@ -122,6 +123,34 @@ public final class PgServerMain {
             out.println("joined pool " + config.pool() + " as " + config.advertise() + ":" + server.port());
             return membership; // closed first: no client is sent here any more
         }, out, err);
+    }
+
+    /** How long a starting server waits for a store or commit managers that are not reachable yet. */
+    static final Duration CONNECT_PATIENCE = Duration.ofSeconds(30);
+
+    /**
+     * The node for {@code url}, trying again for {@link #CONNECT_PATIENCE} while the failure is
+     * retriable (a store or commit manager still starting, a cluster settling its slots), so
+     * that servers started together with their store come up.
+     */
+    private static ProcessingNode connect(String url, PrintStream err) {
+        long deadline = System.nanoTime() + CONNECT_PATIENCE.toNanos();
+        for (long wait = 100; ; wait = Math.min(2_000, wait * 2)) {
+            try {
+                return ProcessingNode.connect(url);
+            } catch (TellException e) {
+                if (!e.retriable() || System.nanoTime() + wait * 1_000_000 > deadline) {
+                    throw e;
+                }
+                err.println("tell pn: waiting for the store and commit managers: " + e.getMessage());
+                try {
+                    Thread.sleep(wait);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Parses the command line; null means help was asked for. */

@@ -80,6 +80,48 @@ class PgServerMainIT {
     }
 
     @Test
+    void waitsForAStoreThatIsNotUpYet() throws Exception {
+        try (io.tell.store.redis.process.RedisProcess redis = io.tell.store.redis.process.RedisProcess.start()) {
+            redis.kill(); // down when the server starts; back on the same port below
+            int cmPort = io.tell.store.redis.process.RedisProcess.freePortPair();
+            Process p = pn("--port", "0", "--store", redis.url(), "--cm", "127.0.0.1:" + cmPort).start();
+            try {
+                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                List<String> before = new ArrayList<>();
+                for (String line; (line = out.readLine()) != null && !line.contains("waiting for the store and commit managers"); ) {
+                    before.add(line); // JVM warnings
+                    assertTrue(before.size() < 20 && !line.contains("listening"), "did not wait: " + before);
+                }
+                redis.restart();
+                try (io.tell.store.RecordStore store = io.tell.store.RecordStores.open(redis.url());
+                     io.tell.txn.CommitManager cm = io.tell.cm.LocalCommitManager.open(store,
+                             io.tell.cm.LocalCommitManager.Options.embedded());
+                     io.tell.cm.CommitManagerServer server = io.tell.cm.CommitManagerServer.start(cm, "127.0.0.1", cmPort)) {
+                    Matcher m = null;
+                    List<String> seen = new ArrayList<>();
+                    for (String line; m == null && (line = out.readLine()) != null; ) {
+                        seen.add(line);
+                        Matcher candidate = Pattern.compile("processing node listening on 127\\.0\\.0\\.1:(\\d+) .*").matcher(line);
+                        if (candidate.matches()) {
+                            m = candidate;
+                        }
+                    }
+                    assertNotNull(m, "never listened: " + seen);
+                    try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + m.group(1) + "/tell", "app", "");
+                         Statement s = c.createStatement()) {
+                        s.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+                        assertEquals(1, s.executeUpdate("INSERT INTO t VALUES (1)"));
+                    }
+                    p.destroy();
+                    assertTrue(p.waitFor(20, TimeUnit.SECONDS), "did not stop on SIGTERM");
+                }
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
     void trustOffLoopbackExitsWith2() throws Exception {
         Process p = pn("--port", "0", "--host", "0.0.0.0").start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
