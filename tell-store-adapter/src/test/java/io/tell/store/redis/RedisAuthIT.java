@@ -83,7 +83,14 @@ class RedisAuthIT {
     /** Opening fails at once with a non-retriable AUTH_FAILED whose message never shows {@code secret}. */
     private static void refused(String url, String secret) {
         TellException e = assertThrows(TellException.class, () -> RecordStores.open(url).close());
-        assertEquals(ErrorCode.AUTH_FAILED, e.code(), e.toString());
+        StringBuilder causes = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            causes.append("\n  ").append(t);
+            for (Throwable s : t.getSuppressed()) {
+                causes.append("\n    suppressed ").append(s);
+            }
+        }
+        assertEquals(ErrorCode.AUTH_FAILED, e.code(), causes.toString());
         assertFalse(e.retriable());
         for (Throwable t = e; t != null; t = t.getCause()) {
             assertFalse(String.valueOf(t.getMessage()).contains(secret), t.toString());
