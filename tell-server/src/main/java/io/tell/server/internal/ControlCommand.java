@@ -38,6 +38,14 @@ sealed interface ControlCommand {
     record Show(String name) implements ControlCommand {
     }
 
+    /**
+     * ANALYZE or VACUUM ({@code command}), accepted and ignored: Tell plans without table
+     * statistics and its sweeper reclaims space on its own, and tools (TPC-C drivers, ORMs,
+     * migration scripts) send them after loads.
+     */
+    record Maintenance(String command) implements ControlCommand {
+    }
+
     /** The command tag CommandComplete carries. */
     default String tag() {
         return switch (this) {
@@ -48,6 +56,7 @@ sealed interface ControlCommand {
             case SetTransaction s -> "SET";
             case Reset r -> "RESET";
             case Show s -> "SHOW";
+            case Maintenance m -> m.command();
         };
     }
 }

@@ -21,6 +21,9 @@ final class ControlCommands {
         switch (words.get(0)) {
             case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT", "SET", "RESET", "SHOW" -> {
             }
+            case "ANALYZE", "ANALYSE", "VACUUM" -> {
+                return new ControlCommand.Maintenance(words.get(0).equals("VACUUM") ? "VACUUM" : "ANALYZE");
+            }
             default -> {
                 return null;
             }

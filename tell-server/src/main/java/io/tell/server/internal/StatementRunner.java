@@ -97,6 +97,9 @@ final class StatementRunner {
                 }
             }
             case ControlCommand.Show s -> out.dataRow(portal.columns, new Object[] {show(s.name())});
+            case ControlCommand.Maintenance m -> {
+                // nothing to do: see ControlCommand.Maintenance
+            }
         }
         out.commandComplete(tag);
     }

@@ -43,6 +43,9 @@ class PgSqlTextTest {
         assertInstanceOf(ControlCommand.Commit.class, ControlCommands.parse("END"));
         assertInstanceOf(ControlCommand.Rollback.class, ControlCommands.parse("abort work"));
         assertNull(ControlCommands.parse("ROLLBACK TO SAVEPOINT a")); // Tell's SQL refuses it
+        assertEquals(new ControlCommand.Maintenance("ANALYZE"), ControlCommands.parse("analyze"));
+        assertEquals("ANALYZE", ControlCommands.parse("ANALYSE VERBOSE orders (o_id)").tag());
+        assertEquals(new ControlCommand.Maintenance("VACUUM"), ControlCommands.parse("/* after the load */ VACUUM (ANALYZE) t"));
         assertNull(ControlCommands.parse("SELECT 1"));
         assertEquals(new ControlCommand.Set("search_path", "a, b"), ControlCommands.parse("SET search_path TO a, \"b\""));
         assertEquals(new ControlCommand.Set("timezone", "UTC"), ControlCommands.parse("set time zone 'UTC'"));
