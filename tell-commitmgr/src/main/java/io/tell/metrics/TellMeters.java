@@ -42,6 +42,10 @@ public final class TellMeters implements AutoCloseable {
         counter("tell.store.calls", "store round trips (a batch counts one)", () -> store.counts().writes(), "op", "write");
         counter("tell.store.calls", "store round trips (a batch counts one)", () -> store.counts().increments(), "op", "increment");
         counter("tell.store.calls", "store round trips (a batch counts one)", () -> store.counts().scans(), "op", "scan");
+        counter("tell.store.bytes", "bytes of keys and values sent to the store, and of values received", store::bytesSent,
+                "direction", "sent");
+        counter("tell.store.bytes", "bytes of keys and values sent to the store, and of values received", store::bytesReceived,
+                "direction", "received");
         return this;
     }
 

@@ -47,6 +47,9 @@ class NodeMetricsTest {
             assertTrue(registry.get("tell.transactions").tag("node", nodeId).tag("outcome", "committed")
                     .functionCounter().count() >= 5);
             assertTrue(registry.get("tell.store.calls").tag("node", nodeId).tag("op", "write").functionCounter().count() >= 5);
+            assertTrue(registry.get("tell.store.bytes").tag("node", nodeId).tag("direction", "sent").functionCounter().count()
+                    > 5 * 8, "five rows and more were sent");
+            assertTrue(registry.get("tell.store.bytes").tag("node", nodeId).tag("direction", "received").functionCounter().count() > 0);
             assertTrue(registry.get("tell.cm.calls").tag("node", nodeId).tag("op", "start").functionCounter().count() >= 5);
             assertTrue(registry.get("tell.plan.cache").tag("node", nodeId).tag("result", "hit").functionCounter().count() >= 3);
             s.close();

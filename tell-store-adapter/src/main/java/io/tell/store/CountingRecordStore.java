@@ -7,13 +7,16 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Wraps a store and counts its round trips: every SPI call is one (a batch is one, however
  * many keys it carries). Round trips are the main cost in this architecture, so benchmarks
- * and tests report them per operation.
+ * and tests report them per operation. It also counts the bytes of keys and values sent and
+ * of values received (not the backend's framing), for metrics.
  */
 public final class CountingRecordStore extends ForwardingRecordStore {
     private final LongAdder reads = new LongAdder();
     private final LongAdder writes = new LongAdder();
     private final LongAdder increments = new LongAdder();
     private final LongAdder scans = new LongAdder();
+    private final LongAdder bytesSent = new LongAdder();
+    private final LongAdder bytesReceived = new LongAdder();
 
     public CountingRecordStore(RecordStore delegate) {
         super(delegate);
@@ -35,28 +38,66 @@ public final class CountingRecordStore extends ForwardingRecordStore {
         return new Counts(reads.sum(), writes.sum(), increments.sum(), scans.sum());
     }
 
+    /** Bytes of keys and values sent so far. */
+    public long bytesSent() {
+        return bytesSent.sum();
+    }
+
+    /** Bytes of values received so far (reads and scans). */
+    public long bytesReceived() {
+        return bytesReceived.sum();
+    }
+
     @Override
     public CompletableFuture<Versioned> getAsync(RecordKey key) {
         reads.increment();
-        return delegate.getAsync(key);
+        bytesSent.add(key.key().length);
+        return delegate.getAsync(key).thenApply(v -> {
+            if (v != null) {
+                bytesReceived.add(v.value().length);
+            }
+            return v;
+        });
     }
 
     @Override
     public CompletableFuture<List<Versioned>> getAllAsync(List<RecordKey> keys) {
         reads.increment();
-        return delegate.getAllAsync(keys);
+        long sent = 0;
+        for (RecordKey k : keys) {
+            sent += k.key().length;
+        }
+        bytesSent.add(sent);
+        return delegate.getAllAsync(keys).thenApply(values -> {
+            long received = 0;
+            for (Versioned v : values) {
+                received += v == null ? 0 : v.value().length;
+            }
+            bytesReceived.add(received);
+            return values;
+        });
     }
 
     @Override
     public CompletableFuture<WriteResult> writeAsync(WriteOp op) {
         writes.increment();
+        bytesSent.add(sizeOf(op));
         return delegate.writeAsync(op);
     }
 
     @Override
     public CompletableFuture<List<WriteResult>> writeAllAsync(List<WriteOp> ops) {
         writes.increment();
+        long sent = 0;
+        for (WriteOp op : ops) {
+            sent += sizeOf(op);
+        }
+        bytesSent.add(sent);
         return delegate.writeAllAsync(ops);
+    }
+
+    private static long sizeOf(WriteOp op) {
+        return op.key().key().length + (op.value() == null ? 0 : op.value().length);
     }
 
     @Override
@@ -68,7 +109,14 @@ public final class CountingRecordStore extends ForwardingRecordStore {
     @Override
     public CompletableFuture<List<StoredRecord>> scanAsync(String domain, KeyRange range, int limit) {
         scans.increment();
-        return delegate.scanAsync(domain, range, limit);
+        return delegate.scanAsync(domain, range, limit).thenApply(records -> {
+            long received = 0;
+            for (StoredRecord r : records) {
+                received += r.key().length + r.value().length;
+            }
+            bytesReceived.add(received);
+            return records;
+        });
     }
 
 
