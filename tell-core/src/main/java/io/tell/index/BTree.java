@@ -29,6 +29,9 @@ public interface BTree {
 
     BTreeConfig config();
 
+    /** Inner-node lookups of this tree client answered by its cache, and those that went to the store (for metrics). */
+    long[] cacheHitsAndMisses();
+
     /**
      * Adds the entry {@code (key, rid)}. A unique index refuses a second rid for a key with
      * {@link InsertResult.DuplicateKey}; either kind reports an existing identical entry as

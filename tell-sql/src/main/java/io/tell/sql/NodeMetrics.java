@@ -41,6 +41,10 @@ public final class NodeMetrics implements AutoCloseable {
                         () -> node.transactions().sharedBufferCounts()[1], "source", "version_set")
                 .counter("tell.buffer.reads", "records read through the shared buffer, by where they came from",
                         () -> node.transactions().sharedBufferCounts()[2], "source", "store")
+                .counter("tell.tree.cache", "inner-node lookups of the index trees, by cache result",
+                        () -> node.treeCacheCounts()[0], "result", "hit")
+                .counter("tell.tree.cache", "inner-node lookups of the index trees, by cache result",
+                        () -> node.treeCacheCounts()[1], "result", "miss")
                 .gauge("tell.sessions", "open sessions", sessions::get);
         for (PreparedSql.Kind kind : PreparedSql.Kind.values()) {
             statements.put(kind, meters.own(Timer.builder("tell.statements").description("statement run time, by kind")

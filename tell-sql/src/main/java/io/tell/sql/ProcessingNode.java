@@ -137,6 +137,17 @@ public final class ProcessingNode implements AutoCloseable {
         return commitManager;
     }
 
+    /** Inner-node cache hits and misses of the index trees of the tables this node has used. */
+    long[] treeCacheCounts() {
+        long[] sum = new long[2];
+        for (TableStore t : tables.values()) {
+            long[] c = t.treeCacheCounts();
+            sum[0] += c[0];
+            sum[1] += c[1];
+        }
+        return sum;
+    }
+
     /** This node's meters ({@link NodeMetrics}). */
     public NodeMetrics metrics() {
         return metrics;

@@ -124,6 +124,17 @@ public final class TableStore {
     }
 
     /** The rows whose leading columns of index {@code index} equal {@code prefix}, in key order. */
+    /** Inner-node cache hits and misses of this table's index trees, summed (for metrics). */
+    long[] treeCacheCounts() {
+        long[] sum = primaryKey == null ? new long[2] : primaryKey.tree().cacheHitsAndMisses();
+        for (TableIndex ix : indexes.values()) {
+            long[] c = ix.tree().cacheHitsAndMisses();
+            sum[0] += c[0];
+            sum[1] += c[1];
+        }
+        return sum;
+    }
+
     public List<Row> lookup(Transaction tx, String index, Object... prefix) {
         return range(tx, index, prefix, true, prefix, true, Integer.MAX_VALUE);
     }

@@ -52,6 +52,10 @@ class NodeMetricsTest {
             assertTrue(registry.get("tell.store.bytes").tag("node", nodeId).tag("direction", "received").functionCounter().count() > 0);
             assertTrue(registry.get("tell.cm.calls").tag("node", nodeId).tag("op", "start").functionCounter().count() >= 5);
             assertTrue(registry.get("tell.plan.cache").tag("node", nodeId).tag("result", "hit").functionCounter().count() >= 3);
+            for (int i = 5; i < 400; i++) { // enough rows for inner nodes above the leaves
+                s.execute(insert, List.of(i, i), 0, 0).close();
+            }
+            assertTrue(registry.get("tell.tree.cache").tag("node", nodeId).tag("result", "hit").functionCounter().count() > 0);
             s.close();
             assertEquals(0.0, registry.get("tell.sessions").tag("node", nodeId).gauge().value());
         }

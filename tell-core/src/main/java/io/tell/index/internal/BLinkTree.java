@@ -270,6 +270,11 @@ public final class BLinkTree implements BTree {
         return nav.stats().snapshot();
     }
 
+    @Override
+    public long[] cacheHitsAndMisses() {
+        return new long[] {nav.cache().hits(), nav.cache().misses()};
+    }
+
     /** Inner nodes cached now (for tests and metrics). */
     public int cachedNodes() {
         return nav.cache().size();
