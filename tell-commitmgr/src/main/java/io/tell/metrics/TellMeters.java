@@ -20,7 +20,7 @@ import java.util.function.Supplier;
 public final class TellMeters implements AutoCloseable {
     private final MeterRegistry registry;
     private final Tags tags;
-    private final List<Meter> meters = new ArrayList<>();
+    private final List<Meter> meters = new java.util.concurrent.CopyOnWriteArrayList<>(); // own() may come from any thread
     private final List<Object> held = new ArrayList<>();
 
     public TellMeters(MeterRegistry registry, Tags tags) {

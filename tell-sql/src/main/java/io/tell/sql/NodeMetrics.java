@@ -1,9 +1,12 @@
 package io.tell.sql;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
 import io.tell.metrics.TellMeters;
 import java.util.EnumMap;
 import java.util.Map;
@@ -21,6 +24,7 @@ public final class NodeMetrics implements AutoCloseable {
     private final TellMeters meters;
     private final AtomicInteger sessions = new AtomicInteger();
     private final Map<PreparedSql.Kind, Timer> statements = new EnumMap<>(PreparedSql.Kind.class);
+    private final Map<ErrorCode, Counter> failures = new java.util.concurrent.ConcurrentHashMap<>();
 
     NodeMetrics(ProcessingNode node, String nodeId) {
         this(Metrics.globalRegistry, node, nodeId);
@@ -73,6 +77,17 @@ public final class NodeMetrics implements AutoCloseable {
             n += t.count();
         }
         return n;
+    }
+
+    /**
+     * A statement failed with {@code e}: {@code tell.statements.failed{code}} counts it by Tell's
+     * error code (TX_CONFLICT for conflict aborts, DUPLICATE_KEY, …; INTERNAL for anything else).
+     */
+    public void failed(RuntimeException e) {
+        ErrorCode code = e instanceof TellException te ? te.code() : ErrorCode.INTERNAL;
+        failures.computeIfAbsent(code, c -> meters.own(Counter.builder("tell.statements.failed")
+                .description("statements that failed, by error code").tags(meters.tags())
+                .tag("code", c.name()).register(meters.registry()))).increment();
     }
 
     /** A statement of {@code kind} ran for {@code nanos}. */

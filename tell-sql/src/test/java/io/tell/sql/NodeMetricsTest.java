@@ -52,6 +52,9 @@ class NodeMetricsTest {
             assertTrue(registry.get("tell.store.bytes").tag("node", nodeId).tag("direction", "received").functionCounter().count() > 0);
             assertTrue(registry.get("tell.cm.calls").tag("node", nodeId).tag("op", "start").functionCounter().count() >= 5);
             assertTrue(registry.get("tell.plan.cache").tag("node", nodeId).tag("result", "hit").functionCounter().count() >= 3);
+            org.junit.jupiter.api.Assertions.assertThrows(io.tell.error.TellException.class,
+                    () -> s.execute(insert, List.of(1, 1), 0, 0).close());
+            assertEquals(1, registry.get("tell.statements.failed").tag("node", nodeId).tag("code", "DUPLICATE_KEY").counter().count());
             for (int i = 5; i < 400; i++) { // enough rows for inner nodes above the leaves
                 s.execute(insert, List.of(i, i), 0, 0).close();
             }

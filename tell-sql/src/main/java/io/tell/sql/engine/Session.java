@@ -81,6 +81,9 @@ public final class Session implements SqlSession {
         long started = System.nanoTime();
         try {
             return run(statement, params, maxRows, timeoutMillis);
+        } catch (RuntimeException e) {
+            node.metrics().failed(e);
+            throw e;
         } finally {
             node.metrics().statement(statement.kind(), System.nanoTime() - started);
         }
