@@ -30,11 +30,11 @@ final class PgSession {
     private List<String> afterCopy;
     private boolean copyGrouped;
 
-    PgSession(SqlSession session, SessionParameters parameters, BackendWriter out) {
+    PgSession(SqlSession session, CatalogSource catalog, SessionParameters parameters, BackendWriter out) {
         this.session = session;
         this.out = out;
         this.tx = new TransactionBlock(session);
-        this.runner = new StatementRunner(session, tx, parameters, out);
+        this.runner = new StatementRunner(session, tx, parameters, out, catalog);
     }
 
     void handle(FrontendMessage message) {

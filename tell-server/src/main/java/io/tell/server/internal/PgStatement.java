@@ -3,6 +3,7 @@ package io.tell.server.internal;
 import io.tell.sql.ColumnInfo;
 import io.tell.sql.PreparedSql;
 import io.tell.sql.SqlSession;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -18,6 +19,10 @@ sealed interface PgStatement {
     }
 
     record Copy(CopyCommand command) implements PgStatement {
+    }
+
+    /** A query on PostgreSQL's catalogs that the server answers itself; its {@code $n} all arrive as text. */
+    record Catalog(CatalogQuery query, PgType[] parameterTypes) implements PgStatement {
     }
 
     /** {@code order[i]}: which $n (1-based) Tell's i-th {@code ?} takes. */
@@ -39,6 +44,12 @@ sealed interface PgStatement {
         CopyCommand copy = CopyCommand.parse(sql);
         if (copy != null) {
             return new Copy(copy);
+        }
+        CatalogQuery catalog = CatalogQuery.recognize(sql);
+        if (catalog != null) {
+            PgType[] types = new PgType[placeholders ? Math.max(declaredTypes.length, catalog.parameterCount()) : 0];
+            Arrays.fill(types, PgType.TEXT);
+            return new Catalog(catalog, types);
         }
         if (!placeholders) {
             return new Sql(session.prepare(sql), new int[0], new PgType[0]);
@@ -64,14 +75,21 @@ sealed interface PgStatement {
 
     /** The OIDs ParameterDescription reports. */
     default int[] parameterOids() {
-        if (this instanceof Sql s) {
-            int[] oids = new int[s.parameterTypes().length];
-            for (int i = 0; i < oids.length; i++) {
-                oids[i] = s.parameterTypes()[i].oid();
-            }
-            return oids;
+        PgType[] types = parameterTypes();
+        int[] oids = new int[types.length];
+        for (int i = 0; i < oids.length; i++) {
+            oids[i] = types[i].oid();
         }
-        return new int[0];
+        return oids;
+    }
+
+    /** The types of the {@code $n} parameters, in order. */
+    default PgType[] parameterTypes() {
+        return switch (this) {
+            case Sql s -> s.parameterTypes();
+            case Catalog c -> c.parameterTypes();
+            default -> new PgType[0];
+        };
     }
 
     /** The result columns, all in text format; empty when the statement returns no rows. */
@@ -81,6 +99,7 @@ sealed interface PgStatement {
                 PgType type = PgType.ofJdbc(c.jdbcType());
                 return new PgColumn(c.label(), type, PgType.typeModifier(type, c), false);
             }).toList();
+            case Catalog c -> CatalogAnswers.columns(c.query());
             case Control c when c.command() instanceof ControlCommand.Show show ->
                     List.of(new PgColumn(SessionParameters.canonical(show.name()), PgType.TEXT, -1, false));
             default -> List.of();

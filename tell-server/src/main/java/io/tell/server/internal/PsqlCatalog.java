@@ -1,0 +1,159 @@
+package io.tell.server.internal;
+
+import io.tell.sql.ColumnDef;
+import io.tell.sql.ForeignKeyDef;
+import io.tell.sql.TableDef;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * psql 15's describe queries answered from Tell's catalog: {@code \d}, {@code \dt}, {@code \di}
+ * (the relation list), {@code \d TABLE} (lookup by pattern, then the table, its columns, indexes,
+ * foreign keys both ways; policies, statistics, publications, triggers and inheritance are always
+ * empty) and {@code \dn}. Each answer has exactly the columns psql reads by position.
+ */
+final class PsqlCatalog {
+    private static final String MATCHES = " operator(pg_catalog.~) ";
+
+    private PsqlCatalog() {
+    }
+
+    static List<PgColumn> columns(CatalogQuery q) {
+        return switch (q.shape()) {
+            case PSQL_RELATIONS -> q.has("c2.relname as \"table\"")
+                    ? CatalogAnswers.columns("Schema", "Name", "Type", "Owner", "Table")
+                    : CatalogAnswers.columns("Schema", "Name", "Type", "Owner");
+            case PSQL_LOOKUP -> CatalogAnswers.columns("oid:int4", "nspname", "relname");
+            case PSQL_TABLE -> CatalogAnswers.columns("relchecks:int2", "relkind", "relhasindex:bool", "relhasrules:bool",
+                    "relhastriggers:bool", "relrowsecurity:bool", "relforcerowsecurity:bool", "relhasoids:bool",
+                    "relispartition:bool", "?column?", "reltablespace:int4", "reloftype", "relpersistence", "relreplident",
+                    "amname");
+            case PSQL_COLUMNS -> CatalogAnswers.columns("attname", "format_type", "default", "attnotnull:bool",
+                    "attcollation", "attidentity", "attgenerated");
+            case PSQL_INDEXES -> CatalogAnswers.columns("relname", "indisprimary:bool", "indisunique:bool",
+                    "indisclustered:bool", "indisvalid:bool", "pg_get_indexdef", "pg_get_constraintdef", "contype",
+                    "condeferrable:bool", "condeferred:bool", "indisreplident:bool", "reltablespace:int4");
+            case PSQL_FOREIGN_KEYS -> CatalogAnswers.columns("sametable:bool", "conname", "condef", "ontable");
+            case PSQL_REFERENCED_BY -> CatalogAnswers.columns("conname", "ontable", "condef");
+            case PSQL_SCHEMAS -> CatalogAnswers.columns("Name", "Owner");
+            case PSQL_POLICIES -> CatalogAnswers.columns("polname", "polpermissive", "roles", "qual", "withcheck", "cmd");
+            case PSQL_STATISTICS -> CatalogAnswers.columns("oid", "stxrelid", "nsp", "stxname", "columns", "ndist_enabled",
+                    "deps_enabled", "mcv_enabled", "stxstattarget");
+            case PSQL_PUBLICATIONS -> CatalogAnswers.columns("pubname", "?column?", "?column?");
+            case PSQL_TRIGGERS -> CatalogAnswers.columns("tgname", "pg_get_triggerdef", "tgenabled", "tgisinternal", "parent");
+            case PSQL_PARENTS -> CatalogAnswers.columns("oid");
+            case PSQL_PARTITIONS -> CatalogAnswers.columns("oid", "relkind", "inhdetachpending", "pg_get_expr");
+            default -> throw new IllegalArgumentException(q.shape().name());
+        };
+    }
+
+    static List<Object[]> rows(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
+        return switch (q.shape()) {
+            case PSQL_RELATIONS -> relations(q, view, parameters);
+            case PSQL_LOOKUP -> matching(q, view, parameters).stream()
+                    .map(t -> new Object[] {PgCatalogView.oid(t), PgCatalogView.SCHEMA, PgCatalogView.name(t.name())}).toList();
+            // relhastriggers: PostgreSQL's foreign keys are triggers, and psql asks for them only then
+            case PSQL_TABLE -> described(q, view, parameters, "c.oid = ").stream().map(t -> new Object[] {(short) 0, "r",
+                    !view.indexes(t).isEmpty(), false, hasForeignKeys(view, t), false, false, false, false, "", 0, "", "p", "d",
+                    "heap"}).toList();
+            case PSQL_COLUMNS -> described(q, view, parameters, "a.attrelid = ").stream()
+                    .flatMap(t -> t.columns().stream()).map(PsqlCatalog::column).toList();
+            case PSQL_INDEXES -> described(q, view, parameters, "c.oid = ").stream()
+                    .flatMap(t -> view.indexes(t).stream())
+                    .sorted(Comparator.comparing((PgCatalogView.Index i) -> !i.primary()).thenComparing(PgCatalogView.Index::name))
+                    .map(PsqlCatalog::index).toList();
+            case PSQL_FOREIGN_KEYS -> described(q, view, parameters, "conrelid = ").stream()
+                    .flatMap(t -> t.foreignKeys().stream().map(fk -> new Object[] {true, PgCatalogView.name(fk.name()),
+                            foreignKey(fk), PgCatalogView.name(t.name())}))
+                    .sorted(Comparator.comparing(r -> (String) r[1])).toList();
+            case PSQL_REFERENCED_BY -> referencedBy(q, view, parameters);
+            case PSQL_SCHEMAS -> List.<Object[]>of(new Object[] {PgCatalogView.SCHEMA, PgCatalogView.OWNER});
+            default -> List.of(); // policies, statistics, publications, triggers, inheritance: Tell has none
+        };
+    }
+
+    private static List<Object[]> relations(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
+        List<String> kinds = q.inList("c.relkind in (");
+        boolean withTable = q.has("c2.relname as \"table\"");
+        List<Object[]> out = new ArrayList<>();
+        for (TableDef t : matching(q, view, parameters)) {
+            String table = PgCatalogView.name(t.name());
+            if (kinds.contains("r")) {
+                out.add(withTable ? row(table, "table", null) : row(table, "table"));
+            }
+            if (kinds.contains("i")) {
+                view.indexes(t).forEach(i -> out.add(withTable ? row(i.name(), "index", table) : row(i.name(), "index")));
+            }
+        }
+        out.sort(Comparator.comparing(r -> (String) r[1]));
+        return out;
+    }
+
+    private static Object[] row(String name, String type, String table) {
+        return new Object[] {PgCatalogView.SCHEMA, name, type, PgCatalogView.OWNER, table};
+    }
+
+    private static Object[] row(String name, String type) {
+        return new Object[] {PgCatalogView.SCHEMA, name, type, PgCatalogView.OWNER};
+    }
+
+    /** The tables a psql name pattern ({@code c.relname ~ '^(emp)$'}, and maybe a schema one) selects. */
+    private static List<TableDef> matching(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
+        Pattern name = regex(q.argument("c.relname" + MATCHES, parameters));
+        Pattern schema = regex(q.argument("n.nspname" + MATCHES, parameters));
+        if (!schema.matcher(PgCatalogView.SCHEMA).matches()) {
+            return List.of();
+        }
+        return view.tables().stream().filter(t -> name.matcher(PgCatalogView.name(t.name())).matches()).toList();
+    }
+
+    private static Pattern regex(String re) {
+        return re == null ? Pattern.compile(".*") : Pattern.compile(".*(?:" + re + ").*", Pattern.CASE_INSENSITIVE);
+    }
+
+    private static List<TableDef> described(CatalogQuery q, PgCatalogView view, List<Object> parameters, String before) {
+        long oid = q.oidArgument(before, parameters);
+        return view.tableByOid(oid).map(List::of).orElse(List.of());
+    }
+
+    private static boolean hasForeignKeys(PgCatalogView view, TableDef t) {
+        return !t.foreignKeys().isEmpty() || view.tables().stream()
+                .anyMatch(o -> o.foreignKeys().stream().anyMatch(fk -> fk.refTable().equals(t.name())));
+    }
+
+    private static Object[] column(ColumnDef c) {
+        return new Object[] {PgCatalogView.name(c.name()), PgCatalogView.formatType(c.type()),
+                PgCatalogView.defaultExpression(c), !c.nullable(), null, "", ""};
+    }
+
+    private static Object[] index(PgCatalogView.Index i) {
+        String constraint = PgCatalogView.constraintDefinition(i);
+        return new Object[] {i.name(), i.primary(), i.unique(), false, true, PgCatalogView.indexDefinition(i), constraint,
+                constraint == null ? null : i.primary() ? "p" : "u", false, false, false, 0};
+    }
+
+    static String foreignKey(ForeignKeyDef fk) {
+        return "FOREIGN KEY (" + PgCatalogView.columnList(fk.columns()) + ") REFERENCES "
+                + PgCatalogView.name(fk.refTable()) + "(" + PgCatalogView.columnList(fk.refColumns()) + ")";
+    }
+
+    private static List<Object[]> referencedBy(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
+        Optional<TableDef> target = view.tableByOid(q.oidArgument("pg_partition_ancestors(", parameters));
+        if (target.isEmpty()) {
+            return List.of();
+        }
+        List<Object[]> out = new ArrayList<>();
+        for (TableDef t : view.tables()) {
+            for (ForeignKeyDef fk : t.foreignKeys()) {
+                if (fk.refTable().equals(target.get().name())) {
+                    out.add(new Object[] {PgCatalogView.name(fk.name()), PgCatalogView.name(t.name()), foreignKey(fk)});
+                }
+            }
+        }
+        out.sort(Comparator.comparing(r -> (String) r[0]));
+        return out;
+    }
+}
