@@ -51,6 +51,7 @@ sealed interface PgStatement {
             Arrays.fill(types, PgType.TEXT);
             return new Catalog(catalog, types);
         }
+        sql = LiteralCasts.rewrite(sql);
         if (!placeholders) {
             return new Sql(session.prepare(sql), new int[0], new PgType[0]);
         }
