@@ -47,9 +47,7 @@ final class JdbcCatalog {
         String db = view.database;
         String s = PgCatalogView.SCHEMA;
         return switch (q.shape()) {
-            case JDBC_TABLES -> tables(q, view, parameters, "c.relname like ").stream()
-                    .filter(t -> !q.has("and (false") || q.has("c.relkind = 'r'")) // no types given: all of them
-                    .map(t -> new Object[] {db, s, PgCatalogView.name(t.name()), "TABLE", null, "", "", "", "", ""}).toList();
+            case JDBC_TABLES -> relations(q, view, parameters);
             case JDBC_COLUMNS -> columnRows(q, view, parameters);
             case JDBC_PRIMARY_KEYS -> tables(q, view, parameters, "ct.relname = ").stream().flatMap(t -> {
                 List<String> pk = t.primaryKey();
@@ -67,18 +65,48 @@ final class JdbcCatalog {
         };
     }
 
+    /** getTables: tables and indexes (the TABLE and INDEX types; no types given means all) by name pattern. */
+    private static List<Object[]> relations(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
+        boolean anyType = !q.has("and (false");
+        boolean tables = anyType || q.has("c.relkind = 'r' and n.nspname !~ '^pg_'");
+        boolean indexes = anyType || q.has("c.relkind = 'i' and n.nspname !~ '^pg_'");
+        Pattern name = CatalogQuery.like(q.argument("c.relname like ", parameters));
+        List<Object[]> out = new ArrayList<>();
+        for (TableDef t : tables(q, view, parameters, true, null)) { // the name pattern is the table's or the index's
+            if (tables && name.matcher(PgCatalogView.name(t.name())).matches()) {
+                out.add(relation(view, PgCatalogView.name(t.name()), "TABLE"));
+            }
+            for (PgCatalogView.Index ix : indexes ? view.indexes(t) : List.<PgCatalogView.Index>of()) {
+                if (name.matcher(ix.name()).matches()) {
+                    out.add(relation(view, ix.name(), "INDEX"));
+                }
+            }
+        }
+        out.sort(Comparator.comparing((Object[] r) -> (String) r[3]).thenComparing(r -> (String) r[2]));
+        return out;
+    }
+
+    private static Object[] relation(PgCatalogView view, String name, String type) {
+        return new Object[] {view.database, PgCatalogView.SCHEMA, name, type, null, "", "", "", "", ""};
+    }
+
     /**
      * The tables whose names match the comparison after {@code before}: LIKE (getTables, getColumns)
      * or = (the others), and so the schema's ({@code n.nspname LIKE} or {@code =}), which must be public.
      */
     private static List<TableDef> tables(CatalogQuery q, PgCatalogView view, List<Object> parameters, String before) {
-        boolean like = before.contains("like");
+        return tables(q, view, parameters, before.contains("like"), before);
+    }
+
+    /** As above, but {@code before} null for no name filter. */
+    private static List<TableDef> tables(CatalogQuery q, PgCatalogView view, List<Object> parameters, boolean like,
+                                         String before) {
         String schema = q.argument(like ? "n.nspname like " : "n.nspname = ", parameters);
         if (schema != null && !(like ? CatalogQuery.like(schema).matcher(PgCatalogView.SCHEMA).matches()
                 : schema.equalsIgnoreCase(PgCatalogView.SCHEMA))) {
             return List.of();
         }
-        String name = q.argument(before, parameters);
+        String name = before == null ? null : q.argument(before, parameters);
         Pattern p = like ? CatalogQuery.like(name) : null;
         return view.tables().stream().filter(t -> name == null
                 || (p != null ? p.matcher(PgCatalogView.name(t.name())).matches()
