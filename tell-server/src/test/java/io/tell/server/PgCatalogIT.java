@@ -117,10 +117,17 @@ class PgCatalogIT {
             try (ResultSet rs = s.executeQuery("SELECT id, name FROM dept")) {
                 ResultSetMetaData m = rs.getMetaData();
                 assertEquals("int4", m.getColumnTypeName(1));
-                assertTrue(List.of(0, 1, 2).contains(m.isNullable(2)));
+                assertEquals(ResultSetMetaData.columnNoNulls, m.isNullable(2)); // NOT NULL
                 assertFalse(m.isAutoIncrement(1));
-                assertEquals("", m.getTableName(1));
+                assertEquals("dept", m.getTableName(1));
+                assertEquals("public", ((org.postgresql.PGResultSetMetaData) m).getBaseSchemaName(2));
+                assertEquals("name", ((org.postgresql.PGResultSetMetaData) m).getBaseColumnName(2));
                 assertTrue(rs.next());
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) AS n, max(name) FROM dept")) {
+                ResultSetMetaData m = rs.getMetaData();
+                assertEquals("", m.getTableName(1)); // not a column of a table: no OID, no question
+                assertEquals(ResultSetMetaData.columnNullableUnknown, m.isNullable(2)); // as PostgreSQL says for max(name)
             }
             try (ResultSet rs = s.executeQuery("SELECT current_database()")) {
                 assertTrue(rs.next());

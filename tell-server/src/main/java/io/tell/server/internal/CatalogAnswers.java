@@ -14,7 +14,7 @@ final class CatalogAnswers {
         return switch (query.shape()) {
             case CURRENT_DATABASE -> columns("current_database");
             case JDBC_TABLES, JDBC_COLUMNS, JDBC_PRIMARY_KEYS, JDBC_INDEX_INFO, JDBC_KEYS, JDBC_INDEX_KEYS_SETTING,
-                 JDBC_SCHEMAS, JDBC_CATALOGS, JDBC_TYPES, JDBC_TYPE_KINDS -> JdbcCatalog.columns(query);
+                 JDBC_SCHEMAS, JDBC_CATALOGS, JDBC_FIELDS, JDBC_TYPES, JDBC_TYPE_KINDS -> JdbcCatalog.columns(query);
             default -> PsqlCatalog.columns(query);
         };
     }
@@ -24,7 +24,7 @@ final class CatalogAnswers {
         return switch (query.shape()) {
             case CURRENT_DATABASE -> List.<Object[]>of(new Object[] {database});
             case JDBC_TABLES, JDBC_COLUMNS, JDBC_PRIMARY_KEYS, JDBC_INDEX_INFO, JDBC_KEYS, JDBC_INDEX_KEYS_SETTING,
-                 JDBC_SCHEMAS, JDBC_CATALOGS, JDBC_TYPES, JDBC_TYPE_KINDS -> JdbcCatalog.rows(query, view, parameters);
+                 JDBC_SCHEMAS, JDBC_CATALOGS, JDBC_FIELDS, JDBC_TYPES, JDBC_TYPE_KINDS -> JdbcCatalog.rows(query, view, parameters);
             default -> PsqlCatalog.rows(query, view, parameters);
         };
     }

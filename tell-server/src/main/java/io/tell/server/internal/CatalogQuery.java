@@ -46,6 +46,7 @@ record CatalogQuery(Shape shape, String text, int parameterCount) {
         JDBC_INDEX_KEYS_SETTING("from pg_catalog.pg_settings", "max_index_keys"),
         JDBC_SCHEMAS("as \"table_schem\"", "from pg_catalog.pg_namespace"),
         JDBC_CATALOGS("from pg_catalog.pg_database"),
+        JDBC_FIELDS("vals on (c.oid = vals.oid and a.attnum = vals.attnum)"),
         JDBC_TYPES("select t.typname,t.oid from pg_catalog.pg_type t"),
         JDBC_TYPE_KINDS("as is_array", "from pg_catalog.pg_type"),
         CURRENT_DATABASE();

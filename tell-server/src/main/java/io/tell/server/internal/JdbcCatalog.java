@@ -37,6 +37,8 @@ final class JdbcCatalog {
             case JDBC_INDEX_KEYS_SETTING -> CatalogAnswers.columns("setting");
             case JDBC_SCHEMAS -> CatalogAnswers.columns("TABLE_SCHEM", "TABLE_CATALOG");
             case JDBC_CATALOGS -> CatalogAnswers.columns("TABLE_CAT");
+            case JDBC_FIELDS -> CatalogAnswers.columns("oid:int4", "attnum:int2", "attname", "relname", "nspname",
+                    "attnotnull:bool", "autoincrement:bool");
             case JDBC_TYPES -> CatalogAnswers.columns("typname", "oid:int4");
             case JDBC_TYPE_KINDS -> CatalogAnswers.columns("is_array:bool", "typtype", "typname", "oid:int4");
             default -> throw new IllegalArgumentException(q.shape().name());
@@ -59,6 +61,7 @@ final class JdbcCatalog {
             case JDBC_INDEX_KEYS_SETTING -> List.<Object[]>of(new Object[] {"32"});
             case JDBC_SCHEMAS -> List.<Object[]>of(new Object[] {s, db});
             case JDBC_CATALOGS -> List.<Object[]>of(new Object[] {db});
+            case JDBC_FIELDS -> fields(q, view);
             case JDBC_TYPES -> types(false);
             case JDBC_TYPE_KINDS -> types(true);
             default -> throw new IllegalArgumentException(q.shape().name());
@@ -175,6 +178,31 @@ final class JdbcCatalog {
         int table = q.has("order by fkn.nspname") ? 6 : 2; // exported keys sort by the referencing table
         out.sort(Comparator.comparing((Object[] r) -> (String) r[table]).thenComparing(r -> (String) r[11])
                 .thenComparing(r -> (Integer) r[8]));
+        return out;
+    }
+
+    /**
+     * ResultSetMetaData's question about the columns RowDescription named by table OID and number,
+     * listed as {@code JOIN (SELECT oid AS oid , n AS attnum UNION ALL SELECT oid, n …) vals}.
+     */
+    private static List<Object[]> fields(CatalogQuery q, PgCatalogView view) {
+        String text = q.text();
+        int from = text.indexOf("join (select ");
+        int to = text.indexOf(") vals", from);
+        List<Object[]> out = new ArrayList<>();
+        if (from < 0 || to < 0) {
+            return out;
+        }
+        for (String pair : text.substring(from + "join (select ".length(), to).split(" union all select ")) {
+            String[] parts = pair.replace("as oid", "").replace("as attnum", "").split(",");
+            long oid = Long.parseLong(parts[0].strip());
+            int attnum = Integer.parseInt(parts[1].strip());
+            view.tableByOid(oid).filter(t -> attnum >= 1 && attnum <= t.columns().size()).ifPresent(t -> {
+                ColumnDef c = t.columns().get(attnum - 1);
+                out.add(new Object[] {(int) oid, (short) attnum, PgCatalogView.name(c.name()), PgCatalogView.name(t.name()),
+                        PgCatalogView.SCHEMA, !c.nullable(), false});
+            });
+        }
         return out;
     }
 
