@@ -111,6 +111,19 @@ class PgCatalogIT {
     }
 
     @Test
+    void sameAnswersServerPreparedAndBinary() throws SQLException {
+        String[] columns = {"COLUMN_NAME", "DATA_TYPE", "COLUMN_SIZE", "NULLABLE", "ORDINAL_POSITION"};
+        List<String> expected = rows(c.getMetaData().getColumns(null, null, "emp", "%"), columns);
+        try (Connection binary = server.connect("prepareThreshold=1&binaryTransfer=true")) {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(expected, rows(binary.getMetaData().getColumns(null, null, "emp", "%"), columns));
+                assertEquals(List.of("f|emp_pkey|1", "t|emp_name|1"), rows(binary.getMetaData().getIndexInfo(null, null, "emp",
+                        false, false), "NON_UNIQUE", "INDEX_NAME", "ORDINAL_POSITION"));
+            }
+        }
+    }
+
+    @Test
     void resultSetMetaDataAndUnknownCatalogQueries() throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("INSERT INTO dept VALUES (1, 'R&D')");

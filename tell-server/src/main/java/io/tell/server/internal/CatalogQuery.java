@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
  * is refused with 0A000 naming it.
  */
 record CatalogQuery(Shape shape, String text, int parameterCount) {
+    /** What every catalog query has somewhere; a cheap test before the query is normalised. */
+    private static final Pattern CANDIDATE = Pattern.compile("pg_|information_schema|current_(database|catalog)",
+            Pattern.CASE_INSENSITIVE);
     private static final Pattern CATALOG = Pattern.compile(
             "pg_catalog\\.|information_schema\\.|\\bpg_(class|namespace|attribute|type|index|constraint|settings|database|roles)\\b");
     private static final Pattern CURRENT_DATABASE = Pattern.compile(
@@ -60,6 +63,9 @@ record CatalogQuery(Shape shape, String text, int parameterCount) {
 
     /** The catalog query {@code sql} is, null for one that does not touch the catalogs; 0A000 for an unknown one. */
     static CatalogQuery recognize(String sql) {
+        if (!CANDIDATE.matcher(sql).find()) {
+            return null;
+        }
         String text = normalize(sql);
         int parameters = SqlScanner.placeholders(sql).maxIndex();
         if (CURRENT_DATABASE.matcher(text).matches()) {
