@@ -51,6 +51,9 @@ class PgPsqlDescribeIT {
         assertTrue(indexes.containsAll(List.of("public|dept_pkey|index|tell|dept", "public|emp_name|index|tell|emp",
                 "public|emp_pkey|index|tell|emp")), indexes::toString);
         assertEquals(List.of("public|tell"), psql("-t", "-c", "\\dn"));
+        assertEquals(List.of("Schema|Name|Type|Owner|Persistence|Access method|Size|Description",
+                "public|dept|table|tell|permanent|||", "public|emp|table|tell|permanent|||"),
+                psql("-P", "footer=off", "-c", "\\dt+").subList(1, 4));
     }
 
     @Test
@@ -82,6 +85,13 @@ class PgPsqlDescribeIT {
         assertTrue(dept.contains("Referenced by:"), dept::toString);
         assertTrue(dept.stream().anyMatch(l -> l.matches("    TABLE \"emp\" CONSTRAINT \"emp_fk_\\d+\" FOREIGN KEY \\(dept_id\\)"
                 + " REFERENCES dept\\(id\\)")), dept::toString);
+
+        List<String> verbose = psql("-c", "\\d+ emp");
+        assertEquals("Column|Type|Collation|Nullable|Default|Storage|Compression|Stats target|Description", verbose.get(1));
+        assertEquals("id|bigint||not null||plain|||", verbose.get(2));
+        assertEquals("name|character varying(50)||not null||extended|||", verbose.get(4));
+        assertEquals("salary|numeric(10,2)|||0.00|main|||", verbose.get(5));
+        assertTrue(verbose.contains("    \"emp_pkey\" PRIMARY KEY, btree (id)"), verbose::toString);
 
         List<String> missing = psql("-c", "\\d nosuch");
         assertEquals(List.of("Did not find any relation named \"nosuch\"."), missing);

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * {@code pg_catalog}. Any other query naming {@code pg_catalog} or {@code information_schema}
  * is refused with 0A000 naming it.
  */
-record CatalogQuery(Shape shape, String text, int parameterCount) {
+record CatalogQuery(Shape shape, String sql, String text, int parameterCount) {
     /** What every catalog query has somewhere; a cheap test before the query is normalised. */
     private static final Pattern CANDIDATE = Pattern.compile("pg_|information_schema|current_(database|catalog)",
             Pattern.CASE_INSENSITIVE);
@@ -69,14 +69,14 @@ record CatalogQuery(Shape shape, String text, int parameterCount) {
         String text = normalize(sql);
         int parameters = SqlScanner.placeholders(sql).maxIndex();
         if (CURRENT_DATABASE.matcher(text).matches()) {
-            return new CatalogQuery(Shape.CURRENT_DATABASE, text, parameters);
+            return new CatalogQuery(Shape.CURRENT_DATABASE, sql, text, parameters);
         }
         if (!CATALOG.matcher(text).find()) {
             return null;
         }
         for (Shape shape : Shape.values()) {
             if (!shape.fragments.isEmpty() && shape.fragments.stream().allMatch(text::contains)) {
-                return new CatalogQuery(shape, text, parameters);
+                return new CatalogQuery(shape, sql, text, parameters);
             }
         }
         String shown = text.length() > 120 ? text.substring(0, 120) + "…" : text;
@@ -118,6 +118,16 @@ record CatalogQuery(Shape shape, String text, int parameterCount) {
     long oidArgument(String before, List<Object> parameters) {
         String v = argument(before, parameters);
         return v == null || !v.matches("\\d+") ? -1 : Long.parseLong(v);
+    }
+
+    /** The column labels the query gives with {@code AS "Label"}, in order and as written. */
+    List<String> labels() {
+        List<String> out = new ArrayList<>();
+        Matcher m = Pattern.compile("(?i)\\bas\\s+\"([^\"]+)\"").matcher(sql);
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
     }
 
     /** The quoted values of an {@code IN ('a','b')} list after {@code before}. */

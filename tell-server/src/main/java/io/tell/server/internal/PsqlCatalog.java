@@ -23,16 +23,18 @@ final class PsqlCatalog {
 
     static List<PgColumn> columns(CatalogQuery q) {
         return switch (q.shape()) {
-            case PSQL_RELATIONS -> q.has("c2.relname as \"table\"")
-                    ? CatalogAnswers.columns("Schema", "Name", "Type", "Owner", "Table")
-                    : CatalogAnswers.columns("Schema", "Name", "Type", "Owner");
+            case PSQL_RELATIONS -> CatalogAnswers.columns(q.labels().toArray(String[]::new)); // \dt+ has more
+
             case PSQL_LOOKUP -> CatalogAnswers.columns("oid:int4", "nspname", "relname");
             case PSQL_TABLE -> CatalogAnswers.columns("relchecks:int2", "relkind", "relhasindex:bool", "relhasrules:bool",
                     "relhastriggers:bool", "relrowsecurity:bool", "relforcerowsecurity:bool", "relhasoids:bool",
                     "relispartition:bool", "?column?", "reltablespace:int4", "reloftype", "relpersistence", "relreplident",
                     "amname");
-            case PSQL_COLUMNS -> CatalogAnswers.columns("attname", "format_type", "default", "attnotnull:bool",
-                    "attcollation", "attidentity", "attgenerated");
+            case PSQL_COLUMNS -> q.has("a.attstorage")
+                    ? CatalogAnswers.columns("attname", "format_type", "default", "attnotnull:bool", "attcollation",
+                    "attidentity", "attgenerated", "attstorage", "attcompression", "attstattarget:int4", "col_description")
+                    : CatalogAnswers.columns("attname", "format_type", "default", "attnotnull:bool", "attcollation",
+                    "attidentity", "attgenerated");
             case PSQL_INDEXES -> CatalogAnswers.columns("relname", "indisprimary:bool", "indisunique:bool",
                     "indisclustered:bool", "indisvalid:bool", "pg_get_indexdef", "pg_get_constraintdef", "contype",
                     "condeferrable:bool", "condeferred:bool", "indisreplident:bool", "reltablespace:int4");
@@ -60,7 +62,7 @@ final class PsqlCatalog {
                     !view.indexes(t).isEmpty(), false, hasForeignKeys(view, t), false, false, false, false, "", 0, "", "p", "d",
                     "heap"}).toList();
             case PSQL_COLUMNS -> described(q, view, parameters, "a.attrelid = ").stream()
-                    .flatMap(t -> t.columns().stream()).map(PsqlCatalog::column).toList();
+                    .flatMap(t -> t.columns().stream()).map(c -> column(c, q.has("a.attstorage"))).toList();
             case PSQL_INDEXES -> described(q, view, parameters, "c.oid = ").stream()
                     .flatMap(t -> view.indexes(t).stream())
                     .sorted(Comparator.comparing((PgCatalogView.Index i) -> !i.primary()).thenComparing(PgCatalogView.Index::name))
@@ -75,29 +77,39 @@ final class PsqlCatalog {
         };
     }
 
+    /** \d, \dt, \di (and their + forms): a row per relation, a value per label the query asked for. */
     private static List<Object[]> relations(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
         List<String> kinds = q.inList("c.relkind in (");
-        boolean withTable = q.has("c2.relname as \"table\"");
+        List<String> labels = q.labels();
         List<Object[]> out = new ArrayList<>();
         for (TableDef t : matching(q, view, parameters)) {
             String table = PgCatalogView.name(t.name());
             if (kinds.contains("r")) {
-                out.add(withTable ? row(table, "table", null) : row(table, "table"));
+                out.add(row(labels, table, "table", null));
             }
             if (kinds.contains("i")) {
-                view.indexes(t).forEach(i -> out.add(withTable ? row(i.name(), "index", table) : row(i.name(), "index")));
+                view.indexes(t).forEach(i -> out.add(row(labels, i.name(), "index", table)));
             }
         }
-        out.sort(Comparator.comparing(r -> (String) r[1]));
+        out.sort(Comparator.comparing(r -> String.valueOf(r[Math.min(1, r.length - 1)])));
         return out;
     }
 
-    private static Object[] row(String name, String type, String table) {
-        return new Object[] {PgCatalogView.SCHEMA, name, type, PgCatalogView.OWNER, table};
-    }
-
-    private static Object[] row(String name, String type) {
-        return new Object[] {PgCatalogView.SCHEMA, name, type, PgCatalogView.OWNER};
+    /** Size, access method and description Tell does not have: null, as psql shows a blank. */
+    private static Object[] row(List<String> labels, String name, String type, String table) {
+        Object[] row = new Object[labels.size()];
+        for (int i = 0; i < row.length; i++) {
+            row[i] = switch (labels.get(i)) {
+                case "Schema" -> PgCatalogView.SCHEMA;
+                case "Name" -> name;
+                case "Type" -> type;
+                case "Owner" -> PgCatalogView.OWNER;
+                case "Table" -> table;
+                case "Persistence" -> "permanent";
+                default -> null;
+            };
+        }
+        return row;
     }
 
     /** The tables a psql name pattern ({@code c.relname ~ '^(emp)$'}, and maybe a schema one) selects. */
@@ -124,9 +136,19 @@ final class PsqlCatalog {
                 .anyMatch(o -> o.foreignKeys().stream().anyMatch(fk -> fk.refTable().equals(t.name())));
     }
 
-    private static Object[] column(ColumnDef c) {
-        return new Object[] {PgCatalogView.name(c.name()), PgCatalogView.formatType(c.type()),
-                PgCatalogView.defaultExpression(c), !c.nullable(), null, "", ""};
+    /** A column as \d shows it; \d+ adds storage as PostgreSQL's types have it, no compression, target or comment. */
+    private static Object[] column(ColumnDef c, boolean verbose) {
+        Object[] row = {PgCatalogView.name(c.name()), PgCatalogView.formatType(c.type()),
+            PgCatalogView.defaultExpression(c), !c.nullable(), null, "", ""};
+        if (!verbose) {
+            return row;
+        }
+        String storage = switch (PgCatalogView.type(c.type())) {
+            case NUMERIC -> "m";
+            case VARCHAR, BPCHAR, TEXT, BYTEA -> "x";
+            default -> "p";
+        };
+        return new Object[] {row[0], row[1], row[2], row[3], row[4], row[5], row[6], storage, "", null, null};
     }
 
     private static Object[] index(PgCatalogView.Index i) {
