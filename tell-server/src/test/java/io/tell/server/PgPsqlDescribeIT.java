@@ -51,6 +51,7 @@ class PgPsqlDescribeIT {
         assertTrue(indexes.containsAll(List.of("public|dept_pkey|index|tell|dept", "public|emp_name|index|tell|emp",
                 "public|emp_pkey|index|tell|emp")), indexes::toString);
         assertEquals(List.of("public|tell"), psql("-t", "-c", "\\dn"));
+        assertEquals(List.of("tell|tell|UTF8||||libc|"), psql("-t", "-c", "\\l"));
         assertEquals(List.of("Schema|Name|Type|Owner|Persistence|Access method|Size|Description",
                 "public|dept|table|tell|permanent|||", "public|emp|table|tell|permanent|||"),
                 psql("-P", "footer=off", "-c", "\\dt+").subList(1, 4));

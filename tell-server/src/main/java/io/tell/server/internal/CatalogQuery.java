@@ -40,6 +40,7 @@ record CatalogQuery(Shape shape, String sql, String text, int parameterCount) {
         PSQL_FOREIGN_KEYS("from pg_catalog.pg_constraint r", "contype = 'f'", "conrelid ="),
         PSQL_REFERENCED_BY("from pg_catalog.pg_constraint c", "confrelid in"),
         PSQL_SCHEMAS("from pg_catalog.pg_namespace n", "pg_get_userbyid(n.nspowner)"),
+        PSQL_DATABASES("from pg_catalog.pg_database d", "pg_get_userbyid(d.datdba)"),
         // the PostgreSQL JDBC driver's PgDatabaseMetaData
         JDBC_TABLES("as \"table_type\"", "pg_catalog.pg_class c"),
         JDBC_COLUMNS("pg_catalog.pg_attribute a", "a.atttypmod", "t.typtypmod"),

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * The PostgreSQL JDBC driver's {@code DatabaseMetaData} queries answered from Tell's catalog:
@@ -53,7 +54,7 @@ final class JdbcCatalog {
             case JDBC_COLUMNS -> columnRows(q, view, parameters);
             case JDBC_PRIMARY_KEYS -> tables(q, view, parameters, "ct.relname = ").stream().flatMap(t -> {
                 List<String> pk = t.primaryKey();
-                return java.util.stream.IntStream.range(0, pk.size()).mapToObj(i -> new Object[] {db, s,
+                return IntStream.range(0, pk.size()).mapToObj(i -> new Object[] {db, s,
                         PgCatalogView.name(t.name()), PgCatalogView.name(pk.get(i)), i + 1, PgCatalogView.name(t.name()) + "_pkey"});
             }).toList();
             case JDBC_INDEX_INFO -> indexRows(q, view, parameters);

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * psql 15's describe queries answered from Tell's catalog: {@code \d}, {@code \dt}, {@code \di}
  * (the relation list), {@code \d TABLE} (lookup by pattern, then the table, its columns, indexes,
  * foreign keys both ways; policies, statistics, publications, triggers and inheritance are always
- * empty) and {@code \dn}. Each answer has exactly the columns psql reads by position.
+ * empty), {@code \dn} and {@code \l} (the one database, named as the client named it). Each answer has exactly the columns psql reads by position.
  */
 final class PsqlCatalog {
     private static final String MATCHES = " operator(pg_catalog.~) ";
@@ -41,6 +41,7 @@ final class PsqlCatalog {
             case PSQL_FOREIGN_KEYS -> CatalogAnswers.columns("sametable:bool", "conname", "condef", "ontable");
             case PSQL_REFERENCED_BY -> CatalogAnswers.columns("conname", "ontable", "condef");
             case PSQL_SCHEMAS -> CatalogAnswers.columns("Name", "Owner");
+            case PSQL_DATABASES -> CatalogAnswers.columns(q.labels().toArray(String[]::new));
             case PSQL_POLICIES -> CatalogAnswers.columns("polname", "polpermissive", "roles", "qual", "withcheck", "cmd");
             case PSQL_STATISTICS -> CatalogAnswers.columns("oid", "stxrelid", "nsp", "stxname", "columns", "ndist_enabled",
                     "deps_enabled", "mcv_enabled", "stxstattarget");
@@ -73,6 +74,13 @@ final class PsqlCatalog {
                     .sorted(Comparator.comparing(r -> (String) r[1])).toList();
             case PSQL_REFERENCED_BY -> referencedBy(q, view, parameters);
             case PSQL_SCHEMAS -> List.<Object[]>of(new Object[] {PgCatalogView.SCHEMA, PgCatalogView.OWNER});
+            case PSQL_DATABASES -> List.<Object[]>of(q.labels().stream().map(label -> switch (label) {
+                case "Name" -> view.database;
+                case "Owner" -> PgCatalogView.OWNER;
+                case "Encoding" -> "UTF8";
+                case "Locale Provider" -> "libc";
+                default -> null; // collation and privileges: Tell has neither
+            }).toArray());
             default -> List.of(); // policies, statistics, publications, triggers, inheritance: Tell has none
         };
     }

@@ -19,11 +19,11 @@ final class StatementRunner {
 
     StatementRunner(SqlSession session, TransactionBlock tx, SessionParameters parameters, BackendWriter out,
                     CatalogSource catalog) {
-        this.catalog = catalog;
         this.session = session;
         this.tx = tx;
         this.parameters = parameters;
         this.out = out;
+        this.catalog = catalog;
     }
 
     /** 25P02 unless {@code statement} may run in the current transaction state. */
