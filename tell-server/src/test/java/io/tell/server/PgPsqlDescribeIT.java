@@ -94,6 +94,11 @@ class PgPsqlDescribeIT {
         assertEquals("salary|numeric(10,2)|||0.00|main|||", verbose.get(5));
         assertTrue(verbose.contains("    \"emp_pkey\" PRIMARY KEY, btree (id)"), verbose::toString);
 
+        assertEquals(List.of("Index \"public.emp_pkey\"", "Column|Type|Key?|Definition", "id|bigint|yes|id",
+                "primary key, btree, for table \"public.emp\""), psql("-c", "\\d emp_pkey"));
+        assertEquals(List.of("Index \"public.emp_name\"", "Column|Type|Key?|Definition", "name|character varying(50)|yes|name",
+                "btree, for table \"public.emp\""), psql("-c", "\\d emp_name"));
+
         List<String> missing = psql("-c", "\\d nosuch");
         assertEquals(List.of("Did not find any relation named \"nosuch\"."), missing);
     }

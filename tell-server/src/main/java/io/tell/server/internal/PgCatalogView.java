@@ -45,6 +45,10 @@ final class PgCatalogView {
         return snapshot.tables().stream().filter(t -> oid(t) == oid).findFirst();
     }
 
+    Optional<Index> indexByOid(long oid) {
+        return snapshot.tables().stream().flatMap(t -> indexes(t).stream()).filter(i -> i.oid() == oid).findFirst();
+    }
+
     Optional<TableDef> table(String name) {
         return snapshot.table(name.toUpperCase(Locale.ROOT)).or(() -> snapshot.table(name));
     }

@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * psql 15's describe queries answered from Tell's catalog: {@code \d}, {@code \dt}, {@code \di}
  * (the relation list), {@code \d TABLE} (lookup by pattern, then the table, its columns, indexes,
  * foreign keys both ways; policies, statistics, publications, triggers and inheritance are always
- * empty), {@code \dn} and {@code \l} (the one database, named as the client named it). Each answer has exactly the columns psql reads by position.
+ * empty), {@code \d INDEX}, {@code \dn} and {@code \l} (the one database, named as the client
+ * named it). Each answer has exactly the columns psql reads by position.
  */
 final class PsqlCatalog {
     private static final String MATCHES = " operator(pg_catalog.~) ";
@@ -30,6 +31,10 @@ final class PsqlCatalog {
                     "relhastriggers:bool", "relrowsecurity:bool", "relforcerowsecurity:bool", "relhasoids:bool",
                     "relispartition:bool", "?column?", "reltablespace:int4", "reloftype", "relpersistence", "relreplident",
                     "amname");
+            case PSQL_INDEX_COLUMNS -> CatalogAnswers.columns("attname", "format_type", "is_key", "indexdef");
+            case PSQL_INDEX -> CatalogAnswers.columns("indisunique:bool", "indisprimary:bool", "indisclustered:bool",
+                    "indisvalid:bool", "condeferrable:bool", "condeferred:bool", "indisreplident:bool",
+                    "indnullsnotdistinct:bool", "amname", "relname", "pg_get_expr");
             case PSQL_COLUMNS -> q.has("a.attstorage")
                     ? CatalogAnswers.columns("attname", "format_type", "default", "attnotnull:bool", "attcollation",
                     "attidentity", "attgenerated", "attstorage", "attcompression", "attstattarget:int4", "col_description")
@@ -56,12 +61,15 @@ final class PsqlCatalog {
     static List<Object[]> rows(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
         return switch (q.shape()) {
             case PSQL_RELATIONS -> relations(q, view, parameters);
-            case PSQL_LOOKUP -> matching(q, view, parameters).stream()
-                    .map(t -> new Object[] {PgCatalogView.oid(t), PgCatalogView.SCHEMA, PgCatalogView.name(t.name())}).toList();
-            // relhastriggers: PostgreSQL's foreign keys are triggers, and psql asks for them only then
-            case PSQL_TABLE -> described(q, view, parameters, "c.oid = ").stream().map(t -> new Object[] {(short) 0, "r",
-                    !view.indexes(t).isEmpty(), false, hasForeignKeys(view, t), false, false, false, false, "", 0, "", "p", "d",
-                    "heap"}).toList();
+            case PSQL_LOOKUP -> lookup(q, view, parameters);
+            case PSQL_TABLE -> relation(view, q.oidArgument("c.oid = ", parameters));
+            case PSQL_INDEX_COLUMNS -> view.indexByOid(q.oidArgument("a.attrelid = ", parameters)).stream()
+                    .flatMap(i -> i.columns().stream().map(c -> new Object[] {PgCatalogView.name(c),
+                            PgCatalogView.formatType(i.table().columns().get(i.table().columnIndex(c)).type()), "yes",
+                            PgCatalogView.name(c)})).toList();
+            case PSQL_INDEX -> view.indexByOid(q.oidArgument("c.oid = ", parameters)).stream()
+                    .map(i -> new Object[] {i.unique(), i.primary(), false, true, false, false, false, false, "btree",
+                            PgCatalogView.name(i.table().name()), null}).toList();
             case PSQL_COLUMNS -> described(q, view, parameters, "a.attrelid = ").stream()
                     .flatMap(t -> t.columns().stream()).map(c -> column(c, q.has("a.attstorage"))).toList();
             case PSQL_INDEXES -> described(q, view, parameters, "c.oid = ").stream()
@@ -120,9 +128,42 @@ final class PsqlCatalog {
         return row;
     }
 
+    /** \d PATTERN's first step: the tables and indexes whose names match, with their OIDs. */
+    private static List<Object[]> lookup(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
+        Pattern name = regex(q.argument("c.relname" + MATCHES, parameters));
+        List<Object[]> out = new ArrayList<>();
+        for (TableDef t : matching(q, view, parameters, false)) {
+            if (name.matcher(PgCatalogView.name(t.name())).matches()) {
+                out.add(new Object[] {PgCatalogView.oid(t), PgCatalogView.SCHEMA, PgCatalogView.name(t.name())});
+            }
+            view.indexes(t).stream().filter(i -> name.matcher(i.name()).matches())
+                    .forEach(i -> out.add(new Object[] {i.oid(), PgCatalogView.SCHEMA, i.name()}));
+        }
+        out.sort(Comparator.comparing(r -> (String) r[2]));
+        return out;
+    }
+
+    /** A table's or an index's pg_class row as psql reads it. */
+    private static List<Object[]> relation(PgCatalogView view, long oid) {
+        Optional<TableDef> table = view.tableByOid(oid);
+        if (table.isPresent()) {
+            TableDef t = table.get();
+            // relhastriggers: PostgreSQL's foreign keys are triggers, and psql asks for them only then
+            return List.<Object[]>of(new Object[] {(short) 0, "r", !view.indexes(t).isEmpty(), false, hasForeignKeys(view, t),
+                false, false, false, false, "", 0, "", "p", "d", "heap"});
+        }
+        return view.indexByOid(oid).stream().map(i -> new Object[] {(short) 0, "i", false, false, false, false, false, false,
+            false, "", 0, "", "p", "n", "btree"}).toList();
+    }
+
     /** The tables a psql name pattern ({@code c.relname ~ '^(emp)$'}, and maybe a schema one) selects. */
     private static List<TableDef> matching(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
-        Pattern name = regex(q.argument("c.relname" + MATCHES, parameters));
+        return matching(q, view, parameters, true);
+    }
+
+    /** As above; without {@code byName} every table of the schema (for a lookup that matches index names too). */
+    private static List<TableDef> matching(CatalogQuery q, PgCatalogView view, List<Object> parameters, boolean byName) {
+        Pattern name = byName ? regex(q.argument("c.relname" + MATCHES, parameters)) : Pattern.compile(".*");
         Pattern schema = regex(q.argument("n.nspname" + MATCHES, parameters));
         if (!schema.matcher(PgCatalogView.SCHEMA).matches()) {
             return List.of();

@@ -22,7 +22,7 @@ class PgCatalogQueryTest {
     @ParameterizedTest
     @ValueSource(strings = {"jdbc-catalogs", "jdbc-columns", "jdbc-fields", "jdbc-index-info", "jdbc-index-keys-setting", "jdbc-keys",
             "jdbc-primary-keys", "jdbc-schemas", "jdbc-tables", "jdbc-type-kinds", "jdbc-types", "psql-columns", "psql-databases",
-            "psql-foreign-keys", "psql-indexes", "psql-lookup", "psql-parents", "psql-partitions", "psql-policies",
+            "psql-foreign-keys", "psql-index", "psql-index-columns", "psql-indexes", "psql-lookup", "psql-parents", "psql-partitions", "psql-policies",
             "psql-publications", "psql-referenced-by", "psql-relations-d", "psql-relations-di", "psql-relations-dt",
             "psql-schemas", "psql-statistics", "psql-table", "psql-triggers"})
     void recognisesWhatClientsSend(String name) throws IOException {
