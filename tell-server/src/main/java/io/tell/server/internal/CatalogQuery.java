@@ -70,13 +70,13 @@ record CatalogQuery(Shape shape, String sql, String text, int parameterCount) {
             return null;
         }
         String text = normalize(sql);
-        int parameters = SqlScanner.placeholders(sql).maxIndex();
         if (CURRENT_DATABASE.matcher(text).matches()) {
-            return new CatalogQuery(Shape.CURRENT_DATABASE, sql, text, parameters);
+            return new CatalogQuery(Shape.CURRENT_DATABASE, sql, text, 0);
         }
-        if (!CATALOG.matcher(text).find()) {
+        if (!CATALOG.matcher(normalize(code(sql))).find()) {
             return null;
         }
+        int parameters = SqlScanner.placeholders(sql).maxIndex();
         for (Shape shape : Shape.values()) {
             if (!shape.fragments.isEmpty() && shape.fragments.stream().allMatch(text::contains)) {
                 return new CatalogQuery(shape, sql, text, parameters);
@@ -84,6 +84,18 @@ record CatalogQuery(Shape shape, String sql, String text, int parameterCount) {
         }
         String shown = text.length() > 120 ? text.substring(0, 120) + "…" : text;
         throw new PgError("0A000", "catalog query not supported by Tell's PN server: " + shown);
+    }
+
+    /** {@code sql} without its string literals and comments, so that a value mentioning pg_class is no catalog query. */
+    private static String code(String sql) {
+        StringBuilder out = new StringBuilder(sql.length());
+        for (int i = 0; i < sql.length(); ) {
+            int end = SqlScanner.skip(sql, i);
+            char c = sql.charAt(i);
+            out.append(c == '\'' || sql.startsWith("--", i) || sql.startsWith("/*", i) ? " " : sql.substring(i, end));
+            i = end;
+        }
+        return out.toString();
     }
 
     static String normalize(String sql) {

@@ -61,6 +61,7 @@ class PgCatalogQueryTest {
     @Test
     void otherQueriesAreLeftAloneAndUnknownCatalogQueriesRefused() {
         assertNull(CatalogQuery.recognize("SELECT * FROM emp WHERE name LIKE 'pg%'"));
+        assertNull(CatalogQuery.recognize("INSERT INTO note VALUES ('see pg_catalog.pg_class') -- pg_class"));
         PgError e = assertThrows(PgError.class, () -> CatalogQuery.recognize("SELECT proname FROM pg_catalog.pg_proc"));
         assertEquals("0A000", e.sqlState());
         assertEquals(CatalogQuery.Shape.CURRENT_DATABASE, CatalogQuery.recognize("select current_database()").shape());
