@@ -50,6 +50,7 @@ class PgPsqlDescribeIT {
         assertEquals(4, indexes.size(), indexes::toString);
         assertTrue(indexes.containsAll(List.of("public|dept_pkey|index|tell|dept", "public|emp_name|index|tell|emp",
                 "public|emp_pkey|index|tell|emp")), indexes::toString);
+        assertEquals(List.of("public|emp_name|index|tell|emp"), psql("-t", "-c", "\\di emp_n*"));
         assertEquals(List.of("public|tell"), psql("-t", "-c", "\\dn"));
         assertEquals(List.of("tell|tell|UTF8||||libc|"), psql("-t", "-c", "\\l"));
         assertEquals(List.of("Schema|Name|Type|Owner|Persistence|Access method|Size|Description",

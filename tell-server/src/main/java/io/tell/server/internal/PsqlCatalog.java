@@ -97,17 +97,20 @@ final class PsqlCatalog {
     private static List<Object[]> relations(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
         List<String> kinds = q.inList("c.relkind in (");
         List<String> labels = q.labels();
+        Pattern name = regex(q.argument("c.relname" + MATCHES, parameters)); // a table's or an index's
         List<Object[]> out = new ArrayList<>();
-        for (TableDef t : matching(q, view, parameters)) {
+        for (TableDef t : inSchema(q, view, parameters)) {
             String table = PgCatalogView.name(t.name());
-            if (kinds.contains("r")) {
+            if (kinds.contains("r") && name.matcher(table).matches()) {
                 out.add(row(labels, table, "table", null));
             }
             if (kinds.contains("i")) {
-                view.indexes(t).forEach(i -> out.add(row(labels, i.name(), "index", table)));
+                view.indexes(t).stream().filter(i -> name.matcher(i.name()).matches())
+                        .forEach(i -> out.add(row(labels, i.name(), "index", table)));
             }
         }
-        out.sort(Comparator.comparing(r -> String.valueOf(r[Math.min(1, r.length - 1)])));
+        int byName = Math.max(0, labels.indexOf("Name"));
+        out.sort(Comparator.comparing(r -> String.valueOf(r[byName])));
         return out;
     }
 
@@ -132,7 +135,7 @@ final class PsqlCatalog {
     private static List<Object[]> lookup(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
         Pattern name = regex(q.argument("c.relname" + MATCHES, parameters));
         List<Object[]> out = new ArrayList<>();
-        for (TableDef t : matching(q, view, parameters, false)) {
+        for (TableDef t : inSchema(q, view, parameters)) {
             if (name.matcher(PgCatalogView.name(t.name())).matches()) {
                 out.add(new Object[] {PgCatalogView.oid(t), PgCatalogView.SCHEMA, PgCatalogView.name(t.name())});
             }
@@ -156,19 +159,10 @@ final class PsqlCatalog {
             false, "", 0, "", "p", "n", "btree"}).toList();
     }
 
-    /** The tables a psql name pattern ({@code c.relname ~ '^(emp)$'}, and maybe a schema one) selects. */
-    private static List<TableDef> matching(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
-        return matching(q, view, parameters, true);
-    }
-
-    /** As above; without {@code byName} every table of the schema (for a lookup that matches index names too). */
-    private static List<TableDef> matching(CatalogQuery q, PgCatalogView view, List<Object> parameters, boolean byName) {
-        Pattern name = byName ? regex(q.argument("c.relname" + MATCHES, parameters)) : Pattern.compile(".*");
+    /** The tables, when a psql pattern names a schema ({@code n.nspname ~ '^(public)$'}), of that one. */
+    private static List<TableDef> inSchema(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
         Pattern schema = regex(q.argument("n.nspname" + MATCHES, parameters));
-        if (!schema.matcher(PgCatalogView.SCHEMA).matches()) {
-            return List.of();
-        }
-        return view.tables().stream().filter(t -> name.matcher(PgCatalogView.name(t.name())).matches()).toList();
+        return schema.matcher(PgCatalogView.SCHEMA).matches() ? view.tables() : List.of();
     }
 
     private static Pattern regex(String re) {
