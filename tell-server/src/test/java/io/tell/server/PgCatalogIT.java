@@ -111,7 +111,7 @@ class PgCatalogIT {
     }
 
     @Test
-    void sameAnswersServerPreparedAndBinary() throws SQLException {
+    void sameAnswersServerPreparedBinaryAndSimple() throws SQLException {
         String[] columns = {"COLUMN_NAME", "DATA_TYPE", "COLUMN_SIZE", "NULLABLE", "ORDINAL_POSITION"};
         List<String> expected = rows(c.getMetaData().getColumns(null, null, "emp", "%"), columns);
         try (Connection binary = server.connect("prepareThreshold=1&binaryTransfer=true")) {
@@ -120,6 +120,11 @@ class PgCatalogIT {
                 assertEquals(List.of("f|emp_pkey|1", "t|emp_name|1"), rows(binary.getMetaData().getIndexInfo(null, null, "emp",
                         false, false), "NON_UNIQUE", "INDEX_NAME", "ORDINAL_POSITION"));
             }
+        }
+        try (Connection simple = server.connect("preferQueryMode=simple")) { // the names inlined as literals
+            assertEquals(expected, rows(simple.getMetaData().getColumns(null, null, "emp", "%"), columns));
+            assertEquals(List.of("emp|id|1"), rows(simple.getMetaData().getPrimaryKeys(null, null, "emp"),
+                    "TABLE_NAME", "COLUMN_NAME", "KEY_SEQ"));
         }
     }
 

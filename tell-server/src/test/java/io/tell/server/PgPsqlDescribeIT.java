@@ -100,6 +100,10 @@ class PgPsqlDescribeIT {
         assertEquals(List.of("Index \"public.emp_name\"", "Column|Type|Key?|Definition", "name|character varying(50)|yes|name",
                 "btree, for table \"public.emp\""), psql("-c", "\\d emp_name"));
 
+        List<String> functions = psql("-c", "\\df");
+        assertTrue(functions.get(0).startsWith("ERROR:  catalog query not supported by Tell's PN server: select n.nspname as"),
+                functions::toString);
+
         List<String> missing = psql("-c", "\\d nosuch");
         assertEquals(List.of("Did not find any relation named \"nosuch\"."), missing);
     }

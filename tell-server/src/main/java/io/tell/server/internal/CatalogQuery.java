@@ -108,7 +108,8 @@ record CatalogQuery(Shape shape, String sql, String text, int parameterCount) {
 
     /**
      * The value compared after {@code before} (e.g. {@code "c.relname like "}): a {@code $n}
-     * parameter's, or a quoted literal; null when the query has no such comparison.
+     * parameter's, or a quoted literal (maybe in parentheses and cast); null when the query has no
+     * such comparison.
      */
     String argument(String before, List<Object> parameters) {
         int at = text.indexOf(before);
@@ -121,7 +122,7 @@ record CatalogQuery(Shape shape, String sql, String text, int parameterCount) {
             Object v = parameters.get(Integer.parseInt(m.group(1)) - 1);
             return v == null ? null : v.toString();
         }
-        m = Pattern.compile("^e?'((?:[^']|'')*)'").matcher(rest);
+        m = Pattern.compile("^\\(?\\s*e?'((?:[^']|'')*)'").matcher(rest); // the driver's simple mode: ('emp'::varchar)
         if (m.find()) {
             return m.group(1).replace("''", "'").replace("\\\\", "\\");
         }

@@ -44,6 +44,8 @@ class PgCatalogQueryTest {
         assertEquals("e%", q.argument("c.relname like ", List.of("x", "e%")));
         assertEquals("pub'x", q.argument("n.nspname like ", List.of()));
         assertNull(q.argument("attname like ", List.of()));
+        assertEquals("emp", CatalogQuery.recognize("SELECT 1 AS \"PK_NAME\" FROM pg_catalog.pg_constraint con WHERE"
+                + " con.contype = 'p' AND ct.relname = ('emp'::varchar)").argument("ct.relname = ", List.of()));
         CatalogQuery psql = CatalogQuery.recognize("SELECT c.relchecks, c.relkind FROM pg_catalog.pg_class c WHERE c.oid = '16590';");
         assertEquals(16590, psql.oidArgument("c.oid = ", List.of()));
         assertEquals(List.of("r", "p", ""), CatalogQuery.recognize("SELECT pg_catalog.pg_get_userbyid(c.relowner) FROM"
