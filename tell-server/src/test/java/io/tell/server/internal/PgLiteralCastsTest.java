@@ -15,6 +15,13 @@ class PgLiteralCastsTest {
     }
 
     @Test
+    void typeNamesOfSeveralWords() {
+        assertEquals("VALUES ((CAST('2024-02-29' AS DATE)), CAST('2024-05-06 07:08:09' AS TIMESTAMP(6)), CAST('0.1' AS DOUBLE), 'x')",
+                LiteralCasts.rewrite("VALUES (('2024-02-29 +00'::date), '2024-05-06 07:08:09+00'::timestamp with time zone,"
+                        + " '0.1'::double precision, 'x'::character varying)"));
+    }
+
+    @Test
     void othersAreLeftAlone() {
         assertEquals("SELECT 'a::date', x::int, '1'::interval -- '2'::date",
                 LiteralCasts.rewrite("SELECT 'a::date', x::int, '1'::interval -- '2'::date"));
