@@ -103,7 +103,7 @@ final class BackendWriter {
         ByteBuf b = begin('T').writeShort(columns.size());
         for (PgColumn c : columns) {
             cstring(b, c.name());
-            b.writeInt(0).writeShort(0); // no table OID or attribute number: there is no pg_catalog to look them up in
+            b.writeInt(c.tableOid()).writeShort(c.attnum()); // 0 and 0 for what is not a plain column of a table
             b.writeInt(c.type().oid()).writeShort(c.type().size()).writeInt(c.typeModifier()).writeShort(c.binary() ? 1 : 0);
         }
         end(at);

@@ -14,7 +14,7 @@ final class BindValues {
 
     /** The values for Tell's {@code ?} in order (a {@code $n} used twice is given twice). */
     static List<Object> decode(PgStatement statement, FrontendMessage.Bind b) {
-        PgType[] types = statement instanceof PgStatement.Sql s ? s.parameterTypes() : new PgType[0];
+        PgType[] types = statement.parameterTypes();
         if (b.values().size() != types.length) {
             throw new PgError("08P01", "bind message supplies " + b.values().size() + " parameters, but prepared statement \""
                     + b.statement() + "\" requires " + types.length);
@@ -28,7 +28,7 @@ final class BindValues {
             }
         }
         if (!(statement instanceof PgStatement.Sql s)) {
-            return List.of();
+            return Arrays.asList(values); // a catalog query reads its $n in their own order
         }
         List<Object> ordered = new ArrayList<>(s.order().length);
         for (int n : s.order()) {

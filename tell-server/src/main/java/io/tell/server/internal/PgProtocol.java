@@ -151,7 +151,8 @@ final class PgProtocol {
         key = context.cancels().register(sql);
         out.backendKeyData(key.processId(), key.secretKey());
         sqlSession = sql;
-        session = new PgSession(sql, parameters, out);
+        String database = startup.getOrDefault("database", user);
+        session = new PgSession(sql, new CatalogSource(context.node().catalog(), database), parameters, out);
         out.readyForQuery('I');
     }
 

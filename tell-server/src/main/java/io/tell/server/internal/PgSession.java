@@ -23,6 +23,7 @@ final class PgSession {
     private final BackendWriter out;
     private final TransactionBlock tx;
     private final StatementRunner runner;
+    private final CatalogSource catalog;
     private final Map<String, PgStatement> statements = new HashMap<>();
     private final Map<String, Portal> portals = new HashMap<>();
     private boolean skipToSync;
@@ -30,11 +31,12 @@ final class PgSession {
     private List<String> afterCopy;
     private boolean copyGrouped;
 
-    PgSession(SqlSession session, SessionParameters parameters, BackendWriter out) {
+    PgSession(SqlSession session, CatalogSource catalog, SessionParameters parameters, BackendWriter out) {
         this.session = session;
         this.out = out;
         this.tx = new TransactionBlock(session);
-        this.runner = new StatementRunner(session, tx, parameters, out);
+        this.catalog = catalog;
+        this.runner = new StatementRunner(session, tx, parameters, out, catalog);
     }
 
     void handle(FrontendMessage message) {
@@ -109,7 +111,7 @@ final class PgSession {
                 throw PgError.abortedTransaction();
             }
         }
-        return PgStatement.prepare(sql, types, session, placeholders);
+        return PgStatement.prepare(sql, types, session, catalog, placeholders);
     }
 
     private void extended(Runnable step) {

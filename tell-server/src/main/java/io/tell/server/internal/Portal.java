@@ -1,6 +1,7 @@
 package io.tell.server.internal;
 
 import io.tell.sql.SqlResult;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -12,6 +13,7 @@ final class Portal {
     final List<Object> parameters;
     final List<PgColumn> columns;
     SqlResult result;
+    Iterator<Object[]> catalogRows;
     boolean pending;
     boolean done;
 

@@ -69,7 +69,7 @@ final class SqlScanner {
     }
 
     /** The index after the token starting at {@code i}: a whole quoted string, comment or dollar quote, else one char. */
-    private static int skip(String sql, int i) {
+    static int skip(String sql, int i) {
         char c = sql.charAt(i);
         if (c == '\'' || c == '"') {
             int j = i + 1;

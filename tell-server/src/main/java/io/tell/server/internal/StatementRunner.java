@@ -15,12 +15,15 @@ final class StatementRunner {
     private final TransactionBlock tx;
     private final SessionParameters parameters;
     private final BackendWriter out;
+    private final CatalogSource catalog;
 
-    StatementRunner(SqlSession session, TransactionBlock tx, SessionParameters parameters, BackendWriter out) {
+    StatementRunner(SqlSession session, TransactionBlock tx, SessionParameters parameters, BackendWriter out,
+                    CatalogSource catalog) {
         this.session = session;
         this.tx = tx;
         this.parameters = parameters;
         this.out = out;
+        this.catalog = catalog;
     }
 
     /** 25P02 unless {@code statement} may run in the current transaction state. */
@@ -44,6 +47,26 @@ final class StatementRunner {
             }
             case PgStatement.Copy c -> throw new PgError("0A000", "COPY FROM STDIN runs in a simple Query message only");
             case PgStatement.Sql s -> sql(s.prepared(), portal, maxRows, grouped);
+            case PgStatement.Catalog c -> catalogRows(c.query(), portal, maxRows);
+        }
+    }
+
+    /** A catalog query's rows, computed when the portal first runs and sent as the row limit allows. */
+    private void catalogRows(CatalogQuery query, Portal portal, int maxRows) {
+        if (portal.catalogRows == null) {
+            portal.catalogRows = CatalogAnswers.rows(query, catalog.catalog(), catalog.database(), portal.parameters)
+                    .iterator();
+        }
+        long sent = 0;
+        while (portal.catalogRows.hasNext() && (maxRows <= 0 || sent < maxRows)) {
+            out.dataRow(portal.columns, portal.catalogRows.next());
+            sent++;
+        }
+        if (portal.catalogRows.hasNext()) {
+            out.empty('s'); // PortalSuspended
+        } else {
+            portal.close();
+            out.commandComplete("SELECT " + sent);
         }
     }
 
