@@ -160,24 +160,8 @@ record CatalogQuery(Shape shape, String sql, String text, int parameterCount) {
         return out;
     }
 
-    /** A LIKE pattern as a regular expression ({@code %}, {@code _}, backslash escapes). */
+    /** A LIKE pattern ({@code %}, {@code _}, backslash escapes) as a case-insensitive regular expression; null matches all. */
     static Pattern like(String pattern) {
-        if (pattern == null) {
-            return Pattern.compile(".*", Pattern.DOTALL);
-        }
-        StringBuilder re = new StringBuilder();
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            if (c == '\\' && i + 1 < pattern.length()) {
-                re.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
-            } else if (c == '%') {
-                re.append(".*");
-            } else if (c == '_') {
-                re.append('.');
-            } else {
-                re.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(re.toString(), Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+        return pattern == null ? Pattern.compile(".*", Pattern.DOTALL) : io.tell.sql.jdbc.NamePattern.regex(pattern, true);
     }
 }

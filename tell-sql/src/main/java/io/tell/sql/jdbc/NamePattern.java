@@ -6,8 +6,9 @@ import java.util.regex.Pattern;
  * A {@link java.sql.DatabaseMetaData} search pattern: {@code %} matches any characters,
  * {@code _} one, {@code \} makes the next character literal; null matches every name.
  * Matching is exact otherwise: the catalog stores names as written (unquoted ones upper-cased).
+ * Public for the PN server, whose clients send the same patterns in catalog queries.
  */
-final class NamePattern {
+public final class NamePattern {
     static final String ESCAPE = "\\";
     private static final NamePattern ANY = new NamePattern(null);
 
@@ -18,9 +19,11 @@ final class NamePattern {
     }
 
     static NamePattern of(String pattern) {
-        if (pattern == null) {
-            return ANY;
-        }
+        return pattern == null ? ANY : new NamePattern(regex(pattern, false));
+    }
+
+    /** {@code pattern} (not null) as a regular expression, matching case-insensitively when {@code ignoreCase}. */
+    public static Pattern regex(String pattern, boolean ignoreCase) {
         StringBuilder re = new StringBuilder();
         for (int i = 0; i < pattern.length(); i++) {
             char c = pattern.charAt(i);
@@ -34,7 +37,7 @@ final class NamePattern {
                 re.append(Pattern.quote(String.valueOf(c)));
             }
         }
-        return new NamePattern(Pattern.compile(re.toString(), Pattern.DOTALL));
+        return Pattern.compile(re.toString(), Pattern.DOTALL | (ignoreCase ? Pattern.CASE_INSENSITIVE : 0));
     }
 
     boolean matches(String name) {
