@@ -103,6 +103,14 @@ class ClusterCommandIT {
                 assertEquals(3, r.getLong(1));
                 assertEquals(6, r.getLong(2));
             }
+            try (Connection c = DriverManager.getConnection(olap, "analyst", ""); Statement s = c.createStatement()) {
+                java.sql.SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                        () -> s.execute("INSERT INTO kv VALUES (4, 'four')"));
+                assertEquals("25006", refused.getSQLState(), "the OLAP pool is read-only: " + refused);
+                refused = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                        () -> s.execute("BEGIN READ WRITE"));
+                assertEquals("25006", refused.getSQLState(), refused.toString());
+            }
 
             String store = state.get("store");
             Run status = tell("cluster", "status", "--store", store);

@@ -52,7 +52,7 @@ public final class PgServer implements AutoCloseable {
     public static PgServer start(ProcessingNode node, PgServerConfig config) {
         PgUsers users = config.users();
         ConnectionContext context = new ConnectionContext(node, users == null ? null : users::verifier, config.authenticationTimeout(),
-                config.tls() == null ? null : config.tls().context());
+                config.tls() == null ? null : config.tls().context(), config.readOnly());
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("tell-pg-accept", true));
         EventLoopGroup workers = new NioEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory("tell-pg-io", true));

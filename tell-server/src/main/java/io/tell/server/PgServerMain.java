@@ -28,7 +28,7 @@ public final class PgServerMain {
     static final String USAGE = """
             usage: tell pn --port P [--host HOST] [--url JDBC_TELL_URL | --store URL [--cm LIST]] [--auth trust|scram]
                            [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME] [--advertise HOST]
-                           [--metrics-port P]
+                           [--metrics-port P] [--read-only]
               --port P            TCP port to listen on (0 picks a free one)
               --host HOST         address to bind (default 127.0.0.1)
               --url URL           the node's Tell URL (default jdbc:tell:mem:, a private in-memory database)
@@ -40,17 +40,19 @@ public final class PgServerMain {
               --tls-key PATH      the certificate's PEM key, unencrypted PKCS#8 (BEGIN PRIVATE KEY); both or neither
               --pool NAME         the pool this server joins (default: default); see tell cluster status / tell cluster url
               --advertise HOST    the host name clients reach this server by, as registered in its pool (default: --host)
-              --metrics-port P    serve Prometheus metrics at http://HOST:P/metrics (0 picks a free port; default: none)""";
+              --metrics-port P    serve Prometheus metrics at http://HOST:P/metrics (0 picks a free port; default: none)
+              --read-only         every transaction read-only (an OLAP pool's server): READ WRITE gets 25006""";
 
     /** Parsed command line. */
     record Config(String host, int port, String url, boolean trust, String usersFile, String tlsCert, String tlsKey, String pool,
-                  int metricsPort, String advertise) {
+                  int metricsPort, String advertise, boolean readOnly) {
         /** The pool a server joins when not told. */
         static final String DEFAULT_POOL = "default";
 
         /** The server's configuration; BAD_CONFIGURATION for files it cannot use or trust off loopback. */
         PgServerConfig serverConfig() {
             PgServerConfig c = trust ? PgServerConfig.trust(host, port) : PgServerConfig.scram(host, port, PgUsers.load(Path.of(usersFile)));
+            c = c.withReadOnly(readOnly);
             return tlsCert == null ? c : c.withTls(PgTls.server(Path.of(tlsCert), Path.of(tlsKey)));
         }
     }
@@ -107,7 +109,7 @@ public final class PgServerMain {
         }
         out.println("processing node listening on " + config.host() + ":" + server.port() + " (PostgreSQL protocol, "
                 + (config.trust() ? "trust" : "scram-sha-256") + " authentication" + (config.tlsCert() == null ? "" : ", TLS only")
-                + ", pool " + config.pool() + ")");
+                + ", pool " + config.pool() + (config.readOnly() ? ", read-only" : "") + ")");
         return ServerProcess.serveUntilStopped("pn", config.host(), config.metricsPort(), () -> {
             server.close();
             node.close();
@@ -165,12 +167,17 @@ public final class PgServerMain {
         String tlsCert = null;
         String tlsKey = null;
         String pool = Config.DEFAULT_POOL;
+        boolean readOnly = false;
         String advertise = null;
         int metricsPort = ServerProcess.NO_METRICS;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("-h") || flag.equals("--help")) {
                 return null;
+            }
+            if (flag.equals("--read-only")) {
+                readOnly = true;
+                continue;
             }
             if (i + 1 >= args.length) {
                 throw new UsageException(flag.startsWith("--") ? flag + " needs a value" : "unexpected argument '" + flag + "'");
@@ -224,7 +231,7 @@ public final class PgServerMain {
         if (advertise == null) {
             advertise = host.equals("0.0.0.0") || host.equals("::") ? hostName() : host;
         }
-        return new Config(host, port, url, trust, usersFile, tlsCert, tlsKey, pool, metricsPort, advertise);
+        return new Config(host, port, url, trust, usersFile, tlsCert, tlsKey, pool, metricsPort, advertise, readOnly);
     }
 
     /** This machine's name, for a server bound to every address and given no --advertise. */

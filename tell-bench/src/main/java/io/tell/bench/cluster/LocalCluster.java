@@ -123,9 +123,12 @@ public final class LocalCluster {
             for (int i = 1; i <= pool.getValue(); i++) {
                 int port = freePort();
                 int metrics = freePort();
-                pns.add(startJava("pn", "pn-" + pool.getKey() + "-" + i, port, metrics, List.of("-Xmx1g"), List.of("pn", "--port",
-                        Integer.toString(port), "--store", storeUrl, "--cm", String.join(",", cms), "--pool", pool.getKey(),
-                        "--metrics-port", Integer.toString(metrics))));
+                List<String> args = new ArrayList<>(List.of("pn", "--port", Integer.toString(port), "--store", storeUrl,
+                        "--cm", String.join(",", cms), "--pool", pool.getKey(), "--metrics-port", Integer.toString(metrics)));
+                if (pool.getKey().equals("olap")) {
+                    args.add("--read-only"); // analytical snapshots: they never conflict with the OLTP pool's writers
+                }
+                pns.add(startJava("pn", "pn-" + pool.getKey() + "-" + i, port, metrics, List.of("-Xmx1g"), args));
             }
         }
         for (ClusterState.Started pn : pns) {

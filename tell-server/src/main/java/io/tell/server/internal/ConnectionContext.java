@@ -15,10 +15,10 @@ import java.util.function.Function;
  * and the connections' threads, so that stopping the server can wait for their rollbacks.
  */
 public record ConnectionContext(ProcessingNode node, Function<String, ScramVerifier> verifiers, Duration authenticationTimeout,
-                                SslContext tls, CancelRegistry cancels, Set<ExecutorService> workers) {
+                                SslContext tls, boolean readOnly, CancelRegistry cancels, Set<ExecutorService> workers) {
     public ConnectionContext(ProcessingNode node, Function<String, ScramVerifier> verifiers, Duration authenticationTimeout,
-                             SslContext tls) {
-        this(node, verifiers, authenticationTimeout, tls, new CancelRegistry(), ConcurrentHashMap.newKeySet());
+                             SslContext tls, boolean readOnly) {
+        this(node, verifiers, authenticationTimeout, tls, readOnly, new CancelRegistry(), ConcurrentHashMap.newKeySet());
     }
 
     boolean trust() {

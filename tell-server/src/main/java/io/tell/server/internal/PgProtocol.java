@@ -152,7 +152,7 @@ final class PgProtocol {
         out.backendKeyData(key.processId(), key.secretKey());
         sqlSession = sql;
         String database = startup.getOrDefault("database", user);
-        session = new PgSession(sql, new CatalogSource(context.node().catalog(), database), parameters, out);
+        session = new PgSession(sql, new CatalogSource(context.node().catalog(), database), parameters, out, context.readOnly());
         out.readyForQuery('I');
     }
 

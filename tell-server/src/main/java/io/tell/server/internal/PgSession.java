@@ -31,10 +31,10 @@ final class PgSession {
     private List<String> afterCopy;
     private boolean copyGrouped;
 
-    PgSession(SqlSession session, CatalogSource catalog, SessionParameters parameters, BackendWriter out) {
+    PgSession(SqlSession session, CatalogSource catalog, SessionParameters parameters, BackendWriter out, boolean readOnly) {
         this.session = session;
         this.out = out;
-        this.tx = new TransactionBlock(session);
+        this.tx = new TransactionBlock(session, readOnly);
         this.catalog = catalog;
         this.runner = new StatementRunner(session, tx, parameters, out, catalog);
     }

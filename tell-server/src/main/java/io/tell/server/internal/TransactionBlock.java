@@ -20,9 +20,16 @@ final class TransactionBlock {
     private String defaultIsolation = "repeatable read";
     private boolean defaultReadOnly;
     private String isolation = defaultIsolation;
+    /** The server serves only reads (an OLAP pool's): no transaction may be READ WRITE. */
+    private final boolean onlyReads;
 
-    TransactionBlock(SqlSession session) {
+    TransactionBlock(SqlSession session, boolean onlyReads) {
         this.session = session;
+        this.onlyReads = onlyReads;
+        if (onlyReads) {
+            defaultReadOnly = true;
+            session.setReadOnly(true);
+        }
     }
 
     /** ReadyForQuery's status byte. */
@@ -61,6 +68,7 @@ final class TransactionBlock {
 
     /** SET TRANSACTION (this block only) or SET SESSION CHARACTERISTICS AS TRANSACTION (the default). */
     void setModes(ControlCommand.Modes modes, boolean sessionDefault) {
+        checkReadOnly(modes);
         if (sessionDefault) {
             if (modes.isolation() != null) {
                 defaultIsolation = modes.isolation();
@@ -77,7 +85,14 @@ final class TransactionBlock {
         // SET TRANSACTION outside a block does nothing in PostgreSQL either (it warns)
     }
 
+    private void checkReadOnly(ControlCommand.Modes modes) {
+        if (onlyReads && Boolean.FALSE.equals(modes.readOnly())) {
+            throw new PgError("25006", "this server serves a read-only pool: every transaction is READ ONLY; send writes to an OLTP pool");
+        }
+    }
+
     private void apply(ControlCommand.Modes modes) {
+        checkReadOnly(modes);
         isolation = modes.isolation() != null ? modes.isolation() : defaultIsolation;
         session.setIsolation(isolation.equals("serializable") ? Isolation.SERIALIZABLE : Isolation.SNAPSHOT);
         session.setReadOnly(modes.readOnly() != null ? modes.readOnly() : defaultReadOnly);
