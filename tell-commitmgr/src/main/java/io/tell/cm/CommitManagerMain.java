@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Tags;
 import io.tell.error.TellException;
 import io.tell.metrics.ServerProcess;
+import io.tell.metrics.ServerProcess.UsageException;
 import io.tell.metrics.TellMeters;
 import io.tell.store.CountingRecordStore;
 import io.tell.store.RecordStore;
@@ -12,8 +13,6 @@ import io.tell.store.RecordStores;
 import io.tell.store.StoreUrl;
 import io.tell.txn.CommitManager;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -70,15 +69,6 @@ public final class CommitManagerMain {
         }
     }
 
-    /** A bad command line; its message says what is wrong. */
-    static final class UsageException extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        UsageException(String message) {
-            super(message);
-        }
-    }
-
     /** A running commit manager: store, manager, server and its meters, closed in reverse order. */
     record Running(RecordStore store, CommitManager commitManager, CommitManagerServer server, TellMeters meters)
             implements AutoCloseable {
@@ -124,7 +114,7 @@ public final class CommitManagerMain {
             err.println("tell commitmgr: " + e.getMessage());
             return 2;
         }
-        if (secret == null && !isLoopback(config.host())) {
+        if (secret == null && !ServerProcess.isLoopback(config.host())) {
             err.println("tell commitmgr: warning: no cluster secret (--secret-file, or " + ClusterSecret.ENV + "): anyone who reaches "
                     + config.host() + ":" + config.port() + " can start transactions and end any of them."
                     + " Run without a secret only on a loopback address, for local development.");
@@ -199,14 +189,14 @@ public final class CommitManagerMain {
             String value = args[++i];
             switch (flag) {
                 case "--host" -> host = value;
-                case "--port" -> port = (int) number(flag, value, 0, 65535);
+                case "--port" -> port = (int) ServerProcess.number(flag, value, 0, 65535);
                 case "--store" -> store = value;
-                case "--tid-range" -> tidRange = (int) number(flag, value, 1, 1_000_000);
-                case "--in-doubt-grace-ms" -> grace = number(flag, value, 0, Long.MAX_VALUE);
+                case "--tid-range" -> tidRange = (int) ServerProcess.number(flag, value, 1, 1_000_000);
+                case "--in-doubt-grace-ms" -> grace = ServerProcess.number(flag, value, 0, Long.MAX_VALUE);
                 case "--secret-file" -> secretFile = value;
                 case "--tls-cert" -> tlsCert = value;
                 case "--tls-key" -> tlsKey = value;
-                case "--metrics-port" -> metricsPort = (int) number(flag, value, 0, 65535);
+                case "--metrics-port" -> metricsPort = (int) ServerProcess.number(flag, value, 0, 65535);
                 default -> throw new UsageException("unknown option '" + flag + "'");
             }
         }
@@ -228,27 +218,5 @@ public final class CommitManagerMain {
             throw new UsageException(e.getMessage());
         }
         return new Config(host, port, store, tidRange, grace, secretFile, tlsCert, tlsKey, metricsPort);
-    }
-
-    /** Whether {@code host} is a loopback address; one that does not resolve counts as reachable from elsewhere. */
-    static boolean isLoopback(String host) {
-        try {
-            return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
-        }
-    }
-
-    private static long number(String flag, String value, long min, long max) throws UsageException {
-        long n;
-        try {
-            n = Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw new UsageException(flag + " wants a number, got '" + value + "'");
-        }
-        if (n < min || n > max) {
-            throw new UsageException(flag + " must be in " + min + ".." + max + ", got " + n);
-        }
-        return n;
     }
 }

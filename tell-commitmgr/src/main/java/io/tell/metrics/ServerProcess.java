@@ -5,15 +5,48 @@ import java.io.UncheckedIOException;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The rest of a server process's life ({@code tell commitmgr}, {@code tell pn}) once it
- * listens: its metrics endpoint when asked for, then waiting until the JVM is told to stop
- * (SIGTERM, Ctrl-C), when a shutdown hook closes the endpoint and then what the process runs.
+ * What the server processes ({@code tell commitmgr}, {@code tell pn}) share: their command-line
+ * checks ({@link UsageException}, {@link #number}, {@link #isLoopback}) and the rest of their life
+ * once they listen: the metrics endpoint when asked for, then waiting until the JVM is told to
+ * stop (SIGTERM, Ctrl-C), when a shutdown hook closes the endpoint and then what the process runs.
  */
 public final class ServerProcess {
     /** No metrics endpoint. */
     public static final int NO_METRICS = -1;
 
     private ServerProcess() {
+    }
+
+    /** A bad command line; its message says what is wrong. */
+    public static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** The number {@code value} given for {@code flag}, which must lie in {@code min..max}. */
+    public static long number(String flag, String value, long min, long max) throws UsageException {
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new UsageException(flag + " wants a number, got '" + value + "'");
+        }
+        if (n < min || n > max) {
+            throw new UsageException(flag + " must be in " + min + ".." + max + ", got " + n);
+        }
+        return n;
+    }
+
+    /** Whether {@code host} is a loopback address; one that does not resolve counts as reachable from elsewhere. */
+    public static boolean isLoopback(String host) {
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     /**

@@ -49,7 +49,7 @@ class CommitManagerMainTest {
             {"stray"},
         };
         for (String[] args : bad) {
-            assertThrows(CommitManagerMain.UsageException.class, () -> CommitManagerMain.parse(args), String.join(" ", args));
+            assertThrows(io.tell.metrics.ServerProcess.UsageException.class, () -> CommitManagerMain.parse(args), String.join(" ", args));
         }
     }
 
@@ -84,9 +84,9 @@ class CommitManagerMainTest {
 
     @Test
     void loopbackIsToldApartFromOtherAddresses() {
-        assertTrue(CommitManagerMain.isLoopback("127.0.0.1"));
-        assertTrue(CommitManagerMain.isLoopback("localhost"));
-        assertFalse(CommitManagerMain.isLoopback("0.0.0.0"));
+        assertTrue(io.tell.metrics.ServerProcess.isLoopback("127.0.0.1"));
+        assertTrue(io.tell.metrics.ServerProcess.isLoopback("localhost"));
+        assertFalse(io.tell.metrics.ServerProcess.isLoopback("0.0.0.0"));
     }
 
     @Test

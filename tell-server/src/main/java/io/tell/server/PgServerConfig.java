@@ -2,8 +2,7 @@ package io.tell.server;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import io.tell.metrics.ServerProcess;
 import java.time.Duration;
 
 /**
@@ -32,7 +31,7 @@ public record PgServerConfig(String host, int port, PgUsers users, int maxMessag
         if (authenticationTimeout == null || authenticationTimeout.isNegative() || authenticationTimeout.isZero()) {
             throw TellException.of(ErrorCode.BAD_CONFIGURATION, "authenticationTimeout must be positive");
         }
-        if (users == null && !isLoopback(host)) {
+        if (users == null && !ServerProcess.isLoopback(host)) {
             throw TellException.of(ErrorCode.BAD_CONFIGURATION, "trust authentication is refused on " + host
                     + ": it lets anyone in; bind a loopback address or use SCRAM with a users file");
         }
@@ -65,14 +64,5 @@ public record PgServerConfig(String host, int port, PgUsers users, int maxMessag
 
     public PgServerConfig withReadOnly(boolean onlyReads) {
         return new PgServerConfig(host, port, users, maxMessageBytes, authenticationTimeout, tls, onlyReads);
-    }
-
-    /** Whether {@code host} is a loopback address; one that does not resolve counts as reachable from elsewhere. */
-    static boolean isLoopback(String host) {
-        try {
-            return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
-        }
     }
 }

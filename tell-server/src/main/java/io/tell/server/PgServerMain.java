@@ -3,6 +3,7 @@ package io.tell.server;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.metrics.ServerProcess;
+import io.tell.metrics.ServerProcess.UsageException;
 import io.tell.server.pool.PoolMember;
 import io.tell.server.pool.PoolMembership;
 import io.tell.sql.ProcessingNode;
@@ -54,15 +55,6 @@ public final class PgServerMain {
             PgServerConfig c = trust ? PgServerConfig.trust(host, port) : PgServerConfig.scram(host, port, PgUsers.load(Path.of(usersFile)));
             c = c.withReadOnly(readOnly);
             return tlsCert == null ? c : c.withTls(PgTls.server(Path.of(tlsCert), Path.of(tlsKey)));
-        }
-    }
-
-    /** A bad command line; its message says what is wrong. */
-    static final class UsageException extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        UsageException(String message) {
-            super(message);
         }
     }
 
@@ -185,7 +177,7 @@ public final class PgServerMain {
             String value = args[++i];
             switch (flag) {
                 case "--host" -> host = value;
-                case "--port" -> port = port(value);
+                case "--port" -> port = (int) ServerProcess.number(flag, value, 0, 65_535);
                 case "--url" -> url = value;
                 case "--store" -> store = value;
                 case "--cm" -> cm = value;
@@ -195,7 +187,7 @@ public final class PgServerMain {
                 case "--tls-key" -> tlsKey = value;
                 case "--pool" -> pool = value;
                 case "--advertise" -> advertise = value;
-                case "--metrics-port" -> metricsPort = port(value);
+                case "--metrics-port" -> metricsPort = (int) ServerProcess.number(flag, value, 0, 65_535);
                 default -> throw new UsageException("unknown option '" + flag + "'");
             }
         }
@@ -241,17 +233,5 @@ public final class PgServerMain {
         } catch (java.net.UnknownHostException e) {
             return "localhost";
         }
-    }
-
-    private static int port(String value) throws UsageException {
-        try {
-            int p = Integer.parseInt(value);
-            if (p >= 0 && p <= 65_535) {
-                return p;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException("--port wants a number in 0..65535, got '" + value + "'");
     }
 }

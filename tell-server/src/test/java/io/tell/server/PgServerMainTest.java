@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** The {@code tell pn} command line. */
 class PgServerMainTest {
     @Test
-    void defaultsToTrustOnAPrivateEmbeddedNode() throws PgServerMain.UsageException {
+    void defaultsToTrustOnAPrivateEmbeddedNode() throws io.tell.metrics.ServerProcess.UsageException {
         PgServerMain.Config c = PgServerMain.parse(new String[] {"--port", "25400"});
         assertEquals("127.0.0.1", c.host());
         assertEquals(25400, c.port());
@@ -22,15 +22,15 @@ class PgServerMainTest {
     }
 
     @Test
-    void poolAndAdvertisedHost() throws PgServerMain.UsageException {
+    void poolAndAdvertisedHost() throws io.tell.metrics.ServerProcess.UsageException {
         PgServerMain.Config c = PgServerMain.parse(new String[] {"--port", "0", "--pool", "olap", "--advertise", "pn-olap-1"});
         assertEquals("olap", c.pool());
         assertEquals("pn-olap-1", c.advertise());
-        assertThrows(PgServerMain.UsageException.class, () -> PgServerMain.parse(new String[] {"--port", "0", "--pool", ""}));
+        assertThrows(io.tell.metrics.ServerProcess.UsageException.class, () -> PgServerMain.parse(new String[] {"--port", "0", "--pool", ""}));
     }
 
     @Test
-    void storeAndCommitManagersMakeTheTellUrl() throws PgServerMain.UsageException {
+    void storeAndCommitManagersMakeTheTellUrl() throws io.tell.metrics.ServerProcess.UsageException {
         PgServerMain.Config c = PgServerMain.parse(new String[] {"--port", "0", "--store", "redis://127.0.0.1:6390",
                 "--cm", "127.0.0.1:7400,127.0.0.1:7401", "--users-file", "u"});
         assertEquals("jdbc:tell:redis://127.0.0.1:6390?cm=127.0.0.1:7400,127.0.0.1:7401", c.url());
@@ -46,7 +46,7 @@ class PgServerMainTest {
             {"--port", "1", "--auth", "trust", "--users-file", "u"}, {"--port", "1", "--bogus", "1"}, {"--port"},
             {"--port", "1", "--tls-cert", "c.pem"}};
         for (String[] args : bad) {
-            assertThrows(PgServerMain.UsageException.class, () -> PgServerMain.parse(args), String.join(" ", args));
+            assertThrows(io.tell.metrics.ServerProcess.UsageException.class, () -> PgServerMain.parse(args), String.join(" ", args));
         }
     }
 }
