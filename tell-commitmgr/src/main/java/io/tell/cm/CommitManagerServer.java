@@ -1,29 +1,15 @@
 package io.tell.cm;
 
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
-import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tell.cm.internal.CmFrameDecoder;
 import io.tell.cm.internal.CmProtocol;
 import io.tell.cm.internal.CmServerAuthHandler;
 import io.tell.cm.internal.CmServerHandler;
 import io.tell.cm.internal.CmTlsRefusal;
-import io.tell.error.ErrorCode;
-import io.tell.error.TellException;
+import io.tell.net.Listener;
 import io.tell.txn.CommitManager;
 import io.tell.txn.CountingCommitManager;
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Serves a {@link CommitManager} (normally a {@link LocalCommitManager}) over TCP with the
@@ -37,29 +23,20 @@ import java.util.concurrent.TimeUnit;
  * plain client with one plain {@code ERROR AUTH_FAILED}).
  */
 public final class CommitManagerServer implements AutoCloseable {
-    private final EventLoopGroup boss;
-    private final EventLoopGroup workers;
-    private final Channel serverChannel;
-    private final ChannelGroup connections;
-    private final InetSocketAddress address;
+    private final Listener listener;
     private final CountingCommitManager served;
 
-    private CommitManagerServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, ChannelGroup connections,
-                                CountingCommitManager served) {
+    private CommitManagerServer(Listener listener, CountingCommitManager served) {
+        this.listener = listener;
         this.served = served;
-        this.boss = boss;
-        this.workers = workers;
-        this.serverChannel = serverChannel;
-        this.connections = connections;
-        this.address = (InetSocketAddress) serverChannel.localAddress();
     }
 
-    /** Binds {@code host:port} ({@code port} 0 picks a free one, see {@link #port()}) and serves anyone: local development only. */
     /** The requests this server has served, by kind (for metrics). */
     public CountingCommitManager.Counts served() {
         return served.counts();
     }
 
+    /** Binds {@code host:port} ({@code port} 0 picks a free one, see {@link #port()}) and serves anyone: local development only. */
     public static CommitManagerServer start(CommitManager commitManager, String host, int port) {
         return start(commitManager, host, port, null);
     }
@@ -81,56 +58,33 @@ public final class CommitManagerServer implements AutoCloseable {
             local.servedOverTheWire(); // remote writers do not report validating(tid)
         }
         CountingCommitManager served = new CountingCommitManager(commitManager);
-        EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("tell-cm-accept", true));
-        EventLoopGroup workers = new NioEventLoopGroup(Math.min(4, Runtime.getRuntime().availableProcessors()),
-                new DefaultThreadFactory("tell-cm-server", true));
-        ChannelGroup connections = new DefaultChannelGroup("tell-cm-connections", GlobalEventExecutor.INSTANCE);
-        try {
-            Channel channel = new ServerBootstrap()
-                    .group(boss, workers)
-                    .channel(NioServerSocketChannel.class)
-                    .option(ChannelOption.SO_REUSEADDR, true)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            connections.add(ch);
-                            if (tls != null) {
-                                ch.pipeline().addLast(tls.serverHandler(ch), new CmTlsRefusal());
-                            }
-                            ch.pipeline().addLast(
-                                    new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
-                                    CmFrameDecoder.forServer());
-                            if (secret != null) {
-                                ch.pipeline().addLast(new CmServerAuthHandler(secret));
-                            }
-                            ch.pipeline().addLast(new CmServerHandler(served));
-                        }
-                    })
-                    .bind(host, port).syncUninterruptibly().channel();
-            return new CommitManagerServer(boss, workers, channel, connections, served);
-        } catch (Exception e) { // bind failures arrive as checked exceptions, rethrown unchecked by Netty
-            boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-            workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "cannot listen on " + host + ":" + port + ": " + e, e);
-        }
+        Listener listener = Listener.bind("cm", host, port, ch -> {
+            if (tls != null) {
+                ch.pipeline().addLast(tls.serverHandler(ch), new CmTlsRefusal());
+            }
+            ch.pipeline().addLast(
+                    new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true),
+                    CmFrameDecoder.forServer());
+            if (secret != null) {
+                ch.pipeline().addLast(new CmServerAuthHandler(secret));
+            }
+            ch.pipeline().addLast(new CmServerHandler(served));
+        });
+        return new CommitManagerServer(listener, served);
     }
 
     public InetSocketAddress address() {
-        return address;
+        return listener.address();
     }
 
     /** The bound port (the real one when started with port 0). */
     public int port() {
-        return address.getPort();
+        return listener.port();
     }
 
     /** Stops listening and closes every connection; the wrapped commit manager stays open. */
     @Override
     public void close() {
-        serverChannel.close().syncUninterruptibly();
-        connections.close().awaitUninterruptibly();
-        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        listener.close();
     }
 }
