@@ -33,7 +33,7 @@ final class DirectClient implements AutoCloseable {
     private static final byte[] FCALL = RespConnection.ascii("FCALL");
     private static final byte[] WAIT = RespConnection.ascii("WAIT");
     /** Commands sent before their replies are read: bounds what a huge batch leaves in the socket buffers. */
-    private static final int MGETS_PER_WINDOW = 16;
+    private static final int COMMANDS_PER_WINDOW = 16;
 
     private final RedisStoreConfig config;
     private final ConcurrentLinkedQueue<RespConnection> idle = new ConcurrentLinkedQueue<>();
@@ -61,7 +61,7 @@ final class DirectClient implements AutoCloseable {
             for (int from = 0; from < keys.size(); ) {
                 int sent = 0;
                 int start = from;
-                for (; sent < MGETS_PER_WINDOW && from < keys.size(); sent++) {
+                for (; sent < COMMANDS_PER_WINDOW && from < keys.size(); sent++) {
                     List<byte[]> chunk = keys.subList(from, Math.min(keys.size(), from + perMget));
                     byte[][] args = new byte[chunk.size() + 1][];
                     args[0] = MGET;
@@ -106,8 +106,8 @@ final class DirectClient implements AutoCloseable {
     List<List<Object>> writeCalls(List<List<byte[]>> calls) {
         return call(c -> {
             List<List<Object>> out = new ArrayList<>(calls.size());
-            for (int from = 0; from < calls.size(); from += MGETS_PER_WINDOW) {
-                out.addAll(window(c, calls.subList(from, Math.min(calls.size(), from + MGETS_PER_WINDOW)), true));
+            for (int from = 0; from < calls.size(); from += COMMANDS_PER_WINDOW) {
+                out.addAll(window(c, calls.subList(from, Math.min(calls.size(), from + COMMANDS_PER_WINDOW)), true));
             }
             return out;
         });
