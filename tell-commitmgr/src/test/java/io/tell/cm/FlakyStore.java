@@ -11,6 +11,7 @@ import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -73,6 +74,11 @@ final class FlakyStore extends ForwardingRecordStore {
     @Override
     public CompletableFuture<List<StoredRecord>> scanAsync(String domain, KeyRange range, int limit) {
         return gate(() -> delegate.scanAsync(domain, range, limit));
+    }
+
+    @Override
+    public CompletableFuture<Long> purgeAsync(Set<String> domains) {
+        return gate(() -> delegate.purgeAsync(domains));
     }
 
     @Override

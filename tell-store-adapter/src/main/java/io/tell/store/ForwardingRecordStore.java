@@ -1,6 +1,7 @@
 package io.tell.store;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -37,6 +38,11 @@ public abstract class ForwardingRecordStore implements RecordStore {
     @Override
     public CompletableFuture<Long> incrementAsync(RecordKey counter, long delta, long floor) {
         return delegate.incrementAsync(counter, delta, floor);
+    }
+
+    @Override
+    public CompletableFuture<Long> purgeAsync(Set<String> domains) {
+        return delegate.purgeAsync(domains);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.tell.store;
 
 import io.tell.error.TellException;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -80,6 +81,15 @@ public interface RecordStore extends AutoCloseable {
      */
     CompletableFuture<List<StoredRecord>> scanAsync(String domain, KeyRange range, int limit);
 
+    /**
+     * Deletes every record and counter of {@code domains} (storage nobody uses any more, such as
+     * a dropped table's rows and index trees) and completes with the number of records deleted.
+     * One walk for all of them, however many domains and records (RAMCloud's drop of a table).
+     * Unconditional and not atomic: a write that races with it may survive it, so a caller
+     * purges only domains nobody writes to any more and repeats until a purge deletes nothing.
+     */
+    CompletableFuture<Long> purgeAsync(Set<String> domains);
+
     /** A short name for logs and results, e.g. {@code mem} or {@code redis://127.0.0.1:6379}. */
     String describe();
 
@@ -114,5 +124,9 @@ public interface RecordStore extends AutoCloseable {
 
     default List<StoredRecord> scan(String domain, KeyRange range, int limit) {
         return TellException.join(scanAsync(domain, range, limit));
+    }
+
+    default long purge(Set<String> domains) {
+        return TellException.join(purgeAsync(domains));
     }
 }

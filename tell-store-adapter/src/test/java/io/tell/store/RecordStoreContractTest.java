@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -287,6 +288,32 @@ public abstract class RecordStoreContractTest {
         assertArrayEquals(new byte[] {(byte) 0x80}, mid.get(2).key());
         assertEquals(2, store.scan(domain("s"), KeyRange.ALL, 2).size());
         assertTrue(store.scan(domain("empty"), KeyRange.ALL, 10).isEmpty());
+    }
+
+    @Test
+    void purgeEmptiesItsDomainsInOneCallAndNoOther() {
+        List<WriteOp> batch = new ArrayList<>();
+        for (int i = 0; i < 2500; i++) { // more than one page of a keyspace walk
+            batch.add(WriteOp.insert(i % 2 == 0 ? domain("p") : domain("p.q"), b("k" + i), b("v")));
+        }
+        store.writeAll(batch);
+        long before = store.get(domain("p"), b("k0")).version();
+        store.write(WriteOp.insert(domain("keep"), b("k0"), b("kept")));
+        store.write(WriteOp.insert(domain("pkeep"), b("k0"), b("kept")));
+        store.increment(domain("p"), b("ids"), 7);
+        store.increment(domain("keep"), b("ids"), 7);
+
+        assertEquals(2500, store.purge(Set.of(domain("p"), domain("p.q"))));
+
+        assertTrue(store.scan(domain("p"), KeyRange.ALL, 10).isEmpty());
+        assertTrue(store.scan(domain("p.q"), KeyRange.ALL, 10).isEmpty());
+        assertArrayEquals(b("kept"), store.get(domain("keep"), b("k0")).value());
+        assertArrayEquals(b("kept"), store.get(domain("pkeep"), b("k0")).value());
+        assertEquals(1, store.increment(domain("p"), b("ids"), 1), "the purged domain's counter is gone");
+        assertEquals(8, store.increment(domain("keep"), b("ids"), 1));
+        WriteResult again = store.write(WriteOp.insert(domain("p"), b("k0"), b("v")));
+        assertTrue(again.written() && again.version() > before, "versions never repeat, purge or not");
+        assertEquals(0, store.purge(Set.of(domain("nothing"))));
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -95,6 +96,18 @@ public final class MemRecordStore implements RecordStore {
             out.add(new StoredRecord(e.getKey().clone(), c.value.clone(), c.version));
         }
         return CompletableFuture.completedFuture(out);
+    }
+
+    @Override
+    public CompletableFuture<Long> purgeAsync(Set<String> purged) {
+        long deleted = 0;
+        for (String domain : purged) {
+            Domains.check(domain);
+            ConcurrentSkipListMap<byte[], Cell> map = domains.remove(domain);
+            deleted += map == null ? 0 : map.size();
+        }
+        counters.keySet().removeIf(k -> purged.contains(k.domain()));
+        return CompletableFuture.completedFuture(deleted);
     }
 
     @Override

@@ -48,6 +48,29 @@ final class RedisKeys {
         return concat(RECORD_PREFIX, ascii(domain + ":"));
     }
 
+    /** True for a record's key, false for a counter's (or any other) key. */
+    static boolean isRecordKey(byte[] redisKey) {
+        return startsWith(redisKey, RECORD_PREFIX);
+    }
+
+    /** The domain of a record's or counter's key; null for any other key. */
+    static String domainOf(byte[] redisKey) {
+        if (!startsWith(redisKey, RECORD_PREFIX) && !startsWith(redisKey, COUNTER_PREFIX)) {
+            return null;
+        }
+        int from = RECORD_PREFIX.length; // both prefixes are as long
+        for (int i = from; i < redisKey.length; i++) {
+            if (redisKey[i] == ':') {
+                return new String(redisKey, from, i - from, StandardCharsets.US_ASCII);
+            }
+        }
+        return null;
+    }
+
+    private static boolean startsWith(byte[] bytes, byte[] prefix) {
+        return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+    }
+
     /** The SCAN MATCH pattern for the records of {@code domain}. */
     static byte[] scanPattern(String domain) {
         return concat(escapeGlob(domainPrefix(domain)), new byte[] {'*'});

@@ -15,6 +15,7 @@ import io.tell.store.WriteResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -255,6 +256,12 @@ public final class RedisRecordStore implements RecordStore {
     }
 
     @Override
+    public CompletableFuture<Long> purgeAsync(Set<String> domains) {
+        domains.forEach(Domains::check);
+        return RedisErrors.translated(scanner.purge(domains));
+    }
+
+    @Override
     public String describe() {
         return config.describe();
     }
@@ -312,6 +319,12 @@ public final class RedisRecordStore implements RecordStore {
     public List<StoredRecord> scan(String domain, KeyRange range, int limit) {
         checkNotOnEventLoop();
         return RecordStore.super.scan(domain, range, limit);
+    }
+
+    @Override
+    public long purge(Set<String> domains) {
+        checkNotOnEventLoop();
+        return RecordStore.super.purge(domains);
     }
 
     private CompletableFuture<Versioned> read(RecordKey key) {

@@ -8,20 +8,26 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.tell.store.KeyRange;
 import io.tell.store.StoredRecord;
 import io.tell.store.Versioned;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A domain scan: SCAN with a MATCH on the domain's key prefix on every primary, keep the keys
- * inside the range, sort them as unsigned bytes, then GET them (pipelined) until the limit is
- * reached. Redis keeps no order, so a scan costs O(size of the domain) whatever its range or
- * limit: fine for OLAP sweeps and tests, not for point lookups.
+ * Walks over the keyspace. A domain scan: SCAN with a MATCH on the domain's key prefix on every
+ * primary, keep the keys inside the range, sort them as unsigned bytes, then GET them
+ * (pipelined) until the limit is reached. Redis keeps no order, so a scan costs O(size of the
+ * domain) whatever its range or limit: fine for OLAP sweeps and tests, not for point lookups.
+ * A purge: one SCAN over every primary for all the domains at once, unlinking each page's keys
+ * of those domains before the next page is asked for.
  */
 final class RedisScan {
     private static final long KEYS_PER_SCAN_CALL = 1000;
+    private static final byte[] TELL_KEYS = "tell:[rc]:*".getBytes(StandardCharsets.US_ASCII);
 
     private final RedisNodes nodes;
 
@@ -36,33 +42,69 @@ final class RedisScan {
         }
         byte[] prefix = RedisKeys.domainPrefix(domain);
         ScanArgs args = ScanArgs.Builder.matches(RedisKeys.scanPattern(domain)).limit(KEYS_PER_SCAN_CALL);
-        return nodes.primaries().thenCompose(primaries -> {
-            // SCAN may return a key twice, so collect into a set; sorted as the result must be.
-            TreeSet<byte[]> keys = new TreeSet<>(Arrays::compareUnsigned);
-            List<CompletableFuture<Void>> sweeps = new ArrayList<>();
-            for (StatefulRedisConnection<byte[], byte[]> primary : primaries) {
-                sweeps.add(sweep(primary.async(), args, ScanCursor.INITIAL, prefix, range, keys));
-            }
-            return CompletableFuture.allOf(sweeps.toArray(CompletableFuture[]::new))
-                    .thenCompose(v -> fetch(prefix, new ArrayList<>(keys), 0, limit, new ArrayList<>()));
-        });
-    }
-
-    /** Walks one node's keyspace, adding the user keys inside {@code range} to {@code into}. */
-    private CompletableFuture<Void> sweep(RedisAsyncCommands<byte[], byte[]> node, ScanArgs args, ScanCursor cursor,
-            byte[] prefix, KeyRange range, TreeSet<byte[]> into) {
-        return node.scan(cursor, args).toCompletableFuture().thenCompose((KeyScanCursor<byte[]> page) -> {
-            for (byte[] redisKey : page.getKeys()) {
+        // SCAN may return a key twice, so collect into a set; sorted as the result must be.
+        TreeSet<byte[]> keys = new TreeSet<>(Arrays::compareUnsigned);
+        return everyPrimary(args, (node, page) -> {
+            for (byte[] redisKey : page) {
                 byte[] key = Arrays.copyOfRange(redisKey, prefix.length, redisKey.length);
                 if (range.contains(key)) {
-                    synchronized (into) {
-                        into.add(key);
+                    synchronized (keys) {
+                        keys.add(key);
                     }
                 }
             }
-            return page.isFinished() ? CompletableFuture.completedFuture(null)
-                    : sweep(node, args, page, prefix, range, into);
+            return CompletableFuture.completedFuture(null);
+        }).thenCompose(v -> fetch(prefix, new ArrayList<>(keys), 0, limit, new ArrayList<>()));
+    }
+
+    /** Unlinks every record and counter of {@code domains}; completes with the number of records unlinked. */
+    CompletableFuture<Long> purge(Set<String> domains) {
+        if (domains.isEmpty()) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        ScanArgs args = ScanArgs.Builder.matches(TELL_KEYS).limit(KEYS_PER_SCAN_CALL);
+        LongAdder records = new LongAdder();
+        return everyPrimary(args, (node, page) -> {
+            List<CompletableFuture<Long>> unlinks = new ArrayList<>();
+            for (byte[] redisKey : page) {
+                String domain = RedisKeys.domainOf(redisKey);
+                if (domain != null && domains.contains(domain)) {
+                    // One key per UNLINK: in a cluster a multi-key UNLINK must stay in one slot.
+                    CompletableFuture<Long> unlink = node.unlink(redisKey).toCompletableFuture();
+                    if (RedisKeys.isRecordKey(redisKey)) {
+                        unlink = unlink.thenApply(n -> {
+                            records.add(n);
+                            return n;
+                        });
+                    }
+                    unlinks.add(unlink);
+                }
+            }
+            return CompletableFuture.allOf(unlinks.toArray(CompletableFuture[]::new));
+        }).thenApply(v -> records.sum());
+    }
+
+    /** What a walk does with one page of keys of one primary; the next page is asked for when it completes. */
+    private interface PageHandler {
+        CompletableFuture<Void> handle(RedisAsyncCommands<byte[], byte[]> node, List<byte[]> keys);
+    }
+
+    /** Walks the keyspace of every primary at once, one page at a time each. */
+    private CompletableFuture<Void> everyPrimary(ScanArgs args, PageHandler handler) {
+        return nodes.primaries().thenCompose(primaries -> {
+            List<CompletableFuture<Void>> walks = new ArrayList<>();
+            for (StatefulRedisConnection<byte[], byte[]> primary : primaries) {
+                walks.add(walk(primary.async(), args, ScanCursor.INITIAL, handler));
+            }
+            return CompletableFuture.allOf(walks.toArray(CompletableFuture[]::new));
         });
+    }
+
+    private CompletableFuture<Void> walk(RedisAsyncCommands<byte[], byte[]> node, ScanArgs args, ScanCursor cursor,
+            PageHandler handler) {
+        return node.scan(cursor, args).toCompletableFuture().thenCompose((KeyScanCursor<byte[]> page) ->
+                handler.handle(node, page.getKeys()).thenCompose(v -> page.isFinished()
+                        ? CompletableFuture.completedFuture(null) : walk(node, args, page, handler)));
     }
 
     /** Reads keys from {@code from} on, in rounds of one pipelined batch, skipping ones deleted since the SCAN. */
