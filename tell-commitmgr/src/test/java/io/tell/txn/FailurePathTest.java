@@ -2,6 +2,7 @@ package io.tell.txn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -90,11 +91,16 @@ class FailurePathTest {
 
     /** The tid is no longer running at the commit manager and a new snapshot's base is past it. */
     private void assertReported(long tid) {
+        assertEnded(tid);
+        assertNull(store.get(TxLog.DOMAIN, TxLog.key(tid)), "transaction-log entry of tid " + tid + " left behind");
+    }
+
+    /** Reported, whatever became of its log entry. */
+    private void assertEnded(long tid) {
         assertTrue(cm.describe().endsWith("running=0"), "a transaction is still running: " + cm.describe());
         try (Transaction next = tm.beginReadOnly()) {
             assertTrue(next.snapshot().base() >= tid, "base " + next.snapshot().base() + " did not pass tid " + tid);
         }
-        assertNull(store.get(TxLog.DOMAIN, TxLog.key(tid)), "transaction-log entry of tid " + tid + " left behind");
     }
 
     private void assertNoVersionOf(long tid, byte[] key) {
@@ -157,11 +163,17 @@ class FailurePathTest {
         tx.update(T, b("a"), b("new"));
         tx.insert(T, b("b"), b("x"));
         store.breakNextBatch = true;
+        long before = System.currentTimeMillis();
         assertThrows(IllegalStateException.class, tx::commit);
         assertFalse(tx.isActive());
-        assertReported(tx.tid());
+        assertEnded(tx.tid());
         assertNoVersionOf(tx.tid(), b("a"));
         assertNoVersionOf(tx.tid(), b("b"));
+        // The batch may still land, so the absent record became a fence that says when it was
+        // written, and the log entry that names it stays for the sweeper.
+        MvccRecord fence = MvccRecord.decode(store.get(T, b("b")).value());
+        assertTrue(fence.isEmpty() && fence.fencedAt() >= before, "fence written at " + fence.fencedAt());
+        assertNotNull(store.get(TxLog.DOMAIN, TxLog.key(tx.tid())));
     }
 
     @Test

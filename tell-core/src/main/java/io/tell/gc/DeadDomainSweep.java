@@ -1,9 +1,7 @@
 package io.tell.gc;
 
 import io.tell.store.Expect;
-import io.tell.store.KeyRange;
 import io.tell.store.RecordKey;
-import io.tell.store.StoredRecord;
 import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import java.nio.ByteBuffer;
@@ -13,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Empties the domains of dropped tables and indexes ({@link SweepScope#deadDomains}).
@@ -25,6 +24,10 @@ import java.util.TreeMap;
  * moment before the catalog names it). The notice then becomes <i>done</i> (tid 0) so that the
  * domain is not scanned again. A notice of a domain that is no longer dead is dropped, so that a
  * stale one can never shorten the wait.
+ *
+ * <p>Due domains are emptied together with one {@link io.tell.store.RecordStore#purgeAsync purge}
+ * of the store (on Redis one walk of the keyspace, however many domains and records), not by
+ * scanning each domain page by page.
  *
  * <p>All notices live in one record, {@code tell.sys/gc.dead}, read with one get and changed
  * with a write conditional on its version, so a pass with nothing dropped costs one read here.
@@ -48,14 +51,18 @@ final class DeadDomainSweep {
         Map<String, Notice> notices = stored == null ? new TreeMap<>() : decode(stored.value());
         Map<String, Notice> next = new TreeMap<>(notices);
         next.keySet().retainAll(dead);
+        Set<String> due = new TreeSet<>();
         for (String domain : dead) {
             Notice notice = notices.get(domain);
             if (notice == null) {
                 next.put(domain, new Notice(pass.tid(), pass.startMillis()));
             } else if (notice.tid() != 0 && pass.lav() >= notice.tid()
-                    && pass.startMillis() - notice.millis() >= pass.options().grace().toMillis() && empty(domain)) {
-                next.put(domain, new Notice(0, notice.millis()));
+                    && pass.startMillis() - notice.millis() >= pass.options().grace().toMillis()) {
+                due.add(domain);
             }
+        }
+        if (!due.isEmpty() && empty(due)) {
+            due.forEach(domain -> next.put(domain, new Notice(0, notices.get(domain).millis())));
         }
         if (!next.equals(notices)) {
             Expect expect = stored == null ? Expect.ABSENT : Expect.version(stored.version());
@@ -63,23 +70,19 @@ final class DeadDomainSweep {
         }
     }
 
-    /** Deletes every record of {@code domain}; false when someone kept writing there (tried again next pass). */
-    private boolean empty(String domain) {
-        while (true) {
-            List<StoredRecord> page = pass.page(domain, KeyRange.ALL);
-            if (page.isEmpty()) {
+    /**
+     * Purges {@code domains} (one walk of the store for all of them) and purges again when the
+     * first purge found records, since a write racing with a walk may survive it; true when the
+     * last purge found nothing (else they are tried again next pass).
+     */
+    private boolean empty(Set<String> domains) {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            long deleted = pass.purge(domains);
+            if (deleted == 0) {
                 return true;
             }
-            List<WriteOp> deletes = new ArrayList<>();
-            for (StoredRecord r : page) {
-                deletes.add(WriteOp.delete(domain, r.key(), Expect.version(r.version())));
-            }
-            int deleted = pass.writeAll(deletes);
-            pass.counters().deadRecords.add(deleted);
-            if (deleted == 0) {
-                return false;
-            }
         }
+        return false;
     }
 
     private static byte[] encode(Map<String, Notice> notices) {

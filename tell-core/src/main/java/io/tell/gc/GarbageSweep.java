@@ -22,8 +22,9 @@ import java.util.Set;
 
 /**
  * Reclaims what committed transactions left behind, from the lists they wrote at commit
- * ({@link GarbageLog}): reads the lists of tids from the cursor up to lav in batches of keys (no
- * scan), and for every row listed whose newest version is a delete at or below lav — gone for
+ * ({@link GarbageLog}): reads the lists of tids from the cursor up to the settled lav (the lav of
+ * a grace period ago, so that no list can land behind the cursor) in batches of keys (no scan),
+ * and for every row listed whose newest version is a delete at or below lav — gone for
  * everyone — deletes its listed index entries, their unique claims, and then its record.
  *
  * <p>Order matters: <b>entries first, records after</b>. Readers never remove an entry whose row
@@ -40,7 +41,8 @@ import java.util.Set;
  * <p>The old key of a row that is still live stays (a writer may set the key back and rely on
  * the entry being there): such items are carried forward into a list under this pass's own
  * tid, read again by a later pass, until the row is gone. Items of rows whose delete was
- * reverted, and of records that hold no version at all (revert fences), are dropped.
+ * reverted, and of records that hold no version at all (revert fences, which {@link LogSweep}
+ * reclaims), are dropped.
  */
 final class GarbageSweep {
     /** Chunks walked between two saves of the cursor (walking a chunk again is harmless). */
@@ -64,8 +66,8 @@ final class GarbageSweep {
     void run() {
         long next = cursor.garbageNext();
         int chunks = 0;
-        while (next <= pass.lav()) {
-            long to = Math.min(pass.lav(), next + pass.options().pageSize() - 1);
+        while (next <= pass.settledLav()) {
+            long to = Math.min(pass.settledLav(), next + pass.options().pageSize() - 1);
             List<RecordKey> keys = SweepPass.tidKeys(GarbageLog::recordKey, next, to);
             List<Versioned> lists = pass.readBatch(keys);
             List<GarbageLog.Item> items = new ArrayList<>();

@@ -10,6 +10,7 @@ final class SweepCounters {
     final LongAdder indexEntries = new LongAdder();
     final LongAdder claims = new LongAdder();
     final LongAdder logEntries = new LongAdder();
+    final LongAdder fences = new LongAdder();
     final LongAdder deadRecords = new LongAdder();
     final LongAdder conflicts = new LongAdder();
 }

@@ -3,17 +3,15 @@ package io.tell.gc;
 import io.tell.error.TellException;
 import io.tell.index.BTree;
 import io.tell.index.BTreeConfig;
-import io.tell.store.KeyRange;
 import io.tell.store.RecordKey;
 import io.tell.store.RecordStore;
-import io.tell.store.StoredRecord;
 import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongFunction;
 
 /**
@@ -25,8 +23,11 @@ import java.util.function.LongFunction;
  *             running when it was drawn has a base below it, so once lav reaches it they all ended
  * @param base the snapshot base at the start: every tid at or below it has completed
  * @param lav  the lowest base of any running transaction at the start
+ * @param settled the base and lav a pass saw at least the grace period ago, how far the walks
+ *             over tids go ({@link SettledHorizon})
  */
-record SweepPass(RecordStore store, long tid, long base, long lav, long startMillis, SweepOptions options,
+record SweepPass(RecordStore store, long tid, long base, long lav, SettledHorizon.Sample settled, long startMillis,
+                 SweepOptions options,
                  SweepLease lease, SweepPacer pacer, SweepCounters counters, Map<String, BTree> trees) {
 
     /** Thrown to end a pass when the lease is lost; the work done so far stays done. */
@@ -34,6 +35,16 @@ record SweepPass(RecordStore store, long tid, long base, long lav, long startMil
         LeaseLost() {
             super("sweeper lease lost", null, false, false);
         }
+    }
+
+    /** The walk over log entries goes up to here. */
+    long settledBase() {
+        return settled.base();
+    }
+
+    /** The walk over garbage lists goes up to here. */
+    long settledLav() {
+        return settled.lav();
     }
 
     /** Renews the lease when due; ends the pass when it is no longer held. */
@@ -46,13 +57,13 @@ record SweepPass(RecordStore store, long tid, long base, long lav, long startMil
         }
     }
 
-    /** One page of {@code domain} from {@code from} on (inclusive), paced and counted. */
-    List<StoredRecord> page(String domain, KeyRange range) {
+    /** Purges whole domains (one store call, paced as one record); returns the records deleted. */
+    long purge(Set<String> domains) {
         checkLease();
-        List<StoredRecord> page = store.scan(domain, range, options.pageSize());
-        counters.scanned.add(page.size());
-        pacer.pace(Math.max(1, page.size()));
-        return page;
+        long deleted = store.purge(domains);
+        counters.deadRecords.add(deleted);
+        pacer.pace(1);
+        return deleted;
     }
 
     /** The keys {@code keyOf(tid)} of tids {@code from..to}, in order (a walk over tids, one batch). */
@@ -70,11 +81,6 @@ record SweepPass(RecordStore store, long tid, long base, long lav, long startMil
         List<Versioned> read = TellException.join(store.getAllAsync(keys));
         pacer.pace(1);
         return read;
-    }
-
-    /** The smallest key after {@code key}: where the next page starts. */
-    static byte[] after(byte[] key) {
-        return Arrays.copyOf(key, key.length + 1);
     }
 
     /** Conditional writes (mostly deletes), one batch; returns how many took effect (the rest met a changed record). */

@@ -42,6 +42,7 @@ public final class Sweeper implements AutoCloseable {
     private final SweepLease lease;
     private final SweepPacer pacer;
     private final SweepCounters counters = new SweepCounters();
+    private final SettledHorizon horizon = new SettledHorizon();
     private final Map<String, BTree> trees = new ConcurrentHashMap<>();
     private final Object passLock = new Object();
     private volatile Thread thread;
@@ -82,7 +83,10 @@ public final class Sweeper implements AutoCloseable {
                 return false;
             }
             Transaction tx = transactions.begin();
-            SweepPass pass = new SweepPass(store, tx.tid(), tx.snapshot().base(), tx.lav(), System.currentTimeMillis(),
+            long now = System.currentTimeMillis();
+            SettledHorizon.Sample settled = horizon.observe(new SettledHorizon.Sample(now, tx.snapshot().base(), tx.lav()),
+                    options.grace().toMillis());
+            SweepPass pass = new SweepPass(store, tx.tid(), tx.snapshot().base(), tx.lav(), settled, now,
                     options, lease, pacer, counters, trees);
             tx.commit(); // wrote nothing: it only drew the tid and lav, and must not hold lav back
             try {
@@ -97,9 +101,10 @@ public final class Sweeper implements AutoCloseable {
             counters.passes.increment();
             if (LOG.isDebugEnabled()) {
                 SweepStats after = stats();
-                LOG.debug("sweep pass up to lav {} in {} ms: {} rows, {} index entries, {} claims, {} log entries, {} dead records"
-                        + " reclaimed so far", pass.lav(), System.currentTimeMillis() - pass.startMillis(), after.rowsDeleted(),
-                        after.indexEntriesDeleted(), after.claimsDeleted(), after.logEntriesDeleted(), after.deadRecordsDeleted());
+                LOG.debug("sweep pass up to lav {} in {} ms: {} rows, {} index entries, {} claims, {} log entries, {} fences,"
+                        + " {} dead records reclaimed so far", pass.lav(), System.currentTimeMillis() - pass.startMillis(),
+                        after.rowsDeleted(), after.indexEntriesDeleted(), after.claimsDeleted(), after.logEntriesDeleted(),
+                        after.fencesDeleted(), after.deadRecordsDeleted());
             }
             return true;
         }
@@ -117,7 +122,7 @@ public final class Sweeper implements AutoCloseable {
 
     public SweepStats stats() {
         return new SweepStats(counters.passes.sum(), counters.scanned.sum(), counters.rows.sum(),
-                counters.indexEntries.sum(), counters.claims.sum(), counters.logEntries.sum(), counters.deadRecords.sum(),
+                counters.indexEntries.sum(), counters.claims.sum(), counters.logEntries.sum(), counters.fences.sum(), counters.deadRecords.sum(),
                 counters.conflicts.sum(), store.counts().total(), lease.acquisitions());
     }
 

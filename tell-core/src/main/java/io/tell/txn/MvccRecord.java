@@ -12,14 +12,39 @@ import java.util.List;
  * <p>Binary layout: format byte {@code 1}; the version count (unsigned LEB128 varint); then
  * per version, newest first: tid (varint), flags (1 byte, bit 0 = deleted), and unless
  * deleted the row length (varint) followed by the row bytes. Row bytes are opaque here.
+ *
+ * <p>A record with no versions is a revert's <i>fence</i> ({@link Reverter}): it reads as
+ * absent, and exists only so that a late conditional write of an aborted tid fails. After its
+ * zero count it carries the wall-clock millis it was written at (varint), so that the sweeper
+ * knows when no such write can still land.
  */
 public final class MvccRecord {
     private static final int FORMAT = 1;
 
     private final List<RowVersion> versions;
+    private final long fencedAt;
 
     public MvccRecord(List<RowVersion> versions) {
+        this(versions, 0);
+    }
+
+    private MvccRecord(List<RowVersion> versions, long fencedAt) {
         this.versions = List.copyOf(versions);
+        this.fencedAt = fencedAt;
+    }
+
+    /** The bytes of a fence written at wall-clock {@code millis}. */
+    public static byte[] fence(long millis) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(12);
+        out.write(FORMAT);
+        writeVarint(out, 0);
+        writeVarint(out, millis);
+        return out.toByteArray();
+    }
+
+    /** For a fence, the wall-clock millis it was written at (0 if it did not say); 0 for any other record. */
+    public long fencedAt() {
+        return fencedAt;
     }
 
     public List<RowVersion> versions() {
@@ -120,10 +145,11 @@ public final class MvccRecord {
             boolean deleted = (r.u8() & 1) != 0;
             versions.add(new RowVersion(tid, deleted ? null : r.bytes((int) r.varint())));
         }
+        long fencedAt = n == 0 && r.pos < bytes.length ? r.varint() : 0;
         if (r.pos != bytes.length) {
             throw TellException.of(ErrorCode.CORRUPT_DATA, "row record has " + (bytes.length - r.pos) + " trailing bytes");
         }
-        return new MvccRecord(versions);
+        return new MvccRecord(versions, fencedAt);
     }
 
     private static void writeVarint(ByteArrayOutputStream out, long v) {

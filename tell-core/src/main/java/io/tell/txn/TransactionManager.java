@@ -345,12 +345,14 @@ public final class TransactionManager implements AutoCloseable {
      * Removes every version {@code tid} wrote to {@code keys}, then reports the abort. When
      * {@code outcomeUnknown} (the apply batch failed without answers), a write of ours may still
      * be on its way; every record where no version of ours is found is then rewritten as it is
-     * (an absent one as an empty record) so that such a late conditional write can only fail.
+     * (an absent one as a fence) so that such a late conditional write can only fail. The log
+     * entry then stays for the sweeper, which deletes it with the fences once they are old enough.
      */
     void revertAndReportAborted(long tid, List<RecordKey> keys, boolean outcomeUnknown) {
         try {
-            Reverter.revert(store, tid, keys, outcomeUnknown);
-            forgetLog(tid);
+            if (!Reverter.revert(store, tid, keys, outcomeUnknown)) {
+                forgetLog(tid);
+            }
             reportAborted(tid);
         } catch (RuntimeException e) {
             LOG.warn("revert of tid {} failed ({}); retrying in the background", tid, e.toString());

@@ -92,6 +92,15 @@ class MvccRecordTest {
     }
 
     @Test
+    void aFenceIsEmptyAndSaysWhenItWasWritten() {
+        MvccRecord fence = MvccRecord.decode(MvccRecord.fence(1_790_000_000_123L));
+        assertTrue(fence.isEmpty());
+        assertEquals(1_790_000_000_123L, fence.fencedAt());
+        assertEquals(0, MvccRecord.decode(new MvccRecord(List.of()).encode()).fencedAt(), "an older fence says nothing");
+        assertEquals(0, record(new RowVersion(7, b("x"))).fencedAt());
+    }
+
+    @Test
     void corruptRecordsAreRejectedClearly() {
         byte[] good = record(new RowVersion(7, b("xyz"))).encode();
         for (int cut = 0; cut < good.length; cut++) {

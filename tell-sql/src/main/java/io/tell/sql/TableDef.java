@@ -113,10 +113,11 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         return out;
     }
 
-    /** Every domain this table's data may occupy: rows and, per tree, its records and unique claims. */
+    /** Every domain this table's data may occupy: rows, the rid counter's and, per tree, its records and unique claims. */
     public Set<String> storageDomains() {
         Set<String> out = new HashSet<>();
         out.add(rowDomain);
+        out.add(ridCounter);
         for (String tree : treeNames()) {
             out.addAll(TableIndex.domainsOf(tree));
         }

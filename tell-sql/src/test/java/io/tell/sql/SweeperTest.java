@@ -26,7 +26,9 @@ import io.tell.txn.TableIndex;
 import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
 import io.tell.txn.GarbageLog;
+import io.tell.txn.Reverter;
 import io.tell.txn.TxLog;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -270,8 +272,10 @@ class SweeperTest {
             assertTrue(store.scan(domain, KeyRange.ALL, 10).isEmpty(), domain);
         }
         assertTrue(sweeper.stats().deadRecordsDeleted() >= 20 + 20 + 3 * 3, "rows, unique claims, three trees' nodes and roots");
+        assertEquals(1, store.increment(goneDef.ridCounter(), TableDef.RID_COUNTER_KEY.getBytes(StandardCharsets.UTF_8), 1),
+                "the rid counter went with the rows");
         for (String domain : keep.def().storageDomains()) {
-            if (!domain.endsWith(".uniq") && !domain.endsWith(".node")) {
+            if (!domain.endsWith(".uniq") && !domain.endsWith(".node") && !domain.equals(keep.def().ridCounter())) {
                 assertFalse(store.scan(domain, KeyRange.ALL, 1).isEmpty(), "live storage untouched: " + domain);
             }
         }
@@ -308,5 +312,73 @@ class SweeperTest {
         assertNotNull(store.get(TxLog.DOMAIN, TxLog.key(running.tid())), "recovery's business, not the sweeper's");
         assertEquals(1, sweeper.stats().logEntriesDeleted());
         running.rollback();
+    }
+
+    /** A sweeper whose walks stop a grace period behind lav, as in production (there a minute). */
+    private Sweeper sweeperWithGrace(Duration grace) {
+        sweeper.close();
+        sweeper = new Sweeper(store, tm, new CatalogSweepScope(catalog), FAST.withGrace(grace), "pn-1");
+        return sweeper;
+    }
+
+    private long completedTid() {
+        Transaction tx = tm.begin();
+        tx.commit();
+        return tx.tid();
+    }
+
+    private void writeLogEntry(long tid, List<RecordKey> keys) {
+        store.write(new WriteOp(TxLog.recordKey(tid), TxLog.encode(new TxLog.Entry(TxLog.State.WRITING, "pn-x",
+                System.currentTimeMillis(), keys)), io.tell.store.Expect.ABSENT));
+    }
+
+    @Test
+    void revertFencesGoWithTheirLogEntryOnceNoLateWriteCanLand() throws InterruptedException {
+        Duration grace = Duration.ofMillis(400);
+        Sweeper sweeper = sweeperWithGrace(grace);
+        TableStore t = createItems("ITEMS");
+        long liveRid = insert(t, 0, 1).get(0);
+        RecordKey live = new RecordKey(t.def().rowDomain(), TableIndex.ridKey(liveRid));
+        RecordKey never = new RecordKey(t.def().rowDomain(), TableIndex.ridKey(liveRid + 1_000_000));
+        long first = completedTid(); // its apply failed without answers, so its revert fenced
+        writeLogEntry(first, List.of(live, never));
+        assertTrue(Reverter.revert(store, first, List.of(live, never), true), "an absent record became a fence");
+        assertFalse(store.write(WriteOp.insert(never.domain(), never.key(), new byte[] {1})).written(),
+                "a late insert of the aborted tid fails on the fence");
+        assertTrue(sweeper.runPass());
+        Thread.sleep(grace.toMillis() + 100);
+        long second = completedTid(); // a later revert fenced the same record again, just now
+        writeLogEntry(second, List.of(never));
+        assertTrue(Reverter.revert(store, second, List.of(never), true));
+
+        assertTrue(sweeper.runPass());
+        assertNotNull(store.get(never.domain(), never.key()), "the fence is young again: a late write of the second may still land");
+        assertNotNull(store.get(TxLog.DOMAIN, TxLog.key(first)), "the entry stays with its fence");
+
+        Thread.sleep(grace.toMillis() + 100);
+        assertTrue(sweeper.runPass());
+        assertEquals(null, store.get(never.domain(), never.key()), "an old fence goes");
+        assertEquals(null, store.get(TxLog.DOMAIN, TxLog.key(first)));
+        assertEquals(null, store.get(TxLog.DOMAIN, TxLog.key(second)));
+        assertEquals(1, sweeper.stats().fencesDeleted());
+        assertNotNull(store.get(live.domain(), live.key()), "a record with versions is no fence");
+        Transaction tx = tm.beginReadOnly();
+        assertEquals(1, t.scanAll(tx).size());
+        tx.commit();
+    }
+
+    @Test
+    void aLogEntryOrGarbageListLandingLateIsStillSwept() throws InterruptedException {
+        Duration grace = Duration.ofMillis(400);
+        Sweeper sweeper = sweeperWithGrace(grace);
+        long tid = completedTid();
+        assertTrue(sweeper.runPass()); // the tid is below lav already, yet its records may still land
+        writeLogEntry(tid, List.of());
+        store.write(new WriteOp(GarbageLog.recordKey(tid), GarbageLog.encode(List.of()), io.tell.store.Expect.ABSENT));
+
+        Thread.sleep(grace.toMillis() + 100);
+        assertTrue(sweeper.runPass());
+        assertEquals(null, store.get(TxLog.DOMAIN, TxLog.key(tid)));
+        assertEquals(null, store.get(GarbageLog.DOMAIN, GarbageLog.recordKey(tid).key()));
     }
 }
