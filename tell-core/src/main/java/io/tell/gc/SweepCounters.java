@@ -12,5 +12,6 @@ final class SweepCounters {
     final LongAdder logEntries = new LongAdder();
     final LongAdder fences = new LongAdder();
     final LongAdder deadRecords = new LongAdder();
+    final LongAdder treeRecords = new LongAdder();
     final LongAdder conflicts = new LongAdder();
 }

@@ -11,11 +11,13 @@ package io.tell.gc;
  * @param logEntriesDeleted   orphan transaction-log entries
  * @param fencesDeleted       records a revert left with no version, to stop a late write of an aborted tid
  * @param deadRecordsDeleted  records of dropped tables and indexes
+ * @param treeRecordsDeleted  tree records no walk from the root reached (crash leftovers of tree clients)
  * @param conflicts           conditional deletes refused because the record changed meanwhile
  * @param roundTrips          store round trips of the sweeper's own calls
  * @param leaseAcquisitions   times this sweeper took the lease (not counting renewals)
  */
 public record SweepStats(long passes, long recordsScanned, long rowsDeleted, long indexEntriesDeleted, long claimsDeleted,
-                         long logEntriesDeleted, long fencesDeleted, long deadRecordsDeleted, long conflicts, long roundTrips,
+                         long logEntriesDeleted, long fencesDeleted, long deadRecordsDeleted, long treeRecordsDeleted,
+                         long conflicts, long roundTrips,
                          long leaseAcquisitions) {
 }

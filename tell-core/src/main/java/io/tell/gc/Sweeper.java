@@ -5,6 +5,7 @@ import io.tell.store.CountingRecordStore;
 import io.tell.store.RecordStore;
 import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,11 +23,14 @@ import org.slf4j.LoggerFactory;
  *       newest version is a delete at or below lav, index entries and unique claims first
  *       ({@link GarbageSweep});</li>
  *   <li>transaction-log entries of completed tids that nobody deleted ({@link LogSweep});</li>
- *   <li>every record of dropped tables and indexes ({@link DeadDomainSweep}).</li>
+ *   <li>every record of dropped tables and indexes ({@link DeadDomainSweep});</li>
+ *   <li>now and then, tree records no walk reaches, which only a crashed tree client leaves
+ *       ({@link TreeAudit}).</li>
  * </ol>
  * The first two walk tids from a cursor ({@link SweepCursor}) reading keys in batches, so a pass
  * costs in proportion to what happened since the last one, never to the size of the store.
- * Superseded B-tree node records need no sweep: tree clients delete them with their next write.
+ * Superseded B-tree node records need no sweep while their client lives: it deletes them with its
+ * next write.
  * Work is paced to {@link SweepOptions#recordsPerSecond()} so that transactions barely notice.
  *
  * <p>Safety never rests on the lease: every delete is conditional on the version read, and is
@@ -92,9 +96,11 @@ public final class Sweeper implements AutoCloseable {
             try {
                 SweepCursor cursor = SweepCursor.read(store);
                 Set<String> dead = scope.deadDomains();
-                new GarbageSweep(pass, cursor, scope.tables(), dead).run();
+                List<SweepScope.Table> tables = scope.tables();
+                new GarbageSweep(pass, cursor, tables, dead).run();
                 new LogSweep(pass, cursor).run();
                 new DeadDomainSweep(pass).run(dead);
+                new TreeAudit(pass, tables).run();
             } catch (SweepPass.LeaseLost e) {
                 return false;
             }
@@ -102,9 +108,10 @@ public final class Sweeper implements AutoCloseable {
             if (LOG.isDebugEnabled()) {
                 SweepStats after = stats();
                 LOG.debug("sweep pass up to lav {} in {} ms: {} rows, {} index entries, {} claims, {} log entries, {} fences,"
-                        + " {} dead records reclaimed so far", pass.lav(), System.currentTimeMillis() - pass.startMillis(),
-                        after.rowsDeleted(), after.indexEntriesDeleted(), after.claimsDeleted(), after.logEntriesDeleted(),
-                        after.fencesDeleted(), after.deadRecordsDeleted());
+                        + " {} dead records, {} tree records reclaimed so far", pass.lav(),
+                        System.currentTimeMillis() - pass.startMillis(), after.rowsDeleted(), after.indexEntriesDeleted(),
+                        after.claimsDeleted(), after.logEntriesDeleted(), after.fencesDeleted(), after.deadRecordsDeleted(),
+                        after.treeRecordsDeleted());
             }
             return true;
         }
@@ -122,8 +129,9 @@ public final class Sweeper implements AutoCloseable {
 
     public SweepStats stats() {
         return new SweepStats(counters.passes.sum(), counters.scanned.sum(), counters.rows.sum(),
-                counters.indexEntries.sum(), counters.claims.sum(), counters.logEntries.sum(), counters.fences.sum(), counters.deadRecords.sum(),
-                counters.conflicts.sum(), store.counts().total(), lease.acquisitions());
+                counters.indexEntries.sum(), counters.claims.sum(), counters.logEntries.sum(), counters.fences.sum(),
+                counters.deadRecords.sum(), counters.treeRecords.sum(), counters.conflicts.sum(), store.counts().total(),
+                lease.acquisitions());
     }
 
     private void loop() {

@@ -26,8 +26,11 @@ import io.tell.txn.TableIndex;
 import io.tell.txn.Transaction;
 import io.tell.txn.TransactionManager;
 import io.tell.txn.GarbageLog;
+import io.tell.index.internal.NodeStore;
+import io.tell.index.internal.TreeValidator;
 import io.tell.txn.Reverter;
 import io.tell.txn.TxLog;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -380,5 +383,34 @@ class SweeperTest {
         assertTrue(sweeper.runPass());
         assertEquals(null, store.get(TxLog.DOMAIN, TxLog.key(tid)));
         assertEquals(null, store.get(GarbageLog.DOMAIN, GarbageLog.recordKey(tid).key()));
+    }
+
+    @Test
+    void recordsATreeClientLeftUnreachableWhenItDiedGoInTheNextAudit() throws InterruptedException {
+        TableStore t = createItems("ITEMS");
+        insert(t, 0, 50);
+        String tree = t.def().treeNames().get(0);
+        List<String> domains = BTreeConfig.domainsOf(tree);
+        // A client died after writing a new node's records and before linking it in.
+        long id = store.increment(domains.get(2), "ids".getBytes(StandardCharsets.US_ASCII), 1, RecordStore.clockFloor());
+        store.write(WriteOp.insert(domains.get(0), ByteBuffer.allocate(8).putLong(id).array(), new byte[] {'P', 0, 0, 0, 0, 0, 0, 0, 1}));
+        store.write(WriteOp.insert(domains.get(1), ByteBuffer.allocate(8).putLong(id - 1).array(), new byte[] {42}));
+        assertEquals(1, TreeValidator.validate(store, tree).unreachableMappings());
+
+        assertTrue(sweeper.runPass()); // reads the id ceilings
+        assertTrue(sweeper.runPass());
+        assertEquals(0, sweeper.stats().treeRecordsDeleted(), "not while a client may still swing such ids in");
+        Thread.sleep(NodeStore.ID_RANGE_LIFE_MILLIS + 100);
+        assertTrue(sweeper.runPass());
+
+        TreeValidator.Report report = TreeValidator.validate(store, tree);
+        assertEquals(0, report.unreachableMappings());
+        assertEquals(0, report.unreferencedPhysical());
+        // Also superseded records the inserting clients still had queued for their next write.
+        assertTrue(sweeper.stats().treeRecordsDeleted() >= 2, "deleted " + sweeper.stats().treeRecordsDeleted());
+        assertEquals(50, report.entries().size(), "every reachable node kept");
+        Transaction tx = tm.beginReadOnly();
+        assertEquals(50, t.scanAll(tx).size());
+        tx.commit();
     }
 }

@@ -32,6 +32,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * </ul>
  * Superseded and orphaned records are queued as garbage and their deletes ride along with this
  * client's next write batch, so collecting them costs no round trip of its own.
+ *
+ * <p>A range of ids is used for at most {@link #ID_RANGE_LIFE_MILLIS} after it was drawn; then the
+ * next id comes from a fresh range. So a record with an id the counter had handed out before
+ * some moment is, once that life (and any delay of a write in flight) has passed, either
+ * reachable or never will be: what lets the sweeper's tree audit delete unreachable records that
+ * a client left when it died between writing them and swinging them in ({@code io.tell.gc}).
  */
 public final class NodeStore {
     private static final byte POINTER = 'P';
@@ -40,6 +46,8 @@ public final class NodeStore {
     static final byte[] IDS_KEY = "ids".getBytes(StandardCharsets.US_ASCII);
     private static final int META_FORMAT = 1;
     private static final int MAX_MISSING_PHYSICAL = 100;
+    /** How long after it was drawn a range of ids may still be handed out. */
+    public static final long ID_RANGE_LIFE_MILLIS = 2_000;
 
     private final RecordStore store;
     private final String mapDomain;
@@ -47,11 +55,14 @@ public final class NodeStore {
     private final String metaDomain;
     private final boolean inlineLeaves;
     private final int idBatch;
-    private final AtomicReference<IdRange> ids = new AtomicReference<>(new IdRange(0, 0));
+    private final AtomicReference<IdRange> ids = new AtomicReference<>(new IdRange(0, 0, 0));
     private final ConcurrentLinkedQueue<RecordKey> garbage = new ConcurrentLinkedQueue<>();
     private final LeafHints hints;
 
-    private record IdRange(long next, long end) {
+    private record IdRange(long next, long end, long drawnNanos) {
+        boolean usable() {
+            return next < end && System.nanoTime() - drawnNanos < ID_RANGE_LIFE_MILLIS * 1_000_000;
+        }
     }
 
     public NodeStore(RecordStore store, String name, boolean inlineLeaves, int idBatch, int hintEntries) {
@@ -77,22 +88,26 @@ public final class NodeStore {
         return store;
     }
 
-    /** A fresh id, never handed out before; one counter round trip per {@code idBatch} ids. */
+    /**
+     * A fresh id, never handed out before; one counter round trip per {@code idBatch} ids, or
+     * per {@link #ID_RANGE_LIFE_MILLIS} when ids are used more slowly.
+     */
     public long newId() {
         while (true) {
             IdRange r = ids.get();
-            if (r.next < r.end) {
-                if (ids.compareAndSet(r, new IdRange(r.next + 1, r.end))) {
+            if (r.usable()) {
+                if (ids.compareAndSet(r, new IdRange(r.next + 1, r.end, r.drawnNanos))) {
                     return r.next;
                 }
                 continue;
             }
+            long drawn = System.nanoTime(); // before the draw: the range's life is never overstated
             // Node ids may be sparse, so the clock is their floor: after a store fail-over
             // that lost increments the counter still climbs past every id handed out.
             long last = store.increment(metaDomain, IDS_KEY, idBatch, RecordStore.clockFloor());
             long first = last - idBatch + 1;
             // If another thread refilled meanwhile, our range is simply dropped: ids are plentiful.
-            ids.compareAndSet(r, new IdRange(first + 1, last + 1));
+            ids.compareAndSet(r, new IdRange(first + 1, last + 1, drawn));
             return first;
         }
     }

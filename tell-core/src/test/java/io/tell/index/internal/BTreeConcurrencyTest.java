@@ -23,6 +23,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,9 +51,26 @@ class BTreeConcurrencyTest {
         runConcurrent(new JitterRecordStore(RecordStores.open("mem:")), "conc", unique, inline, crashes);
     }
 
+    /**
+     * Crashing clients leave records no walk reaches; tree audits running all along (as the
+     * sweeper's do, each with an id ceiling read a range life earlier) delete them, and never a
+     * record a client still needs: every client's operations keep agreeing with its model, and
+     * at the end the tree is valid and holds no garbage at all.
+     */
+    @Test
+    void auditsWhileClientsCrashDeleteOnlyWhatNoWalkReaches() throws Exception {
+        runConcurrent(new JitterRecordStore(RecordStores.open("mem:")), "audited", false, false, true, true);
+    }
+
     /** The concurrency test on any store (BTreeRedisIT runs it on Redis). */
     static void runConcurrent(RecordStore store, String name, boolean unique, boolean inline, boolean crashes)
             throws Exception {
+        runConcurrent(store, name, unique, inline, crashes, false);
+    }
+
+    /** With {@code audits}, the clients work for at least three range lives while an auditor deletes unreachable records. */
+    static void runConcurrent(RecordStore store, String name, boolean unique, boolean inline, boolean crashes,
+            boolean audits) throws Exception {
         int capacity = 5;
         int space = unique ? 1200 : 300; // about 1,200 possible entries either way
         BTreeConfig config = new BTreeConfig(name, unique, capacity, 500, 20, inline);
@@ -66,11 +86,19 @@ class BTreeConcurrencyTest {
             workers.add(crashes ? new Worker(t, threads, unique, space, rnd, store, config)
                     : new Worker(t, threads, unique, space, rnd, shared.get(t % CLIENTS)));
         }
+        long until = audits ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3 * NodeStore.ID_RANGE_LIFE_MILLIS) : 0;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<TreeSet<IndexEntry>>> results = new ArrayList<>();
         for (Worker w : workers) {
-            results.add(pool.submit(w::run));
+            results.add(pool.submit(() -> w.run(until)));
         }
+        AtomicBoolean working = new AtomicBoolean(true);
+        AtomicLong auditedAlong = new AtomicLong();
+        Thread auditor = Thread.ofPlatform().start(() -> {
+            while (audits && working.get()) {
+                auditedAlong.addAndGet(audit(store, name, true));
+            }
+        });
         TreeSet<IndexEntry> model = new TreeSet<>();
         try {
             for (Future<TreeSet<IndexEntry>> f : results) {
@@ -78,6 +106,12 @@ class BTreeConcurrencyTest {
             }
         } finally {
             pool.shutdownNow();
+            working.set(false);
+            auditor.join();
+        }
+        if (audits) {
+            assertTrue(auditedAlong.get() > 0, "no audit deleted anything while the clients worked" + seedNote());
+            audit(store, name, false); // nobody works any more: everything unreachable goes
         }
         TreeStats.Snapshot stats = new TreeStats.Snapshot(0, 0, 0, 0, 0, 0, 0);
         Set<BLinkTree> counted = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -94,15 +128,29 @@ class BTreeConcurrencyTest {
         if (!crashes) {
             assertEquals(0, report.missingSeparators(), "every split finished" + seedNote());
             assertEquals(1, report.topLevelNodes(), seedNote());
-            assertEquals(0, report.unreachableMappings(), "garbage left" + seedNote());
-            assertEquals(0, report.unreferencedPhysical(), "garbage left" + seedNote());
         } else {
             assertTrue(crashed > 10, "only " + crashed + " crashes" + seedNote());
+        }
+        if (!crashes || audits) {
+            assertEquals(0, report.unreachableMappings(), "garbage left" + seedNote());
+            assertEquals(0, report.unreferencedPhysical(), "garbage left" + seedNote());
         }
         assertTrue(report.height() >= 2, "tree too flat to mean much: " + report.nodesPerLevel());
         System.out.printf("b-tree concurrency test on %s (unique %s, inline %s): %d entries, %d crashes, nodes per level %s,"
                 + " missing separators %d, %s%n", store.describe(), unique, inline, model.size(), crashed, report.nodesPerLevel(),
                 report.missingSeparators(), stats);
+    }
+
+    /**
+     * One audit as the sweeper runs it: the id ceiling first, then (while clients may work) a
+     * range life and some room for writes in flight later, the deletes. Returns how many took effect.
+     */
+    private static long audit(RecordStore store, String name, boolean clientsWork) {
+        long ceiling = UnreachableRecords.idCeiling(store, name);
+        if (clientsWork) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(NodeStore.ID_RANGE_LIFE_MILLIS + 300));
+        }
+        return store.writeAll(UnreachableRecords.find(store, name, ceiling, 50)).stream().filter(r -> r.written()).count();
     }
 
     /** Thrown from a split hook: the processing node dies between two conditional writes. */
@@ -163,8 +211,9 @@ class BTreeConcurrencyTest {
             });
         }
 
-        TreeSet<IndexEntry> run() {
-            for (int op = 0; op < THREAD_OPS; op++) {
+        /** Runs its operations, and more until {@code untilNanos} (0: no more). */
+        TreeSet<IndexEntry> run(long untilNanos) {
+            for (int op = 0; op < THREAD_OPS || untilNanos != 0 && System.nanoTime() - untilNanos < 0; op++) {
                 int kind = rnd.nextInt(100);
                 if (kind < 50) {
                     IndexEntry e = ownEntry(rnd, thread, threads, unique, space);

@@ -46,4 +46,11 @@ class BTreeRedisIT {
             BTreeConcurrencyTest.runConcurrent(store, "redis-conc-crash", true, true, true);
         }
     }
+
+    @Test
+    void auditsWhileClientsCrashOnRedis() throws Exception {
+        try (RecordStore store = open()) {
+            BTreeConcurrencyTest.runConcurrent(store, "redis-audited", false, false, true, true);
+        }
+    }
 }
