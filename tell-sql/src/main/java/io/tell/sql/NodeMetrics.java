@@ -7,17 +7,22 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.gc.SweepStats;
+import io.tell.gc.Sweeper;
 import io.tell.metrics.TellMeters;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToLongFunction;
 
 /**
  * A processing node's meters, in Micrometer's global registry (an application adds its own
  * registry there, a PN server its Prometheus endpoint), tagged {@code node=<node id>}: store
  * round trips by kind, commit-manager calls by kind, read-write transactions by outcome, plan-cache and
- * shared-buffer hits, open sessions, statement latency by kind. Removed when the node closes.
+ * shared-buffer hits, open sessions, statement latency by kind, and what its sweeper ({@code gc=on})
+ * deleted. Removed when the node closes.
  * Names: {@code docs/metrics.md}.
  */
 public final class NodeMetrics implements AutoCloseable {
@@ -50,11 +55,27 @@ public final class NodeMetrics implements AutoCloseable {
                 .counter("tell.tree.cache", "inner-node lookups of the index trees, by cache result",
                         () -> node.treeCacheCounts()[1], "result", "miss")
                 .gauge("tell.sessions", "open sessions", sessions::get);
+        node.sweeper().ifPresent(this::sweeper);
         for (PreparedSql.Kind kind : PreparedSql.Kind.values()) {
             statements.put(kind, meters.own(Timer.builder("tell.statements").description("statement run time, by kind")
                     .tags(meters.tags()).tag("kind", kind.name().toLowerCase(java.util.Locale.ROOT))
                     .publishPercentileHistogram().register(registry)));
         }
+    }
+
+    /** {@code tell.gc.passes} and {@code tell.gc.deleted{kind}}: what this node's sweeper did while it held the lease. */
+    private void sweeper(Sweeper sweeper) {
+        meters.counter("tell.gc.passes", "sweeper passes completed", () -> sweeper.stats().passes());
+        Map<String, ToLongFunction<SweepStats>> kinds = new LinkedHashMap<>();
+        kinds.put("rows", SweepStats::rowsDeleted);
+        kinds.put("index_entries", SweepStats::indexEntriesDeleted);
+        kinds.put("claims", SweepStats::claimsDeleted);
+        kinds.put("log_entries", SweepStats::logEntriesDeleted);
+        kinds.put("fences", SweepStats::fencesDeleted);
+        kinds.put("dead_records", SweepStats::deadRecordsDeleted);
+        kinds.put("tree_records", SweepStats::treeRecordsDeleted);
+        kinds.forEach((kind, value) -> meters.counter("tell.gc.deleted", "records the sweeper deleted, by kind",
+                () -> value.applyAsLong(sweeper.stats()), "kind", kind));
     }
 
     void sessionOpened() {

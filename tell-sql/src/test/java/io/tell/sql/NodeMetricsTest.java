@@ -64,4 +64,16 @@ class NodeMetricsTest {
         }
         assertNull(registry.find("tell.store.calls").tag("node", nodeId).functionCounter(), "meters of a closed node stay behind");
     }
+
+    @Test
+    void aNodeWithASweeperCountsItsPassesAndDeletes() {
+        try (ProcessingNode node = ProcessingNode.connect("jdbc:tell:mem:metered?gc=on")) {
+            String nodeId = node.transactions().nodeId();
+            assertTrue(node.sweeper().orElseThrow().runPass());
+            assertTrue(registry.get("tell.gc.passes").tag("node", nodeId).functionCounter().count() >= 1);
+            for (String kind : List.of("rows", "index_entries", "claims", "log_entries", "fences", "dead_records", "tree_records")) {
+                assertEquals(0.0, registry.get("tell.gc.deleted").tag("node", nodeId).tag("kind", kind).functionCounter().count(), kind);
+            }
+        }
+    }
 }
