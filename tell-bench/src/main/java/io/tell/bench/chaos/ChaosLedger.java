@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What the processing nodes said, line by line ({@link ChaosNode}): which transfer ids began
@@ -61,6 +62,58 @@ final class ChaosLedger {
             }
         }
         return null;
+    }
+
+    /**
+     * Acknowledged transfers per second around a fault at {@code faultNanos}: the mean over the
+     * 3 s before it, the lowest over 500 ms windows in the 5 s after it, and the milliseconds
+     * from the fault to the first 500 ms window, from the lowest one on, with at least 80 % of
+     * the rate before (0: it never dropped below; -1: not within 20 s).
+     */
+    ChaosReport.Throughput throughputAround(long faultNanos) {
+        long[] acks = ackTimes.values().stream().flatMap(times -> {
+            synchronized (times) {
+                return List.copyOf(times).stream();
+            }
+        }).mapToLong(Long::longValue).sorted().toArray();
+        long half = TimeUnit.MILLISECONDS.toNanos(500);
+        double before = count(acks, faultNanos - 6 * half, faultNanos) / 3.0;
+        double lowest = Double.MAX_VALUE;
+        long lowestAt = faultNanos;
+        for (int k = 0; k < 10; k++) {
+            long from = faultNanos + k * half;
+            double rate = count(acks, from, from + half) * 2.0;
+            if (rate < lowest) {
+                lowest = rate;
+                lowestAt = from;
+            }
+        }
+        long back = lowest >= 0.8 * before ? 0 : -1;
+        for (long w = lowestAt; back < 0 && w < faultNanos + 40 * half; w += half / 10) {
+            if (count(acks, w, w + half) * 2.0 >= 0.8 * before) {
+                back = TimeUnit.NANOSECONDS.toMillis(w - faultNanos);
+            }
+        }
+        return new ChaosReport.Throughput(before, lowest, back);
+    }
+
+    /** How many of the sorted {@code times} lie in [from, to). */
+    private static int count(long[] times, long from, long to) {
+        return lowerBound(times, to) - lowerBound(times, from);
+    }
+
+    private static int lowerBound(long[] times, long t) {
+        int lo = 0;
+        int hi = times.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (times[mid] - t < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /** The tids {@code node} printed. */

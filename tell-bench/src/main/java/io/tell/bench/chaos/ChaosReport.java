@@ -10,8 +10,17 @@ import java.util.List;
 public record ChaosReport(long seed, double seconds, int nodesStarted, long begun, long acknowledged, long failed,
                           java.util.Map<String, Long> failedByCode, long inDoubt, long inDoubtApplied, long lost, long duplicated, long failedButApplied,
                           long expectedTotal, long actualTotal, List<FaultResult> faults,
-                          long allAccountsWritableMillis, long snapshotPassedMillis, long deadTids,
-                          List<String> violations) {
+                          List<Throughput> throughput, long allAccountsWritableMillis, long snapshotPassedMillis,
+                          long deadTids, List<String> violations) {
+
+    /**
+     * Acknowledged transfers per second around one fault (one per fault, in order): the mean over
+     * the 3 s before, the lowest 500 ms window in the 5 s after, and the ms from the fault until a
+     * 500 ms window from the lowest one on reached 80 % of the rate before (0: it never dropped
+     * below; -1: not within 20 s).
+     */
+    public record Throughput(double beforePerSecond, double lowestPerSecond, long backMillis) {
+    }
 
     /**
      * One fault: what was done, and the milliseconds from the fault until every live node had
@@ -35,7 +44,8 @@ public record ChaosReport(long seed, double seconds, int nodesStarted, long begu
         out.println("  failed by code: " + failedByCode);
         out.printf("  total balance %,d (expected %,d)%n", actualTotal, expectedTotal);
         out.println("  faults (times from the fault):");
-        for (FaultResult f : faults) {
+        for (int i = 0; i < faults.size(); i++) {
+            FaultResult f = faults.get(i);
             StringBuilder s = new StringBuilder(String.format("    at %6.1f s  %-24s %s: every live node committing again after %s",
                     f.atMillis() / 1000.0, f.fault(), f.detail(), millis(f.fullServiceMillis())));
             if (f.rowsWritableMillis() >= 0 || f.fault().startsWith("kill node")) {
@@ -48,6 +58,9 @@ public record ChaosReport(long seed, double seconds, int nodesStarted, long begu
                 s.append(" (").append(f.note()).append(')');
             }
             out.println(s);
+            Throughput t = throughput.get(i);
+            out.printf("             throughput %,.0f/s in the 3 s before, lowest %,.0f/s (500 ms windows), back to 80 %% from %s on%n",
+                    t.beforePerSecond(), t.lowestPerSecond(), millis(t.backMillis()));
         }
         out.printf("  afterwards: every account written in one transaction after %s; the snapshot passed all %d tids"
                 + " of the killed nodes after %s%n", millis(allAccountsWritableMillis), deadTids, millis(snapshotPassedMillis));

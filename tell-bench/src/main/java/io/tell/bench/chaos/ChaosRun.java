@@ -120,10 +120,9 @@ public final class ChaosRun {
                     Thread.sleep(1_000 + random.nextInt(1_500));
                     faults.add(inject(f, parent.tm));
                 }
+                // At least 5 s after the last fault, so that its throughput dip is seen to end.
                 long left = (long) (config.seconds() * 1e9) - (System.nanoTime() - startNanos);
-                if (left > 0) {
-                    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(left));
-                }
+                Thread.sleep(Math.max(5_000, TimeUnit.NANOSECONDS.toMillis(left)));
             }
             double seconds = (System.nanoTime() - startNanos) / 1e9;
             log.println("chaos: stopping the processing nodes");
@@ -249,6 +248,7 @@ public final class ChaosRun {
         long tid = Long.parseLong(paused[1]);
         victim.kill();
         long t0 = victim.killedAtNanos;
+        at = TimeUnit.NANOSECONDS.toMillis(t0 - startNanos);
         synchronized (killed) {
             killed.add(victim);
         }
@@ -394,7 +394,9 @@ public final class ChaosRun {
             return new ChaosReport(config.seed(), seconds, nodeCounter, ledger.begun.size(), ledger.acked.size(),
                     ledger.failed.size(), new java.util.TreeMap<>(ledger.failCodes.entrySet().stream()
                             .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().sum()))), inDoubt, inDoubtApplied, lost, duplicated, failedApplied.size(), expectedTotal, total,
-                    List.copyOf(faults), writable, passed, deadTids.size(), violations);
+                    List.copyOf(faults), faults.stream().map(f -> ledger.throughputAround(startNanos
+                            + TimeUnit.MILLISECONDS.toNanos(f.atMillis()))).toList(), writable, passed, deadTids.size(),
+                    violations);
         }
     }
 

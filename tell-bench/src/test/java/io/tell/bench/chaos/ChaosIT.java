@@ -38,6 +38,10 @@ class ChaosIT {
                 assertTrue(f.rowsWritableMillis() >= 0, "seed " + seed + ": rows not writable after " + f);
             }
         }
+        assertEquals(r.faults().size(), r.throughput().size(), "seed " + seed);
+        for (ChaosReport.Throughput t : r.throughput()) {
+            assertTrue(t.beforePerSecond() > 0, "seed " + seed + ": no transfer acknowledged before a fault: " + t);
+        }
         assertTrue(r.allAccountsWritableMillis() >= 0, "seed " + seed);
         assertTrue(r.snapshotPassedMillis() >= 0, "seed " + seed);
     }
