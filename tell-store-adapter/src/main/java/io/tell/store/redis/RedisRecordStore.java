@@ -1,8 +1,10 @@
 package io.tell.store.redis;
 
 import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.netty.util.concurrent.FastThreadLocalThread;
+import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.store.Domains;
 import io.tell.store.KeyRange;
@@ -12,11 +14,13 @@ import io.tell.store.StoredRecord;
 import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -66,7 +70,11 @@ public final class RedisRecordStore implements RecordStore {
         try {
             nodes = config.cluster() ? ClusterNodes.connect(config, inFlight) : StandaloneNodes.connect(config, inFlight);
         } catch (RuntimeException e) {
-            throw RedisErrors.translate(e);
+            TellException failure = RedisErrors.translate(e);
+            if (failure.code() == ErrorCode.STORE_UNAVAILABLE) {
+                checkLogin(config, failure);
+            }
+            throw failure;
         }
         try {
             CompletableFuture<Void> loaded = nodes.primaries().thenCompose(primaries -> {
@@ -81,6 +89,30 @@ public final class RedisRecordStore implements RecordStore {
         } catch (RuntimeException e) {
             nodes.close();
             throw e;
+        }
+    }
+
+    /**
+     * Lettuce sometimes reports a refused login only as a lost connection (its handshake handler
+     * gone in a race), so when connecting failed the first server is asked directly (plain TCP
+     * only): a refused login, or a PING refused for want of one, then fails with AUTH_FAILED.
+     */
+    private static void checkLogin(RedisStoreConfig config, TellException failure) {
+        if (config.tls()) {
+            return;
+        }
+        try (RespConnection c = RespConnection.open(config.hosts().get(0), config.login(), (int) config.timeout().toMillis())) {
+            c.send("PING".getBytes(StandardCharsets.US_ASCII));
+            c.flush();
+            if (c.read() instanceof RespConnection.Error e) { // NOAUTH: the server wants a login the URL lacks
+                throw new RespConnection.Refused(e.message());
+            }
+        } catch (RespConnection.Refused refused) {
+            TellException auth = RedisErrors.translate(new RedisCommandExecutionException(refused.getMessage()));
+            auth.addSuppressed(failure);
+            throw auth;
+        } catch (IOException unreachable) {
+            failure.addSuppressed(unreachable);
         }
     }
 
