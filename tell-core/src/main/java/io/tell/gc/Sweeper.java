@@ -185,8 +185,9 @@ public final class Sweeper implements AutoCloseable {
         if (holder == null && cursor.garbageNext() == 1 && cursor.logNext() == 1) {
             return null;
         }
+        String audits = TreeAudit.progress(store);
         return (holder == null ? "no holder now" : "lease held (last) by " + holder) + "; garbage lists read below tid "
-                + cursor.garbageNext() + ", log entries below tid " + cursor.logNext();
+                + cursor.garbageNext() + ", log entries below tid " + cursor.logNext() + (audits == null ? "" : "; " + audits);
     }
 
 }

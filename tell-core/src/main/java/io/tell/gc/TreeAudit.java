@@ -5,10 +5,12 @@ import io.tell.index.internal.NodeStore;
 import io.tell.index.internal.UnreachableRecords;
 import io.tell.store.Expect;
 import io.tell.store.RecordKey;
+import io.tell.store.RecordStore;
 import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +82,19 @@ final class TreeAudit {
         }
         Expect expect = stored == null ? Expect.ABSENT : Expect.version(stored.version());
         pass.writeAll(List.of(new WriteOp(KEY, encode(next), expect))); // lost to a racing holder: next pass
+    }
+
+    /** Where audits stand in {@code store}, for {@code cluster status}; null when none was ever scheduled. */
+    static String progress(RecordStore store) {
+        Versioned stored = store.get(KEY.domain(), KEY.key());
+        if (stored == null) {
+            return null;
+        }
+        State s = decode(stored.value());
+        String last = s.lastEndMillis() == 0 ? "no tree audit ended yet"
+                : "last tree audit ended " + Instant.ofEpochMilli(s.lastEndMillis());
+        return s.scheduledMillis() == 0 ? last
+                : last + ", an audit of " + s.ceilings().size() + " trees scheduled " + Instant.ofEpochMilli(s.scheduledMillis());
     }
 
     private void audit(String tree, long ceiling) {

@@ -398,11 +398,13 @@ class SweeperTest {
         assertEquals(1, TreeValidator.validate(store, tree).unreachableMappings());
 
         assertTrue(sweeper.runPass()); // reads the id ceilings
+        assertTrue(Sweeper.progress(store).contains("an audit of"), Sweeper.progress(store));
         assertTrue(sweeper.runPass());
         assertEquals(0, sweeper.stats().treeRecordsDeleted(), "not while a client may still swing such ids in");
         Thread.sleep(NodeStore.ID_RANGE_LIFE_MILLIS + 100);
         assertTrue(sweeper.runPass());
 
+        assertTrue(Sweeper.progress(store).contains("last tree audit ended"), Sweeper.progress(store));
         TreeValidator.Report report = TreeValidator.validate(store, tree);
         assertEquals(0, report.unreachableMappings());
         assertEquals(0, report.unreferencedPhysical());
