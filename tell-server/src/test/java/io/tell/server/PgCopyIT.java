@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.StringReader;
+import java.io.StringWriter;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -18,7 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyManager;
 
-/** COPY … FROM STDIN through the JDBC driver's CopyManager: text and CSV, NULLs, escapes, and a failed load leaving nothing. */
+/**
+ * COPY … FROM STDIN and TO STDOUT through the JDBC driver's CopyManager: text and CSV, NULLs,
+ * escapes, a failed load leaving nothing, and exports that load back unchanged.
+ */
 class PgCopyIT {
     private static PgTestServer server;
 
@@ -74,6 +79,38 @@ class PgCopyIT {
                 assertNull(rs.getString(2)); // an unquoted empty field is NULL in CSV
             }
             assertEquals(1, copy.copyIn("COPY copy_csv FROM STDIN CSV DELIMITER ';'", new StringReader("5;x;2.5\n")));
+        }
+    }
+
+    @Test
+    void exportsLoadBackUnchangedInTextAndCsv() throws SQLException, IOException {
+        try (Connection c = server.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE copy_src (id INTEGER PRIMARY KEY, note VARCHAR(40), amount DECIMAL(8,2))");
+            s.execute("INSERT INTO copy_src VALUES (1, 'plain', 1.50), (2, 'tab\there, comma', NULL), (3, 'say \"hi\"', 3.00),"
+                    + " (4, 'back\\slash', 4.25), (5, '', 5.00), (6, NULL, 6.00)");
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO copy_src VALUES (7, ?, 7.00)")) {
+                p.setString(1, "two\nlines");
+                p.executeUpdate();
+            }
+            CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+            for (String format : new String[] {"", " WITH (FORMAT csv)", " CSV DELIMITER ';'"}) {
+                StringWriter exported = new StringWriter();
+                assertEquals(7, copy.copyOut("COPY copy_src TO STDOUT" + format, exported));
+                s.execute("CREATE TABLE copy_dst (id INTEGER PRIMARY KEY, note VARCHAR(40), amount DECIMAL(8,2))");
+                assertEquals(7, copy.copyIn("COPY copy_dst FROM STDIN" + format, new StringReader(exported.toString())));
+                assertEquals(0, count(s, "SELECT count(*) FROM copy_src a LEFT JOIN copy_dst b ON a.id = b.id"
+                        + " WHERE b.id IS NULL OR a.note <> b.note OR (a.note IS NULL) <> (b.note IS NULL)"
+                        + " OR a.amount <> b.amount OR (a.amount IS NULL) <> (b.amount IS NULL)"), format + ":\n" + exported);
+                s.execute("DROP TABLE copy_dst");
+            }
+            StringWriter text = new StringWriter();
+            copy.copyOut("COPY copy_src (id, note) TO STDOUT", text);
+            assertTrue(text.toString().startsWith("1\tplain\n2\ttab\\there, comma\n3\tsay \"hi\"\n4\tback\\\\slash\n5\t\n6\t\\N\n"),
+                    text.toString());
+            StringWriter query = new StringWriter();
+            assertEquals(2, copy.copyOut("COPY (SELECT id, amount * 2 AS twice FROM copy_src WHERE id IN (1, 3) ORDER BY id)"
+                    + " TO STDOUT WITH (FORMAT csv, HEADER)", query));
+            assertEquals("ID,TWICE\n1,3.00\n3,6.00\n", query.toString());
         }
     }
 

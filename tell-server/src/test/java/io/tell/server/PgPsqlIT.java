@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Debian's psql against a PN server with SCRAM: a script of several statements, a transaction,
- * {@code \timing}, {@code \copy} from a CSV file. Skipped only where psql is not installed
+ * {@code \timing}, {@code \copy} from a CSV file and of a query to one. Skipped only where psql is not installed
  * ({@code ./tell test} and CI install postgresql-client).
  */
 class PgPsqlIT {
@@ -38,6 +38,7 @@ class PgPsqlIT {
                 "COMMIT;",
                 "SELECT id, name, pop FROM city ORDER BY id;",
                 "SELECT count(*) AS n, sum(pop) AS total FROM city; SHOW application_name;",
+                "\\copy (SELECT id, name FROM city WHERE id >= 3 ORDER BY id) TO '" + dir.resolve("out.csv") + "' WITH (FORMAT csv, HEADER)",
                 ""));
         try (PgTestServer server = PgTestServer.scram(Map.of("u", "pw"))) {
             List<String> lines = psql(server, script, "pw");
@@ -48,6 +49,7 @@ class PgPsqlIT {
             assertTrue(lines.contains("4|931001"), lines::toString);
             assertTrue(lines.contains("psql"), lines::toString);
             assertTrue(lines.stream().anyMatch(l -> l.matches("Time: [0-9.]+ ms.*")), lines::toString);
+            assertEquals("ID,NAME\n3,Geneva\n4,\"Basel, BS\"\n", Files.readString(dir.resolve("out.csv")));
 
             Files.writeString(script, "SELECT 1;\n");
             List<String> refused = psql(server, script, "wrong");

@@ -130,6 +130,23 @@ final class BackendWriter {
         end(at);
     }
 
+    /** CopyOutResponse: overall text format, {@code columns} columns. */
+    void copyOutResponse(int columns) {
+        int at = start();
+        ByteBuf b = begin('H').writeByte(0).writeShort(columns);
+        for (int i = 0; i < columns; i++) {
+            b.writeShort(0);
+        }
+        end(at);
+    }
+
+    /** CopyData: one record of a COPY TO, with its line end. */
+    void copyData(String record) {
+        int at = start();
+        begin('d').writeCharSequence(record, StandardCharsets.UTF_8);
+        end(at);
+    }
+
     /** CopyInResponse: overall text format, {@code columns} columns. */
     void copyInResponse(int columns) {
         int at = start();

@@ -7,14 +7,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code COPY table [(columns)] FROM STDIN [[WITH] (options) | legacy options]}: the bulk load
- * this server supports, in text or CSV format. {@code table} and {@code columns} are kept as
- * written (quoted or not), to go into an INSERT unchanged; {@code columns} is empty for all.
+ * The COPY forms this server supports, in text or CSV format, with {@code [[WITH] (options) |
+ * legacy options]}: {@code COPY table [(columns)] FROM STDIN} (a bulk load), {@code COPY table
+ * [(columns)] TO STDOUT} and {@code COPY (query) TO STDOUT} (an export; {@code toStdout}).
+ * {@code table} and {@code columns} are kept as written (quoted or not), to go into an INSERT or
+ * SELECT unchanged; {@code columns} is empty for all; {@code query} is null unless given.
  */
-record CopyCommand(String table, List<String> columns, boolean csv, boolean header, char delimiter,
-                   String nullString, char quote, char escape) {
-    private static final Pattern COPY = Pattern.compile(
-            "\\s*COPY\\s+(\"(?:[^\"]|\"\")+\"|[\\w.]+)\\s*(?:\\(([^)]*)\\))?\\s*FROM\\s+STDIN\\b(.*)",
+record CopyCommand(String table, List<String> columns, String query, boolean toStdout, boolean csv, boolean header,
+                   char delimiter, String nullString, char quote, char escape) {
+    private static final String TABLE = "(\"(?:[^\"]|\"\")+\"|[\\w.]+)\\s*(?:\\(([^)]*)\\))?";
+    private static final Pattern FROM_STDIN = Pattern.compile("\\s*COPY\\s+" + TABLE + "\\s*FROM\\s+STDIN\\b(.*)",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern TABLE_TO_STDOUT = Pattern.compile("\\s*COPY\\s+" + TABLE + "\\s*TO\\s+STDOUT\\b(.*)",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern QUERY_TO_STDOUT = Pattern.compile("\\s*COPY\\s*\\((.*)\\)\\s*TO\\s+STDOUT\\b(.*)",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final Pattern OPTION = Pattern.compile("\\s*(\\w+)(?:\\s+(?:AS\\s+)?('(?:[^']|'')*'|\\w+))?\\s*",
             Pattern.CASE_INSENSITIVE);
@@ -26,17 +32,32 @@ record CopyCommand(String table, List<String> columns, boolean csv, boolean head
         if (first.isEmpty() || !first.get(0).equals("COPY")) {
             return null;
         }
-        Matcher m = COPY.matcher(sql.strip());
-        if (!m.matches()) {
-            throw new PgError("0A000", "only COPY table [(columns)] FROM STDIN is supported");
+        String statement = sql.strip();
+        Matcher m;
+        String table = null;
+        String query = null;
+        String columnList = null;
+        String options;
+        boolean toStdout = true;
+        if ((m = FROM_STDIN.matcher(statement)).matches() || (m = TABLE_TO_STDOUT.matcher(statement)).matches()) {
+            toStdout = m.pattern() == TABLE_TO_STDOUT;
+            table = m.group(1);
+            columnList = m.group(2);
+            options = m.group(3);
+        } else if ((m = QUERY_TO_STDOUT.matcher(statement)).matches()) {
+            query = m.group(1).strip();
+            options = m.group(2);
+        } else {
+            throw new PgError("0A000", "only COPY table [(columns)] FROM STDIN, COPY table [(columns)] TO STDOUT"
+                    + " and COPY (query) TO STDOUT are supported");
         }
         List<String> columns = new ArrayList<>();
-        if (m.group(2) != null) {
-            for (String c : m.group(2).split(",")) {
+        if (columnList != null) {
+            for (String c : columnList.split(",")) {
                 columns.add(c.strip());
             }
         }
-        String options = m.group(3).strip();
+        options = options.strip();
         if (options.endsWith(";")) {
             options = options.substring(0, options.length() - 1).strip();
         }
@@ -55,7 +76,7 @@ record CopyCommand(String table, List<String> columns, boolean csv, boolean head
             }
             b.option(o.group(1).toLowerCase(Locale.ROOT), o.group(2) == null ? null : unquote(o.group(2)));
         }
-        return new CopyCommand(m.group(1), columns, b.csv, b.header, b.delimiter(), b.nullString(),
+        return new CopyCommand(table, columns, query, toStdout, b.csv, b.header, b.delimiter(), b.nullString(),
                 b.quote, b.escape == 0 ? b.quote : b.escape);
     }
 

@@ -24,6 +24,7 @@ final class PgSession {
     private final TransactionBlock tx;
     private final StatementRunner runner;
     private final CatalogSource catalog;
+    private final SessionParameters parameters;
     private final Map<String, PgStatement> statements = new HashMap<>();
     private final Map<String, Portal> portals = new HashMap<>();
     private boolean skipToSync;
@@ -36,6 +37,7 @@ final class PgSession {
         this.out = out;
         this.tx = new TransactionBlock(session, readOnly);
         this.catalog = catalog;
+        this.parameters = parameters;
         this.runner = new StatementRunner(session, tx, parameters, out, catalog);
     }
 
@@ -80,6 +82,11 @@ final class PgSession {
         for (int i = 0; i < list.size(); i++) {
             try {
                 PgStatement statement = prepare(list.get(i), new int[0], false);
+                if (statement instanceof PgStatement.Copy c && c.command().toStdout()) {
+                    long rows = CopyOut.run(c.command(), session, out, parameters.statementTimeoutMillis());
+                    out.commandComplete("COPY " + rows);
+                    continue;
+                }
                 if (statement instanceof PgStatement.Copy c) {
                     startCopy(c.command(), list.subList(i + 1, list.size()), grouped);
                     return;

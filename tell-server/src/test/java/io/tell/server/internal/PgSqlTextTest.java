@@ -2,6 +2,7 @@ package io.tell.server.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -73,7 +74,13 @@ class PgSqlTextTest {
         assertEquals('\t', text.delimiter());
         assertEquals("\\N", text.nullString());
         assertNull(CopyCommand.parse("SELECT 1"));
-        assertEquals("0A000", assertThrows(PgError.class, () -> CopyCommand.parse("COPY t TO STDOUT")).sqlState());
+        CopyCommand out = CopyCommand.parse("COPY t (a) TO STDOUT WITH (FORMAT csv)");
+        assertTrue(out.toStdout() && out.csv() && out.query() == null);
+        CopyCommand query = CopyCommand.parse("COPY (SELECT a FROM t WHERE b IN (1, 2)) TO STDOUT");
+        assertEquals("SELECT a FROM t WHERE b IN (1, 2)", query.query());
+        assertFalse(CopyCommand.parse("COPY t FROM STDIN").toStdout());
+        assertEquals("0A000", assertThrows(PgError.class, () -> CopyCommand.parse("COPY t TO '/tmp/file'")).sqlState());
+        assertEquals("0A000", assertThrows(PgError.class, () -> CopyCommand.parse("COPY (SELECT 1) FROM STDIN")).sqlState());
         assertEquals("0A000", assertThrows(PgError.class, () -> CopyCommand.parse("COPY t FROM STDIN (FORMAT binary)")).sqlState());
     }
 
