@@ -63,6 +63,20 @@ public final class Transaction implements AutoCloseable {
     private final TreeReads treeReads = new TreeReads();
     /** The buffer's written entries, so that readers merging in their own writes need not walk every read. */
     private final List<Entry> written = new ArrayList<>();
+    /** While a savepoint is open: each entry's state before each change since the oldest open one. */
+    private final List<Undo> undo = new ArrayList<>();
+    private int openSavepoints;
+
+    /** What one change replaced in {@code entry}. */
+    private record Undo(Entry entry, boolean written, byte[] newRow, TableIndex reindexed) {
+    }
+
+    /**
+     * A point this transaction can go back to ({@link #rollbackTo}): SQL's SAVEPOINT. Taking
+     * one costs nothing; while any is open each write also remembers what it replaced.
+     */
+    public record Savepoint(Transaction owner, int mark) {
+    }
     private State state = State.ACTIVE;
     /** The lease id this transaction logs under (the node id when the node holds no lease). */
     private final String logNode;
@@ -311,7 +325,9 @@ public final class Transaction implements AutoCloseable {
         if (!lock(index.table(), key)) {
             return false;
         }
-        buffer.get(new RecordKey(index.table(), key)).reindexed = index;
+        Entry e = buffer.get(new RecordKey(index.table(), key));
+        remember(e);
+        e.reindexed = index;
         return true;
     }
 
@@ -321,6 +337,7 @@ public final class Transaction implements AutoCloseable {
         if (visibleRow(e) == null) {
             return false;
         }
+        remember(e);
         markWritten(e);
         e.newRow = null;
         return true;
@@ -459,8 +476,59 @@ public final class Transaction implements AutoCloseable {
         if (row == null) {
             throw new IllegalArgumentException("row is null (use delete)");
         }
+        remember(e);
         markWritten(e);
         e.newRow = row.clone();
+    }
+
+    private void remember(Entry e) {
+        if (openSavepoints > 0) {
+            undo.add(new Undo(e, e.written, e.newRow, e.reindexed));
+        }
+    }
+
+    /** Opens a savepoint here: the writes from now on can be undone with {@link #rollbackTo}. */
+    public Savepoint savepoint() {
+        checkActive();
+        openSavepoints++;
+        return new Savepoint(this, undo.size());
+    }
+
+    /**
+     * Undoes every write since {@code savepoint} was taken (later savepoints are undone with
+     * them); the savepoint stays open. Reads stay as they were: rows read since are still
+     * what this snapshot sees, and SERIALIZABLE still validates them.
+     */
+    public void rollbackTo(Savepoint savepoint) {
+        checkActive();
+        checkOwn(savepoint);
+        for (int i = undo.size() - 1; i >= savepoint.mark(); i--) {
+            Undo u = undo.remove(i);
+            Entry e = u.entry();
+            if (e.written && !u.written()) {
+                Entry last = written.remove(written.size() - 1); // entries first written since are undone last-first
+                if (last != e) {
+                    throw new IllegalStateException("undo out of order at " + e.key);
+                }
+            }
+            e.written = u.written();
+            e.newRow = u.newRow();
+            e.reindexed = u.reindexed();
+        }
+    }
+
+    /** Closes {@code savepoint} (its writes stay); with none open any more, writes stop remembering. */
+    public void release(Savepoint savepoint) {
+        checkOwn(savepoint);
+        if (openSavepoints > 0 && --openSavepoints == 0) {
+            undo.clear();
+        }
+    }
+
+    private void checkOwn(Savepoint savepoint) {
+        if (savepoint.owner() != this) {
+            throw new IllegalArgumentException("a savepoint of another transaction");
+        }
     }
 
     private void markWritten(Entry e) {

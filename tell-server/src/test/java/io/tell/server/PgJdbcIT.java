@@ -189,6 +189,53 @@ class PgJdbcIT {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"", "preferQueryMode=simple"})
+    void savepointsUndoWritesAndRepairAFailedBlock(String options) throws SQLException {
+        String table = "sp_" + Math.abs(options.hashCode());
+        try (Connection c = server.connect(options); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + table + " (id INTEGER PRIMARY KEY)");
+            assertEquals("25P01", assertThrows(SQLException.class, () -> s.execute("SAVEPOINT outside")).getSQLState());
+            c.setAutoCommit(false);
+            s.execute("INSERT INTO " + table + " VALUES (1)");
+            java.sql.Savepoint unnamed = c.setSavepoint();
+            s.execute("INSERT INTO " + table + " VALUES (2)");
+            c.rollback(unnamed);
+            java.sql.Savepoint named = c.setSavepoint("Before Error");
+            s.execute("INSERT INTO " + table + " VALUES (3)");
+            assertEquals("22012", assertThrows(SQLException.class, () -> s.executeQuery("SELECT 1 / 0")).getSQLState());
+            assertEquals("25P02", assertThrows(SQLException.class, () -> s.execute("INSERT INTO " + table + " VALUES (9)"))
+                    .getSQLState(), "the block is failed until it rolls back to the savepoint");
+            c.rollback(named);
+            s.execute("INSERT INTO " + table + " VALUES (4)");
+            c.releaseSavepoint(named);
+            assertEquals("3B001", assertThrows(SQLException.class, () -> s.execute("ROLLBACK TO SAVEPOINT nowhere")).getSQLState());
+            c.rollback(); // the error above failed the block again: end it
+            s.execute("INSERT INTO " + table + " VALUES (1)");
+            s.execute("SAVEPOINT a");
+            s.execute("INSERT INTO " + table + " VALUES (4)");
+            s.execute("RELEASE SAVEPOINT a");
+            c.commit();
+            try (ResultSet rs = s.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
+                assertTrue(rs.next());
+                assertEquals(1, rs.getInt(1));
+                assertTrue(rs.next());
+                assertEquals(4, rs.getInt(1));
+                assertFalse(rs.next());
+            }
+        }
+        // The driver's autosave: a savepoint before each statement, rolled back to when one fails.
+        try (Connection c = server.connect(options + (options.isEmpty() ? "" : "&") + "autosave=always");
+                Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("INSERT INTO " + table + " VALUES (10)");
+            assertThrows(SQLException.class, () -> s.executeQuery("SELECT 1 / 0"));
+            s.execute("INSERT INTO " + table + " VALUES (11)");
+            c.commit();
+            assertEquals(4, count(s, "SELECT count(*) FROM " + table));
+        }
+    }
+
     static long count(Statement s, String sql) throws SQLException {
         try (ResultSet rs = s.executeQuery(sql)) {
             assertTrue(rs.next());

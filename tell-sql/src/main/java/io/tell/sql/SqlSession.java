@@ -37,6 +37,24 @@ public interface SqlSession extends AutoCloseable {
 
     void rollback();
 
+    /**
+     * SAVEPOINT {@code name}: a point the open transaction can go back to; only with auto-commit
+     * off ({@link io.tell.error.ErrorCode#TX_STATE} otherwise). A name may be used again: the
+     * newest savepoint of a name is the one meant.
+     */
+    void setSavepoint(String name);
+
+    /**
+     * ROLLBACK TO SAVEPOINT {@code name}: undoes the writes since; that savepoint stays, later
+     * ones go. {@link io.tell.error.ErrorCode#NO_SUCH_SAVEPOINT} when there is none of that
+     * name; {@link io.tell.error.ErrorCode#TX_STATE} when an error already rolled the whole
+     * transaction back.
+     */
+    void rollbackToSavepoint(String name);
+
+    /** RELEASE SAVEPOINT {@code name}: forgets it and every later one; their writes stay. */
+    void releaseSavepoint(String name);
+
     Isolation isolation();
 
     /** Takes effect with the next transaction; {@link io.tell.error.ErrorCode#TX_STATE} inside one. */

@@ -36,6 +36,7 @@ public final class SqlStates {
             case READ_ONLY -> "25006";                              // read-only SQL transaction
             case CANCELLED, TIMEOUT -> "57014";                     // query canceled
             case TX_STATE -> "25000";                               // invalid transaction state
+            case NO_SUCH_SAVEPOINT -> "3B001";                      // invalid savepoint specification
             case BAD_CONFIGURATION -> "22023";                      // invalid parameter value
             case CORRUPT_DATA -> "XX001";                           // data corrupted
             case STORE_FAILURE, INTERNAL -> "XX000";                // internal error

@@ -42,6 +42,8 @@ public enum ErrorCode {
     SQL_INVALID(false),
     /** The transaction was used after it ended or in a way the API forbids. */
     TX_STATE(false),
+    /** A ROLLBACK TO or RELEASE named a savepoint the transaction does not have. */
+    NO_SUCH_SAVEPOINT(false),
     /** A URL, option or argument is malformed. */
     BAD_CONFIGURATION(false),
     /** Stored bytes do not decode: a bug or foreign data. */

@@ -22,6 +22,18 @@ sealed interface ControlCommand {
     record Rollback() implements ControlCommand {
     }
 
+    /** SAVEPOINT name. */
+    record Savepoint(String name) implements ControlCommand {
+    }
+
+    /** ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name. */
+    record RollbackTo(String name) implements ControlCommand {
+    }
+
+    /** RELEASE [SAVEPOINT] name. */
+    record Release(String name) implements ControlCommand {
+    }
+
     /** SET name TO value (SET TIME ZONE, SET SESSION/LOCAL too). */
     record Set(String name, String value) implements ControlCommand {
     }
@@ -52,6 +64,9 @@ sealed interface ControlCommand {
             case Begin b -> "BEGIN";
             case Commit c -> "COMMIT";
             case Rollback r -> "ROLLBACK";
+            case Savepoint s -> "SAVEPOINT";
+            case RollbackTo r -> "ROLLBACK";
+            case Release r -> "RELEASE";
             case Set s -> "SET";
             case SetTransaction s -> "SET";
             case Reset r -> "RESET";

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Recognises the {@link ControlCommand}s in SQL text. Anything else (including what merely
- * starts like one, e.g. SAVEPOINT) goes to Tell's SQL, which says what it does not support.
+ * Recognises the {@link ControlCommand}s in SQL text. Anything else goes to Tell's SQL, which
+ * says what it does not support.
  */
 final class ControlCommands {
     private ControlCommands() {
@@ -19,7 +19,7 @@ final class ControlCommands {
             return null;
         }
         switch (words.get(0)) {
-            case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT", "SET", "RESET", "SHOW" -> {
+            case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT", "SET", "RESET", "SHOW", "SAVEPOINT", "RELEASE" -> {
             }
             case "ANALYZE", "ANALYSE", "VACUUM" -> {
                 return new ControlCommand.Maintenance(words.get(0).equals("VACUUM") ? "VACUUM" : "ANALYZE");
@@ -45,7 +45,17 @@ final class ControlCommands {
             }
             case "rollback", "abort" -> {
                 t.optional("work", "transaction");
-                yield t.atEnd() ? new ControlCommand.Rollback() : null; // ROLLBACK TO SAVEPOINT is Tell's to refuse
+                if (t.atEnd()) {
+                    yield new ControlCommand.Rollback();
+                }
+                t.expect("to");
+                t.optional("savepoint");
+                yield new ControlCommand.RollbackTo(savepointName(t));
+            }
+            case "savepoint" -> new ControlCommand.Savepoint(savepointName(t));
+            case "release" -> {
+                t.optional("savepoint");
+                yield new ControlCommand.Release(savepointName(t));
             }
             case "set" -> set(t);
             case "reset" -> {
@@ -59,6 +69,14 @@ final class ControlCommands {
             throw new PgError("42601", "syntax error at or near \"" + t.next() + "\"");
         }
         return command;
+    }
+
+    private static String savepointName(Tokens t) {
+        String name = t.next();
+        if (name == null) {
+            throw new PgError("42601", "a savepoint name is missing");
+        }
+        return name;
     }
 
     private static ControlCommand set(Tokens t) {

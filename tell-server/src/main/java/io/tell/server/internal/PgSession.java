@@ -114,7 +114,8 @@ final class PgSession {
     private PgStatement prepare(String sql, int[] types, boolean placeholders) {
         if (tx.failed()) {
             ControlCommand c = ControlCommands.parse(sql);
-            if (!(c instanceof ControlCommand.Commit || c instanceof ControlCommand.Rollback)) {
+            if (!(c instanceof ControlCommand.Commit || c instanceof ControlCommand.Rollback
+                    || c instanceof ControlCommand.RollbackTo)) {
                 throw PgError.abortedTransaction();
             }
         }

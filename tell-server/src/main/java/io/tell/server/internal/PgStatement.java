@@ -109,9 +109,9 @@ sealed interface PgStatement {
         };
     }
 
-    /** Whether a failed transaction block lets this statement run: only COMMIT and ROLLBACK end it. */
+    /** Whether a failed transaction block lets this statement run: COMMIT and ROLLBACK end it, ROLLBACK TO SAVEPOINT repairs it. */
     default boolean endsTransaction() {
-        return this instanceof Control c
-                && (c.command() instanceof ControlCommand.Commit || c.command() instanceof ControlCommand.Rollback);
+        return this instanceof Control c && (c.command() instanceof ControlCommand.Commit
+                || c.command() instanceof ControlCommand.Rollback || c.command() instanceof ControlCommand.RollbackTo);
     }
 }

@@ -108,6 +108,9 @@ final class StatementRunner {
             case ControlCommand.Begin b -> tx.begin(b.modes());
             case ControlCommand.Commit c -> tag = tx.commit();
             case ControlCommand.Rollback r -> tx.rollback();
+            case ControlCommand.Savepoint s -> tx.savepoint(s.name());
+            case ControlCommand.RollbackTo r -> tx.rollbackTo(r.name());
+            case ControlCommand.Release r -> tx.release(r.name());
             case ControlCommand.SetTransaction s -> tx.setModes(s.modes(), s.session());
             case ControlCommand.Set s -> set(s.name(), s.value());
             case ControlCommand.Reset r -> {

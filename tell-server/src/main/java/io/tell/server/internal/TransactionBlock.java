@@ -148,6 +148,35 @@ final class TransactionBlock {
         }
     }
 
+    /** SAVEPOINT: only inside a block (25P01 otherwise, as in PostgreSQL). */
+    void savepoint(String name) {
+        if (!explicit) {
+            throw new PgError("25P01", "SAVEPOINT can only be used in transaction blocks");
+        }
+        session.setSavepoint(name);
+    }
+
+    /**
+     * ROLLBACK TO SAVEPOINT: undoes what the block did since, and makes a failed block usable
+     * again, unless the error already rolled the engine's transaction back (a conflict, say),
+     * which only a ROLLBACK ends.
+     */
+    void rollbackTo(String name) {
+        if (!explicit) {
+            throw new PgError("25P01", "ROLLBACK TO SAVEPOINT can only be used in transaction blocks");
+        }
+        session.rollbackToSavepoint(name);
+        failed = false;
+    }
+
+    /** RELEASE SAVEPOINT. */
+    void release(String name) {
+        if (!explicit) {
+            throw new PgError("25P01", "RELEASE SAVEPOINT can only be used in transaction blocks");
+        }
+        session.releaseSavepoint(name);
+    }
+
     /** After a failed command: an explicit block fails, an implicit one is rolled back at once. */
     void onError() {
         if (explicit) {

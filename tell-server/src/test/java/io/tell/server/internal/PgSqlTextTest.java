@@ -43,7 +43,11 @@ class PgSqlTextTest {
                 assertInstanceOf(ControlCommand.Begin.class, ControlCommands.parse("BEGIN ISOLATION LEVEL SERIALIZABLE;")).modes());
         assertInstanceOf(ControlCommand.Commit.class, ControlCommands.parse("END"));
         assertInstanceOf(ControlCommand.Rollback.class, ControlCommands.parse("abort work"));
-        assertNull(ControlCommands.parse("ROLLBACK TO SAVEPOINT a")); // Tell's SQL refuses it
+        assertEquals(new ControlCommand.RollbackTo("a"), ControlCommands.parse("ROLLBACK TO SAVEPOINT a"));
+        assertEquals(new ControlCommand.RollbackTo("Mixed Case"), ControlCommands.parse("rollback work to \"Mixed Case\""));
+        assertEquals(new ControlCommand.Savepoint("s1"), ControlCommands.parse("SAVEPOINT S1;"));
+        assertEquals(new ControlCommand.Release("s1"), ControlCommands.parse("RELEASE s1"));
+        assertEquals("42601", assertThrows(PgError.class, () -> ControlCommands.parse("SAVEPOINT")).sqlState());
         assertEquals(new ControlCommand.Maintenance("ANALYZE"), ControlCommands.parse("analyze"));
         assertEquals("ANALYZE", ControlCommands.parse("ANALYSE VERBOSE orders (o_id)").tag());
         assertEquals(new ControlCommand.Maintenance("VACUUM"), ControlCommands.parse("/* after the load */ VACUUM (ANALYZE) t"));

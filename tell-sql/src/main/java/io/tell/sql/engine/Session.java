@@ -29,10 +29,15 @@ public final class Session implements SqlSession {
     private Isolation isolation = Isolation.SNAPSHOT;
     private boolean readOnly;
     private Transaction tx;
+    /** The open transaction's savepoints, oldest first. */
+    private final List<Named> savepoints = new ArrayList<>();
     private CatalogSnapshot catalog;
     private TellException failed;
     private volatile ExecContext running;
     private boolean closed;
+
+    private record Named(String name, Transaction.Savepoint point) {
+    }
 
     public Session(ProcessingNode node, PlanCache plans) {
         this.node = node;
@@ -98,10 +103,7 @@ public final class Session implements SqlSession {
             Ddl.execute(node, statement);
             return Results.count(0);
         }
-        if (failed != null) {
-            throw TellException.of(ErrorCode.TX_STATE, "the transaction was rolled back after an error ("
-                    + failed.getMessage() + "); roll back to go on");
-        }
+        checkNotFailed();
         Plan plan;
         List<?> values = params;
         if (statement instanceof LiftedSql l) {
@@ -118,6 +120,8 @@ public final class Session implements SqlSession {
             begin(autoCommit && plan.kind() == PreparedSql.Kind.QUERY && !plan.forUpdate());
         }
         ExecContext ctx = null;
+        // In an explicit transaction a statement is atomic: a failed one leaves none of its writes.
+        Transaction.Savepoint atomic = !autoCommit && plan.kind() == PreparedSql.Kind.DML ? tx.savepoint() : null;
         try {
             if (plan.catalogVersion() != catalog.version()) {
                 plan = plans.plan(plan.sql(), catalog);
@@ -135,6 +139,9 @@ public final class Session implements SqlSession {
             } else {
                 result = Results.count((Long) c.next()[0]);
             }
+            if (atomic != null) {
+                tx.release(atomic);
+            }
             if (implicit && autoCommit) {
                 Transaction t = tx;
                 tx = null;
@@ -142,6 +149,10 @@ public final class Session implements SqlSession {
             }
             return result;
         } catch (RuntimeException e) {
+            if (atomic != null && tx != null && tx.isActive()) {
+                tx.rollbackTo(atomic);
+                tx.release(atomic);
+            }
             abortAfter(e, implicit && autoCommit);
             throw e;
         } finally {
@@ -167,6 +178,7 @@ public final class Session implements SqlSession {
         }
         Transaction t = tx;
         tx = null;
+        savepoints.clear();
         if (!statementTx) {
             failed = e instanceof TellException te ? te : TellException.of(ErrorCode.INTERNAL, String.valueOf(e), e);
         }
@@ -201,6 +213,7 @@ public final class Session implements SqlSession {
             throw TellException.of(f.code().retriable() ? f.code() : ErrorCode.TX_CONFLICT,
                     "the transaction was rolled back after an error: " + f.getMessage(), f);
         }
+        savepoints.clear();
         if (tx == null) {
             return;
         }
@@ -213,10 +226,65 @@ public final class Session implements SqlSession {
     public void rollback() {
         checkOpen();
         failed = null;
+        savepoints.clear();
         if (tx != null) {
             Transaction t = tx;
             tx = null;
             t.rollback();
+        }
+    }
+
+    @Override
+    public void setSavepoint(String name) {
+        checkOpen();
+        if (autoCommit) {
+            throw TellException.of(ErrorCode.TX_STATE, "SAVEPOINT can only be used in a transaction (auto-commit is on)");
+        }
+        checkNotFailed();
+        if (tx == null) {
+            begin(false);
+        }
+        savepoints.add(new Named(name, tx.savepoint()));
+    }
+
+    @Override
+    public void rollbackToSavepoint(String name) {
+        checkOpen();
+        int at = savepoint(name);
+        checkNotFailed();
+        releaseAfter(at);
+        tx.rollbackTo(savepoints.get(at).point());
+    }
+
+    @Override
+    public void releaseSavepoint(String name) {
+        checkOpen();
+        int at = savepoint(name);
+        checkNotFailed();
+        releaseAfter(at - 1);
+    }
+
+    /** The newest savepoint named {@code name}; NO_SUCH_SAVEPOINT when there is none. */
+    private int savepoint(String name) {
+        for (int i = savepoints.size() - 1; i >= 0; i--) {
+            if (savepoints.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        throw TellException.of(ErrorCode.NO_SUCH_SAVEPOINT, "savepoint \"" + name + "\" does not exist");
+    }
+
+    /** Releases the savepoints after position {@code at}. */
+    private void releaseAfter(int at) {
+        while (savepoints.size() > at + 1) {
+            tx.release(savepoints.remove(savepoints.size() - 1).point());
+        }
+    }
+
+    private void checkNotFailed() {
+        if (failed != null) {
+            throw TellException.of(ErrorCode.TX_STATE, "the transaction was rolled back after an error ("
+                    + failed.getMessage() + "); roll back to go on");
         }
     }
 

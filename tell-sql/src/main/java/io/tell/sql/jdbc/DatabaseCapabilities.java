@@ -106,7 +106,7 @@ abstract class DatabaseCapabilities extends TellWrapper implements DatabaseMetaD
     @Override public boolean supportsDataManipulationTransactionsOnly() { return true; }
     @Override public boolean dataDefinitionCausesTransactionCommit() { return true; }
     @Override public boolean dataDefinitionIgnoredInTransactions() { return false; }
-    @Override public boolean supportsSavepoints() { return false; }
+    @Override public boolean supportsSavepoints() { return true; }
     @Override public boolean autoCommitFailureClosesAllResultSets() { return false; }
 
     @Override

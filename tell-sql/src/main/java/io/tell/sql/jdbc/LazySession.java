@@ -97,6 +97,21 @@ final class LazySession {
         }
     }
 
+    void setSavepoint(String name) throws SQLException {
+        SqlSession s = get();
+        run(() -> s.setSavepoint(name));
+    }
+
+    void rollbackToSavepoint(String name) throws SQLException {
+        SqlSession s = get();
+        run(() -> s.rollbackToSavepoint(name));
+    }
+
+    void releaseSavepoint(String name) throws SQLException {
+        SqlSession s = get();
+        run(() -> s.releaseSavepoint(name));
+    }
+
     /** Cancels the running statement, if any; safe from any thread. */
     void cancel() throws SQLException {
         SqlSession s = session;

@@ -46,6 +46,7 @@ public final class TellConnection extends TellWrapper implements Connection {
 
     private final ProcessingNode node;
     private final LazySession session;
+    private int savepoints;
     private final String url;
     private final String user;
     private final Set<TellStatement> statements = ConcurrentHashMap.newKeySet();
@@ -436,11 +437,42 @@ public final class TellConnection extends TellWrapper implements Connection {
         return ResultSet.CLOSE_CURSORS_AT_COMMIT;
     }
 
-    // No savepoints, stored procedures or LOB, XML, array and structured types.
-    @Override public Savepoint setSavepoint() throws SQLException { throw SqlExceptions.unsupported("savepoints"); }
-    @Override public Savepoint setSavepoint(String name) throws SQLException { throw SqlExceptions.unsupported("savepoints"); }
-    @Override public void rollback(Savepoint savepoint) throws SQLException { throw SqlExceptions.unsupported("savepoints"); }
-    @Override public void releaseSavepoint(Savepoint savepoint) throws SQLException { throw SqlExceptions.unsupported("savepoints"); }
+    /** An unnamed savepoint gets a name of this form with its id; a name given by the application is used as it is. */
+    private static final String UNNAMED = "tell_savepoint_";
+
+    @Override
+    public Savepoint setSavepoint() throws SQLException {
+        checkTransaction("setSavepoint");
+        TellSavepoint sp = TellSavepoint.unnamed(++savepoints, UNNAMED + (savepoints));
+        session.setSavepoint(sp.name());
+        return sp;
+    }
+
+    @Override
+    public Savepoint setSavepoint(String name) throws SQLException {
+        checkTransaction("setSavepoint");
+        if (name == null || name.isEmpty()) {
+            throw SqlExceptions.invalidArgument("a savepoint's name must not be empty");
+        }
+        TellSavepoint sp = TellSavepoint.named(name);
+        session.setSavepoint(sp.name());
+        return sp;
+    }
+
+    @Override
+    public void rollback(Savepoint savepoint) throws SQLException {
+        checkTransaction("rollback");
+        closeCursors();
+        session.rollbackToSavepoint(TellSavepoint.nameOf(savepoint));
+    }
+
+    @Override
+    public void releaseSavepoint(Savepoint savepoint) throws SQLException {
+        checkTransaction("releaseSavepoint");
+        session.releaseSavepoint(TellSavepoint.nameOf(savepoint));
+    }
+
+    // No stored procedures or LOB, XML, array and structured types.
     @Override public Clob createClob() throws SQLException { throw SqlExceptions.unsupported("CLOB"); }
     @Override public Blob createBlob() throws SQLException { throw SqlExceptions.unsupported("BLOB"); }
     @Override public NClob createNClob() throws SQLException { throw SqlExceptions.unsupported("NCLOB"); }

@@ -160,6 +160,21 @@ final class FakeSession implements SqlSession {
     }
 
     @Override
+    public void setSavepoint(String name) {
+        throw new UnsupportedOperationException("savepoints");
+    }
+
+    @Override
+    public void rollbackToSavepoint(String name) {
+        throw new UnsupportedOperationException("savepoints");
+    }
+
+    @Override
+    public void releaseSavepoint(String name) {
+        throw new UnsupportedOperationException("savepoints");
+    }
+
+    @Override
     public void commit() {
         commits++;
         inTransaction = false;

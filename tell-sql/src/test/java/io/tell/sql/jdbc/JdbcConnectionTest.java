@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLWarning;
+import java.sql.Savepoint;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -208,8 +209,70 @@ class JdbcConnectionTest {
         SQLFeatureNotSupportedException e = assertThrows(SQLFeatureNotSupportedException.class,
                 () -> connection.prepareCall("CALL P()"));
         assertEquals("0A000", e.getSQLState());
-        assertThrows(SQLFeatureNotSupportedException.class, connection::setSavepoint);
         assertThrows(SQLFeatureNotSupportedException.class, connection::createBlob);
+    }
+
+    private List<Integer> ids() throws SQLException {
+        List<Integer> out = new java.util.ArrayList<>();
+        try (var s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT id FROM sp ORDER BY id")) {
+            while (rs.next()) {
+                out.add(rs.getInt(1));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void savepointsUndoTheWritesSinceAndNestInOrder() throws SQLException {
+        try (var s = connection.createStatement()) {
+            s.execute("CREATE TABLE sp (id INT PRIMARY KEY, v INT)");
+            SQLException auto = assertThrows(SQLException.class, connection::setSavepoint);
+            assertEquals("25000", auto.getSQLState());
+            connection.setAutoCommit(false);
+            s.execute("INSERT INTO sp VALUES (1, 10)");
+            Savepoint first = connection.setSavepoint();
+            s.execute("INSERT INTO sp VALUES (2, 20)");
+            s.execute("UPDATE sp SET v = 11 WHERE id = 1");
+            Savepoint named = connection.setSavepoint("later");
+            s.execute("INSERT INTO sp VALUES (3, 30)");
+            assertEquals(List.of(1, 2, 3), ids());
+            connection.rollback(named);
+            assertEquals(List.of(1, 2), ids());
+            connection.rollback(first);
+            assertEquals(List.of(1), ids());
+            SQLException gone = assertThrows(SQLException.class, () -> connection.rollback(named));
+            assertEquals("3B001", gone.getSQLState(), "a later savepoint goes with the rollback to an earlier one");
+            s.execute("INSERT INTO sp VALUES (4, 40)");
+            connection.releaseSavepoint(first);
+            assertEquals("3B001", assertThrows(SQLException.class, () -> connection.rollback(first)).getSQLState());
+            connection.commit();
+            assertEquals(List.of(1, 4), ids());
+            try (ResultSet rs = s.executeQuery("SELECT v FROM sp WHERE id = 1")) {
+                assertTrue(rs.next());
+                assertEquals(10, rs.getInt(1), "the update after the savepoint was undone");
+            }
+            assertEquals("tell_savepoint_1", ((TellSavepoint) first).name());
+            assertThrows(SQLException.class, first::getSavepointName);
+            assertEquals("later", named.getSavepointName());
+        }
+    }
+
+    @Test
+    void aFailedStatementInATransactionLeavesNoneOfItsWrites() throws SQLException {
+        try (var s = connection.createStatement()) {
+            s.execute("CREATE TABLE sp (id INT PRIMARY KEY, v VARCHAR(5000))");
+            s.execute("CREATE INDEX sp_v ON sp (v)");
+            connection.setAutoCommit(false);
+            s.execute("INSERT INTO sp VALUES (1, 'one')");
+            // Row 2 is written before row 3's index key turns out too long.
+            try (var p = connection.prepareStatement("INSERT INTO sp VALUES (2, 'two'), (3, ?)")) {
+                p.setString(1, "x".repeat(3000));
+                assertEquals("54000", assertThrows(SQLException.class, p::executeUpdate).getSQLState());
+            }
+            s.execute("INSERT INTO sp VALUES (4, 'four')");
+            connection.commit();
+            assertEquals(List.of(1, 4), ids());
+        }
     }
 
     @Test

@@ -258,7 +258,7 @@ class JdbcDatabaseMetaDataTest {
         assertEquals(Connection.TRANSACTION_REPEATABLE_READ, md.getDefaultTransactionIsolation());
         assertTrue(md.storesUpperCaseIdentifiers());
         assertTrue(md.supportsBatchUpdates());
-        assertFalse(md.supportsSavepoints());
+        assertTrue(md.supportsSavepoints());
         assertFalse(md.supportsStoredProcedures());
         assertEquals("\"", md.getIdentifierQuoteString());
         assertTrue(md.supportsResultSetType(ResultSet.TYPE_FORWARD_ONLY));
