@@ -111,3 +111,24 @@ TellProject(NAME=[$0], NAME1=[$1])
       TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{0}])
         TellTableScan(table=[[EMP]])
         TellIndexScan(table=[[DEPT]], index=[PRIMARY KEY], key=[[MOD(*($cor0.ID, 3), 4)]])
+
+# A join with no index on either side is a hash join, not a nested loop that scans the inner
+# table once per outer row (the nested loop's cost counts its inner side's best plan once per
+# outer row).
+query
+SELECT e.name, f.name FROM emp e, emp f WHERE e.dept = f.boss ORDER BY e.id, f.id
+----
+ada | bo
+ada | cy
+bo | bo
+bo | cy
+
+query
+EXPLAIN PLAN FOR SELECT e.name, f.name FROM emp e, emp f WHERE e.dept = f.boss ORDER BY e.id, f.id
+----
+TellProject(NAME=[$0], NAME1=[$1])
+  TellSort(sort0=[$2], sort1=[$3], dir0=[ASC], dir1=[ASC])
+    TellProject(NAME=[$1], NAME0=[$5], ID=[$0], ID0=[$4])
+      TellJoin(condition=[=($2, $7)], joinType=[inner])
+        TellTableScan(table=[[EMP]])
+        TellTableScan(table=[[EMP]])
