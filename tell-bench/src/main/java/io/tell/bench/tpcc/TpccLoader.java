@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * slices (item and stock ranges, one warehouse's districts, each district's customers and
  * orders) spread over {@code threads} threads with a connection each, batched inserts committed
  * every batch, then creates the secondary indexes and, where the database has one, runs ANALYZE. Slice {@code k} draws from
- * {@code seed + k}, so the same seed yields the same data (but for timestamps).
+ * {@code seed + k}, so the same seed yields the same data (but for timestamps, unless
+ * {@link #atLoadTime} fixes them).
  */
 public final class TpccLoader {
     private static final int SLICE = 10_000;
@@ -30,6 +31,7 @@ public final class TpccLoader {
     private final long seed;
     private final int batchSize;
     private final TpccScale scale;
+    private final Timestamp loadTime;
 
     /** A loader of the specification's population. */
     public TpccLoader(JdbcTarget target, int warehouses, int threads, long seed, int batchSize) {
@@ -37,12 +39,27 @@ public final class TpccLoader {
     }
 
     public TpccLoader(JdbcTarget target, int warehouses, int threads, long seed, int batchSize, TpccScale scale) {
+        this(target, warehouses, threads, seed, batchSize, scale, null);
+    }
+
+    private TpccLoader(JdbcTarget target, int warehouses, int threads, long seed, int batchSize, TpccScale scale,
+            Timestamp loadTime) {
+        this.loadTime = loadTime;
         this.scale = scale;
         this.target = target;
         this.warehouses = warehouses;
         this.threads = threads;
         this.seed = seed;
         this.batchSize = batchSize;
+    }
+
+    /**
+     * This loader, but writing {@code time} wherever the population takes the load's current
+     * time (O_ENTRY_D, OL_DELIVERY_D, C_SINCE, H_DATE) instead of the clock: with the same seed,
+     * two loads then write identical data, which lets a test compare query results across databases.
+     */
+    public TpccLoader atLoadTime(Timestamp time) {
+        return new TpccLoader(target, warehouses, threads, seed, batchSize, scale, time);
     }
 
     /** One unit of work of the load, run on some loader thread. */
@@ -55,7 +72,7 @@ public final class TpccLoader {
     public Result load(Connection admin, PrintStream progressOut, boolean terminal) throws SQLException, InterruptedException {
         TpccSchema.recreateTables(admin);
         List<Slice> slices = slices();
-        Timestamp now = new Timestamp(System.currentTimeMillis());
+        Timestamp now = loadTime != null ? loadTime : new Timestamp(System.currentTimeMillis());
         NuRandConstants c = NuRandConstants.forLoad(seed);
         Queue<Integer> todo = new ConcurrentLinkedQueue<>();
         for (int k = 0; k < slices.size(); k++) {

@@ -75,7 +75,11 @@ public final class Session implements SqlSession {
         try {
             Plan plan = plans.plan(lifted.sql(), cat);
             return new LiftedSql(sql, plan, Params.coerce(lifted.values(), plan.parameterTypes()));
-        } catch (TellException e) {
+        } catch (TellException | UnsupportedOperationException e) {
+            // Calcite cannot always type a parameter where a literal stood: in
+            // SUM(CASE WHEN c = ? …) / SUM(…) it derives the quotient's type before inferring
+            // the parameter's and fails in Util.needToImplement. The exact text plans; any
+            // error of its own is then the statement's error.
             plans.markUnliftable(lifted.sql(), cat);
             return null;
         }

@@ -46,6 +46,7 @@ public final class ExprCompiler {
             Map.entry(SqlStdOperatorTable.OVERLAY, (c, o) -> StringFunctions.overlay(o)),
             Map.entry(SqlStdOperatorTable.CHAR_LENGTH, (c, o) -> StringFunctions.charLength(o.get(0))),
             Map.entry(SqlStdOperatorTable.CHARACTER_LENGTH, (c, o) -> StringFunctions.charLength(o.get(0))),
+            Map.entry(SqlStdOperatorTable.ASCII, (c, o) -> StringFunctions.ascii(o.get(0))),
             Map.entry(SqlStdOperatorTable.ABS, (c, o) -> MathFunctions.abs(c, o.get(0))),
             Map.entry(SqlStdOperatorTable.SIGN, (c, o) -> MathFunctions.sign(c, o.get(0))),
             Map.entry(SqlStdOperatorTable.ROUND, (c, o) -> MathFunctions.round(c, o, false)),

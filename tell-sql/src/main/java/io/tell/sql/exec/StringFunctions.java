@@ -51,6 +51,17 @@ final class StringFunctions {
         return Strict.unary(operand, v -> TextFormat.length((String) v));
     }
 
+    /**
+     * {@code ASCII(s)}: the code point of the first character, 0 for an empty string (as
+     * PostgreSQL and Calcite; the CH-benCHmark maps a customer to a nation with it).
+     */
+    static Expr ascii(Expr operand) {
+        return Strict.unary(operand, v -> {
+            String s = (String) v;
+            return s.isEmpty() ? 0 : s.codePointAt(0);
+        });
+    }
+
     /** {@code TRIM(flag chars FROM s)}: removes any of {@code chars} (usually one space) from the chosen ends. */
     static Expr trim(RexCall call, List<Expr> operands) {
         SqlTrimFunction.Flag flag = ((RexLiteral) call.getOperands().get(0)).getValueAs(SqlTrimFunction.Flag.class);

@@ -25,7 +25,7 @@ import org.apache.calcite.sql.SqlKind;
 /**
  * Filter(scan) becomes an index scan (+ a filter for what the index does not cover) for the
  * primary key and every index whose leading columns have equality conjuncts
- * ({@code col = literal | ? | outer column}), optionally followed by a range on the next
+ * ({@code col = literal | ? | outer column}, or a deterministic function of those), optionally followed by a range on the next
  * column. Offered next to the full scan; the cost model picks.
  */
 final class IndexScanRule extends RelOptRule {
@@ -152,10 +152,16 @@ final class IndexScanRule extends RelOptRule {
         return n instanceof RexInputRef ref && ref.getIndex() == column;
     }
 
-    /** A literal, a parameter or a column of an outer row (possibly cast): known when the scan opens. */
+    /**
+     * Known when the scan opens: a literal, a parameter, a column of an outer row, or a
+     * deterministic function of those (a cast, or e.g. {@code MOD($cor.S_W_ID * $cor.S_I_ID, 10000)},
+     * the CH-benCHmark's supplier of a stock row), so that a join on an expression of the outer
+     * row's columns looks the key up instead of scanning the table for every outer row.
+     */
     private static boolean isKnown(RexNode n) {
-        if (n.getKind() == SqlKind.CAST) {
-            return isKnown(((RexCall) n).getOperands().get(0));
+        if (n instanceof RexCall call) {
+            return call.getOperator().isDeterministic() && !call.getOperator().isDynamicFunction()
+                    && !call.getOperands().isEmpty() && call.getOperands().stream().allMatch(IndexScanRule::isKnown);
         }
         return n instanceof RexLiteral lit && !lit.isNull() || n instanceof RexDynamicParam
                 || n instanceof RexFieldAccess f && f.getReferenceExpr() instanceof RexCorrelVariable;

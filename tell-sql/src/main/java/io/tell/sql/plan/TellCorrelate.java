@@ -38,11 +38,16 @@ public final class TellCorrelate extends Correlate implements TellRel {
         return new TellCorrelate(getCluster(), traitSet, left, right, correlationId, requiredColumns, joinType);
     }
 
-    /** The right input runs once per left row: its whole cost is paid that many times. */
+    /**
+     * The right input runs once per left row: its whole cost is paid that many times. That cost
+     * is the planner's (for Volcano, the best plan of the right input's subset so far): the
+     * metadata's cumulative cost of a subset is zero, which made every nested loop look free
+     * and hid the hash join even where the inner side is a full scan or an aggregate.
+     */
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         double leftRows = mq.getRowCount(getLeft());
-        RelOptCost right = mq.getCumulativeCost(getRight());
+        RelOptCost right = planner.getCost(getRight(), mq);
         if (right == null) {
             return planner.getCostFactory().makeInfiniteCost();
         }

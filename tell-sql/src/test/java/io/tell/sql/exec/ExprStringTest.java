@@ -117,4 +117,13 @@ class ExprStringTest {
         assertEquals("axc", f.eval("OVERLAY(S PLACING 'x' FROM 2)", row("S", "abc")));
         assertEquals("axyd", f.eval("OVERLAY(S PLACING 'xy' FROM 2 FOR 2)", row("S", "abcd")));
     }
+
+    @Test
+    void asciiIsTheFirstCodePoint() {
+        assertEquals(65, f.eval("ASCII(S)", row("S", "AB")));
+        assertEquals(54, f.eval("ASCII(SUBSTRING(C FROM 1 FOR 1))", row("C", "6Q   ")));
+        assertEquals(0x1F600, f.eval("ASCII(S)", row("S", "\uD83D\uDE00b")));
+        assertEquals(0, f.eval("ASCII(S)", row("S", "")));
+        assertNull(f.eval("ASCII(S)", row()));
+    }
 }
