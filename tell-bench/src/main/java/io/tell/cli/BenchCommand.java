@@ -4,11 +4,15 @@ import io.tell.bench.compare.ComparedDatabase;
 import io.tell.bench.compare.ComparedRun;
 import io.tell.bench.compare.Comparison;
 import io.tell.bench.compare.ComparisonReport;
+import io.tell.bench.htap.HtapReport;
+import io.tell.bench.htap.HtapResult;
+import io.tell.bench.htap.HtapRun;
 import io.tell.bench.load.BulkLoad;
 import io.tell.bench.tpcc.JdbcTarget;
 import io.tell.bench.tpcc.TpccOptions;
 import io.tell.bench.tpcc.TpccScale;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -16,7 +20,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-/** {@code tell bench compare}: TPC-C with the same driver and settings on Tell and the databases it is measured against. */
+/**
+ * {@code tell bench compare}: TPC-C with the same driver and settings on Tell and the databases it
+ * is measured against; {@code tell bench load}: a bulk load; {@code tell bench htap}: TPC-C with and
+ * without the CH-benCHmark's analytical queries on the same live data.
+ */
 final class BenchCommand {
     static final String USAGE = """
             tell bench compare [--warehouses 1] [--terminals 4] [--duration 30s] [--warmup 10s] [--load-threads N]
@@ -37,7 +45,19 @@ final class BenchCommand {
               A bulk load as common loaders do it: a table with a primary key and a secondary index (BULK_LOAD,
               dropped and created), rows inserted through one prepared INSERT with addBatch/executeBatch in
               auto-commit mode, THREADS connections each loading its own key range; prints progress, rows/s,
-              and checks that the table holds every row. Any JDBC URL; default jdbc:tell:mem:load.""";
+              and checks that the table holds every row. Any JDBC URL; default jdbc:tell:mem:load.
+
+            tell bench htap [--url JDBC_URL] [--olap-url JDBC_URL] [--user U --password P] [--warehouses 1]
+                            [--terminals 4] [--streams 1] [--queries 1,2,...] [--query-timeout 60s] [--duration 60s]
+                            [--warmup 10s] [--load-threads N] [--seed 42] [--isolation repeatable-read] [--out DIR]
+              HTAP on live data (CH-benCHmark): loads TPC-C and the REGION, NATION and SUPPLIER tables, runs
+              TPC-C alone on --url, then again while STREAMS analytical clients run the 22 CH-benCHmark queries
+              in a loop on --olap-url (an OLAP pool's URL, e.g. from tell cluster url --pool olap; default the
+              same as --url), each query in a read-only transaction of its own and cancelled after
+              --query-timeout (default 60 s; counted as a timeout); --queries picks some (default all 22).
+              Prints tpmC with and without the analytical load and each query's runs, timeouts and latency;
+              writes htap.json, queries.png and both TPC-C runs' result files (alone/, mixed/) into the output
+              directory (default target/htap-<timestamp>/). Default --url jdbc:tell:mem:htap.""";
 
     private static final Map<String, ComparedDatabase> BY_KEY = Map.of(
             "tell-embedded", ComparedDatabase.tellEmbedded(), "h2", ComparedDatabase.h2(),
@@ -51,8 +71,12 @@ final class BenchCommand {
         if (argv.length >= 2 && argv[1].equals("load")) {
             return load(argv);
         }
+        if (argv.length >= 2 && argv[1].equals("htap")) {
+            return htap(argv);
+        }
         if (argv.length < 2 || !argv[1].equals("compare")) {
-            throw new Args.UsageException(argv.length < 2 ? "which benchmark? (compare, load)" : "unknown benchmark '" + argv[1] + "'");
+            throw new Args.UsageException(argv.length < 2 ? "which benchmark? (compare, load, htap)"
+                    : "unknown benchmark '" + argv[1] + "'");
         }
         Args args = new Args(argv, 2, List.of("warehouses", "terminals", "duration", "warmup", "load-threads", "seed", "only",
                 "postgres", "isolation", "out"));
@@ -93,6 +117,54 @@ final class BenchCommand {
                 + " (each database's result.json and charts in its own directory)");
         boolean allGood = runs.stream().allMatch(r -> r.skipped() || r.result() != null && r.result().consistent());
         return allGood ? 0 : 1;
+    }
+
+    private static int htap(String[] argv) throws Exception {
+        Args args = new Args(argv, 2, List.of("url", "olap-url", "user", "password", "warehouses", "terminals", "streams",
+                "queries", "query-timeout", "duration", "warmup", "load-threads", "seed", "isolation", "out"));
+        String url = args.get("url", "jdbc:tell:mem:htap");
+        String user = args.get("user", null);
+        String password = args.get("password", null);
+        Path out = Path.of(args.get("out",
+                "target/htap-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))));
+        HtapRun.Options options;
+        try {
+            TpccOptions tpcc = new TpccOptions(new JdbcTarget(url, user, password), args.intValue("warehouses", 1, 1),
+                    args.intValue("terminals", 4, 1), args.seconds("duration", 60), args.seconds("warmup", 10),
+                    args.intValue("load-threads", Runtime.getRuntime().availableProcessors(), 1), true, false, false, out,
+                    args.longValue("seed", 42), 1_000, TpccCommand.isolation(args.get("isolation", "repeatable-read")),
+                    TpccScale.SPEC);
+            List<Integer> queries = new ArrayList<>();
+            for (String q : args.get("queries", "1-22").split(",")) {
+                String[] range = q.strip().split("-");
+                try {
+                    int from = Integer.parseInt(range[0].strip());
+                    int to = range.length > 1 ? Integer.parseInt(range[1].strip()) : from;
+                    for (int n = from; n <= to; n++) {
+                        queries.add(n);
+                    }
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--queries takes query numbers and ranges, e.g. 1,3,5-9: " + q);
+                }
+            }
+            options = new HtapRun.Options(tpcc, new JdbcTarget(args.get("olap-url", url), user, password),
+                    args.intValue("streams", 1, 1), queries, (int) Math.ceil(args.seconds("query-timeout", 60)));
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        try {
+            HtapResult result = new HtapRun(options, System.out, System.err).run();
+            HtapReport.print(result, System.out);
+            HtapReport.write(result, out);
+            System.out.println();
+            System.out.println("results: " + out.resolve("htap.json") + ", " + out.resolve("queries.png")
+                    + " (each TPC-C run's result.json and charts in alone/ and mixed/)");
+            boolean queriesFailed = result.queries().stream().anyMatch(q -> q.errors() > 0);
+            return result.consistent() && !queriesFailed ? 0 : 1;
+        } catch (SQLException e) {
+            System.err.printf("tell bench htap: %s [SQLState %s]%n", e.getMessage(), e.getSQLState());
+            return 1;
+        }
     }
 
     private static int load(String[] argv) throws Exception {

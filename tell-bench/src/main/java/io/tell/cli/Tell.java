@@ -18,7 +18,8 @@ public final class Tell {
               tpcc        the TPC-C benchmark over JDBC (any JDBC URL), with consistency checks
               chaos       kill processing nodes, a commit manager and a Redis primary under bank transfers; check
               bench       bench compare: TPC-C on Tell embedded, H2, Tell on Redis and PostgreSQL, one table;
-                          bench load: a bulk load through plain JDBC batches (any JDBC URL)
+                          bench load: a bulk load through plain JDBC batches (any JDBC URL);
+                          bench htap: TPC-C with and without the 22 CH-benCHmark queries on live data
               jmh         run the JMH microbenchmarks (JMH options follow, e.g. -l to list)
               help        this text
             """;

@@ -20,12 +20,22 @@ public final class TpccBenchmark {
     private final TpccOptions options;
     private final PrintStream out;
     private final PrintStream progress;
+    private Runnable afterRun = () -> { };
 
     /** Results go to {@code out}; progress (load bar, run ticks, first errors) to {@code progress}, which may be null. */
     public TpccBenchmark(TpccOptions options, PrintStream out, PrintStream progress) {
         this.options = options;
         this.out = out;
         this.progress = progress;
+    }
+
+    /**
+     * Calls {@code hook} as soon as the terminals have stopped, before anything else is measured
+     * or checked (how an HTAP run stops its analytical streams). Returns this benchmark.
+     */
+    public TpccBenchmark afterRun(Runnable hook) {
+        this.afterRun = hook;
+        return this;
     }
 
     public TpccResult run() throws SQLException, InterruptedException, IOException {
@@ -48,7 +58,12 @@ public final class TpccBenchmark {
             TpccOptions run = options.withWarehouses(warehouses);
             say("tpcc: %d terminals, %.0f s warm-up + %.0f s measured%s%n", run.terminals(), run.warmupSeconds(),
                     run.durationSeconds(), run.specWaits() ? ", with keying and think times" : ", no think time");
-            TpccRun.Recorded recorded = new TpccRun(run, progress).run();
+            TpccRun.Recorded recorded;
+            try {
+                recorded = new TpccRun(run, progress).run();
+            } finally {
+                afterRun.run();
+            }
             Map<TransactionType, RoundTrips> alone = Map.of();
             if (recorded.roundTrips() != null) {
                 say("tpcc: counting round trips of each transaction type alone (1 connection)%n");
