@@ -93,8 +93,9 @@ TellProject(NAME=[$0])
   TellFilter(condition=[AND(=($2, 1), =($1, 2))])
     TellTableScan(table=[[EMP]], columns=[[NAME, DEPT, BOSS]])
 
-# A join on an expression of the outer row's columns looks the key up in the inner table's
-# primary key (the CH-benCHmark joins stock to supplier on MOD(S_W_ID * S_I_ID, 10000)).
+# A join on an expression of the outer row's columns computes it below the join and looks it up
+# in the inner table's primary key (the CH-benCHmark joins stock to supplier on
+# MOD(S_W_ID * S_I_ID, 10000)).
 query
 SELECT e.name, d.name FROM emp e, dept d WHERE MOD(e.id * 3, 4) = d.id ORDER BY e.id
 ----
@@ -107,10 +108,11 @@ EXPLAIN PLAN FOR SELECT e.name, d.name FROM emp e, dept d WHERE MOD(e.id * 3, 4)
 ----
 TellProject(NAME=[$0], NAME1=[$1])
   TellSort(sort0=[$2], dir0=[ASC])
-    TellProject(NAME=[$1], NAME0=[$5], ID=[$0])
-      TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{0}])
-        TellTableScan(table=[[EMP]])
-        TellIndexScan(table=[[DEPT]], index=[PRIMARY KEY], key=[[MOD(*($cor0.ID, 3), 4)]])
+    TellProject(NAME=[$1], NAME0=[$6], ID=[$0])
+      TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{4}])
+        TellProject(ID=[$0], NAME=[$1], DEPT=[$2], BOSS=[$3], $f4=[MOD(*($0, 3), 4)])
+          TellTableScan(table=[[EMP]])
+        TellIndexScan(table=[[DEPT]], index=[PRIMARY KEY], key=[[$cor0.$f4]])
 
 # A join with no index on either side is a hash join, not a nested loop that scans the inner
 # table once per outer row (the nested loop's cost counts its inner side's best plan once per
@@ -132,3 +134,22 @@ TellProject(NAME=[$0], NAME1=[$1])
       TellJoin(condition=[=($2, $7)], joinType=[inner])
         TellTableScan(table=[[EMP]])
         TellTableScan(table=[[EMP]])
+
+# An equi-join on an expression is a hash join too: the expression is computed below the join
+# (f.boss + 1 as a column of f), so it is a key, not a condition tried on every pair.
+query
+SELECT e.name, f.name FROM emp e, emp f WHERE e.dept = f.boss + 1 ORDER BY e.id, f.id
+----
+cy | bo
+cy | cy
+
+query
+EXPLAIN PLAN FOR SELECT e.name, f.name FROM emp e, emp f WHERE e.dept = f.boss + 1 ORDER BY e.id, f.id
+----
+TellProject(NAME=[$0], NAME1=[$1])
+  TellSort(sort0=[$2], sort1=[$3], dir0=[ASC], dir1=[ASC])
+    TellProject(NAME=[$1], NAME0=[$5], ID=[$0], ID0=[$4])
+      TellJoin(condition=[=($2, $8)], joinType=[inner])
+        TellTableScan(table=[[EMP]])
+        TellProject(ID=[$0], NAME=[$1], DEPT=[$2], BOSS=[$3], $f4=[+($3, 1)])
+          TellTableScan(table=[[EMP]])

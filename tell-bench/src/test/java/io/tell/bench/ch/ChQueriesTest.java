@@ -167,20 +167,21 @@ class ChQueriesTest {
         }
     }
 
+    /** The rows of {@code sql}, run in its own transaction; {@code timeoutSeconds} 0 waits for ever. */
     private static List<List<Object>> rows(Connection c, String sql, int timeoutSeconds) throws SQLException {
         List<List<Object>> rows = new ArrayList<>();
         try (Statement s = c.createStatement()) {
             s.setQueryTimeout(timeoutSeconds);
-            ResultSet rs = s.executeQuery(sql);
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                Object[] row = new Object[n];
-                for (int i = 0; i < n; i++) {
-                    row[i] = rs.getObject(i + 1);
+            try (ResultSet rs = s.executeQuery(sql)) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    Object[] row = new Object[n];
+                    for (int i = 0; i < n; i++) {
+                        row[i] = rs.getObject(i + 1);
+                    }
+                    rows.add(Arrays.asList(row));
                 }
-                rows.add(Arrays.asList(row));
             }
-            rs.close();
         }
         c.commit();
         return rows;

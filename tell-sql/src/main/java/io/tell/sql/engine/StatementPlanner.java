@@ -52,6 +52,7 @@ final class StatementPlanner {
     private static final List<RelOptRule> PUSH_DOWNS = List.of(
             CoreRules.FILTER_INTO_JOIN,
             CoreRules.JOIN_CONDITION_PUSH,
+            CoreRules.JOIN_PUSH_EXPRESSIONS,
             CoreRules.FILTER_PROJECT_TRANSPOSE,
             CoreRules.FILTER_MERGE,
             CoreRules.PROJECT_MERGE,
