@@ -1,5 +1,6 @@
 package io.tell.bench.ch;
 
+import java.sql.Timestamp;
 import java.util.List;
 
 /**
@@ -19,6 +20,15 @@ import java.util.List;
  * </ul>
  */
 public final class ChQueries {
+    /**
+     * When the TPC-C population the queries read should be stamped (O_ENTRY_D, OL_DELIVERY_D,
+     * C_SINCE, H_DATE; {@link io.tell.bench.tpcc.TpccLoader#atLoadTime}): in 2011, when the
+     * benchmark was published, so that its date windows (Q4, Q7 and Q8 look at 2007-01-02 to
+     * 2012-01-02, Q6, Q12 and Q14 before 2020, Q20 after 2010-05-23) hold the population, as they
+     * did for their authors. With today's date those queries would find nothing.
+     */
+    public static final Timestamp POPULATION_TIME = Timestamp.valueOf("2011-06-01 12:00:00");
+
     private static final List<ChQuery> ALL = List.of(
             new ChQuery(1, "pricing summary report", """
                     SELECT OL_NUMBER,

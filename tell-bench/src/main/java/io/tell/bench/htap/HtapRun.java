@@ -22,8 +22,9 @@ import java.util.Map;
  * The HTAP benchmark: TPC-C on the OLTP side alone, then again while analytical streams run the
  * 22 CH-benCHmark queries in a loop on the OLAP side (another URL: an OLAP pool of PN servers,
  * another processing node on the same store; by default the same one), on the same live data.
- * Loads TPC-C and the CH-benCHmark tables first. Each TPC-C run writes its own result files
- * under {@code out/alone} and {@code out/mixed}.
+ * Loads TPC-C (its population stamped {@link ChQueries#POPULATION_TIME}, so that the queries'
+ * date windows find it) and the CH-benCHmark tables first. Each TPC-C run writes its own result
+ * files under {@code out/alone} and {@code out/mixed}.
  */
 public final class HtapRun {
     /**
@@ -68,7 +69,8 @@ public final class HtapRun {
         // One connection open from start to end keeps an in-memory database alive between the runs.
         try (Connection admin = tpcc.target().connect()) {
             say("htap: TPC-C alone on %s%n", tpcc.target().url());
-            TpccResult alone = new TpccBenchmark(tpcc.withLoad(true).withOut(sub(dir, "alone")), out, progress).run();
+            TpccResult alone = new TpccBenchmark(tpcc.withLoad(true).withOut(sub(dir, "alone")), out, progress)
+                    .loadTime(ChQueries.POPULATION_TIME).run();
             say("htap: loading the CH-benCHmark tables (REGION, NATION, SUPPLIER)%n");
             ChSchema.recreateTables(admin);
             new ChLoader(tpcc.seed(), tpcc.batchSize()).load(admin);

@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +22,7 @@ public final class TpccBenchmark {
     private final PrintStream out;
     private final PrintStream progress;
     private Runnable afterRun = () -> { };
+    private Timestamp loadTime;
 
     /** Results go to {@code out}; progress (load bar, run ticks, first errors) to {@code progress}, which may be null. */
     public TpccBenchmark(TpccOptions options, PrintStream out, PrintStream progress) {
@@ -38,12 +40,21 @@ public final class TpccBenchmark {
         return this;
     }
 
+    /** Stamps the population with {@code time} instead of the clock ({@link TpccLoader#atLoadTime}). Returns this benchmark. */
+    public TpccBenchmark loadTime(Timestamp time) {
+        this.loadTime = time;
+        return this;
+    }
+
     public TpccResult run() throws SQLException, InterruptedException, IOException {
         try (Connection admin = options.target().connect()) {
             int warehouses = options.warehouses();
             if (options.load()) {
                 TpccLoader loader = new TpccLoader(options.target(), warehouses, options.loadThreads(), options.seed(),
                         options.batchSize(), options.scale());
+                if (loadTime != null) {
+                    loader = loader.atLoadTime(loadTime);
+                }
                 TpccLoader.Result loaded = loader.load(admin, progress, progress != null && LoadProgress.stderrIsTerminal());
                 say("tpcc: loaded %d warehouse%s, %,d rows in %.1f s (%,.0f rows/s, %d threads)%n", warehouses,
                         warehouses == 1 ? "" : "s", loaded.rows(), loaded.seconds(), loaded.rows() / loaded.seconds(),

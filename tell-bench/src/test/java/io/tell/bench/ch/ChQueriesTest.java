@@ -46,14 +46,8 @@ class ChQueriesTest {
      * as a cross product under the OR), which is far too long for a unit test.
      */
     private static final TpccScale SCALE = TpccScale.reducedBy(100);
-    /**
-     * The time the TPC-C population is stamped with (O_ENTRY_D, OL_DELIVERY_D). Fixed, so that
-     * both loads write the same rows (Q3 and Q18 return O_ENTRY_D); and in 2011, when the
-     * benchmark was published, so that its date windows (Q4, Q7 and Q8 look at 2007-01-02 to
-     * 2012-01-02, Q6, Q12 and Q14 before 2020, Q20 after 2010-05-23) hold the population, as they
-     * did for their authors. With today's date those queries would find nothing.
-     */
-    private static final Timestamp LOAD_TIME = Timestamp.valueOf("2011-06-01 12:00:00");
+    /** The population's time: fixed, so that both loads write the same rows (Q3 and Q18 return O_ENTRY_D). */
+    private static final Timestamp LOAD_TIME = ChQueries.POPULATION_TIME;
 
     /** How long a query may take on Tell, unless it is listed in {@link #TELL_TOO_SLOW}. */
     private static final int TELL_TIMEOUT_SECONDS = 20;

@@ -45,6 +45,7 @@ class HtapRunTest {
             }
         }
         assertTrue(r.queriesPerHour() > 0);
+        assertTrue(r.queries().get(3).rows() > 0, "Q4's date window (2007-2012) finds the population: " + r.queries().get(3));
 
         HtapReport.write(r, dir);
         String json = Files.readString(dir.resolve("htap.json"));
