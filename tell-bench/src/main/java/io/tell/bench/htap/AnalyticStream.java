@@ -74,6 +74,11 @@ final class AnalyticStream implements Runnable {
             } else {
                 stats.get(q.number()).failed(e.getMessage() + " [SQLState " + e.getSQLState() + "]");
             }
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // A driver bug, or a query whose intermediate results do not fit the heap of an
+            // embedded node: counted against the query; the stream goes on with the next one.
+            c.rollback();
+            stats.get(q.number()).failed(e.toString());
         }
     }
 }
