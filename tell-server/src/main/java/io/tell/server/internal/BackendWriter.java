@@ -132,12 +132,7 @@ final class BackendWriter {
 
     /** CopyOutResponse: overall text format, {@code columns} columns. */
     void copyOutResponse(int columns) {
-        int at = start();
-        ByteBuf b = begin('H').writeByte(0).writeShort(columns);
-        for (int i = 0; i < columns; i++) {
-            b.writeShort(0);
-        }
-        end(at);
+        copyResponse('H', columns);
     }
 
     /** CopyData: one record of a COPY TO, with its line end. */
@@ -147,15 +142,19 @@ final class BackendWriter {
         end(at);
     }
 
-    /** CopyInResponse: overall text format, {@code columns} columns. */
+    /** CopyInResponse: overall text format, {@code columns} columns; sent at once, the client waits for it. */
     void copyInResponse(int columns) {
+        copyResponse('G', columns);
+        flush();
+    }
+
+    private void copyResponse(char type, int columns) {
         int at = start();
-        ByteBuf b = begin('G').writeByte(0).writeShort(columns);
+        ByteBuf b = begin(type).writeByte(0).writeShort(columns);
         for (int i = 0; i < columns; i++) {
             b.writeShort(0);
         }
         end(at);
-        flush();
     }
 
     /** ErrorResponse with severity (ERROR or FATAL), SQLState and message. */
