@@ -153,3 +153,26 @@ TellProject(NAME=[$0], NAME1=[$1])
         TellTableScan(table=[[EMP]])
         TellProject(ID=[$0], NAME=[$1], DEPT=[$2], BOSS=[$3], $f4=[+($3, 1)])
           TellTableScan(table=[[EMP]])
+
+# A comma join written so that its first two tables have no condition between them is joined
+# in another order (JoinOrder): each next table one that a condition connects, never a cross
+# product that a later condition could have avoided (here no equality links e and f, so
+# nothing else can infer one; written order gave TellJoin(condition=[true]) of EMP and EMP).
+query
+SELECT e.name, f.name FROM emp e, emp f, dept d WHERE e.dept = d.id AND f.id > d.id AND d.name = 'ops' ORDER BY e.id, f.id
+----
+cy | cy
+cy | di
+
+query
+EXPLAIN PLAN FOR SELECT e.name, f.name FROM emp e, emp f, dept d WHERE e.dept = d.id AND f.id > d.id AND d.name = 'ops' ORDER BY e.id, f.id
+----
+TellProject(NAME=[$0], NAME1=[$1])
+  TellSort(sort0=[$2], sort1=[$3], dir0=[ASC], dir1=[ASC])
+    TellProject(NAME=[$1], NAME0=[$7], ID=[$0], ID0=[$6])
+      TellCorrelate(correlation=[$cor1], joinType=[inner], requiredColumns=[{4}])
+        TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{2}])
+          TellTableScan(table=[[EMP]])
+          TellFilter(condition=[=($1, 'ops')])
+            TellIndexScan(table=[[DEPT]], index=[PRIMARY KEY], key=[[$cor0.DEPT]])
+        TellIndexScan(table=[[EMP]], index=[PRIMARY KEY], after=[$cor1.ID0])

@@ -56,13 +56,9 @@ class ChQueriesTest {
 
     /**
      * The queries Tell runs far too slowly even at this scale (H2 answers each in under 0.2 s),
-     * and why. Tell's planner has no join reordering and no statistics: tables join in the
-     * order the FROM list names them.
+     * and why; none since Q21's FROM order no longer makes a cross product (JoinOrder).
      */
-    static final Map<Integer, String> TELL_TOO_SLOW = Map.of(
-            21, "SUPPLIER and ORDER_LINE, first in FROM, have no join condition: their cross product (30 million"
-                    + " pairs here) is built first, and twice, since NOT EXISTS is decorrelated into a join over"
-                    + " the same FROM list: about 4 s");
+    static final Map<Integer, String> TELL_TOO_SLOW = Map.of();
 
     /**
      * The queries that find nothing in a freshly loaded TPC-C database at this scale (on H2 and

@@ -27,8 +27,6 @@ class HtapRunTest {
         JdbcTarget tell = JdbcTarget.of("jdbc:tell:mem:htap-test");
         TpccOptions tpcc = new TpccOptions(tell, 1, 2, 3, 0.5, 2, true, false, false, dir, 7, 1_000,
                 Connection.TRANSACTION_REPEATABLE_READ, TpccScale.reducedBy(100));
-        // All 22; Q21 does not finish on Tell yet (ChQueriesTest.TELL_TOO_SLOW), which shows that a
-        // query running out of time is cancelled and counted as such.
         List<Integer> queries = java.util.stream.IntStream.rangeClosed(1, 22).boxed().toList();
         HtapResult r = new HtapRun(new HtapRun.Options(tpcc, tell, 1, queries, 10), System.out, System.out).run();
         HtapReport.print(r, System.out);
@@ -41,10 +39,8 @@ class HtapRunTest {
             assertTrue(q.runs() + q.timeouts() >= 1, "Q" + q.number() + " was never tried: " + q);
         }
         // TPC-C's inserts make ORDER_LINE many times its initial size while the queries run, so
-        // the slowest (Q19's join under an OR) may run out of time on a busy machine too.
-        assertTrue(r.queries().stream().filter(q -> q.runs() > 0).count() >= 18, "queries completed: " + r.queries());
-        assertTrue(r.queries().get(20).timeouts() >= 1 && r.queries().get(20).runs() == 0, "Q21 ran out of time: "
-                + r.queries().get(20));
+        // the slowest (Q19's join under an OR) may run out of time on a busy machine.
+        assertTrue(r.queries().stream().filter(q -> q.runs() > 0).count() >= 20, "queries completed: " + r.queries());
         assertTrue(r.queriesPerHour() > 0);
         assertTrue(r.queries().get(3).rows() > 0, "Q4's date window (2007-2012) finds the population: " + r.queries().get(3));
 
