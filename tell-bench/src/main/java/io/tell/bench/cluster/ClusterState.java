@@ -41,7 +41,8 @@ public final class ClusterState {
                 return false;
             }
             String command = h.get().info().command().orElse("");
-            return command.isEmpty() || command.contains(role.equals("redis") ? "redis" : "java");
+            // Right after the spawn the pid may still be setsid, a moment before it execs the program.
+            return command.isEmpty() || command.contains(role.equals("redis") ? "redis" : "java") || command.endsWith("/setsid");
         }
     }
 
