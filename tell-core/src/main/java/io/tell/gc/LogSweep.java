@@ -52,6 +52,7 @@ final class LogSweep {
             List<RecordKey> keys = SweepPass.tidKeys(TxLog::recordKey, next, to);
             List<Versioned> entries = pass.readBatch(keys);
             List<Integer> old = new ArrayList<>();
+            List<TxLog.Entry> oldEntries = new ArrayList<>();
             long reached = to + 1;
             for (int i = 0; i < keys.size() && !young; i++) {
                 Versioned entry = entries.get(i);
@@ -68,10 +69,11 @@ final class LogSweep {
                     reached = next + i;
                 } else {
                     old.add(i);
+                    oldEntries.add(e);
                 }
             }
             List<WriteOp> fences = new ArrayList<>();
-            int goes = oldFences(entries, old, oldest, fences);
+            int goes = oldFences(oldEntries, oldest, fences);
             if (goes < old.size()) {
                 young = true;
                 reached = next + old.get(goes);
@@ -90,16 +92,15 @@ final class LogSweep {
     }
 
     /**
-     * Adds to {@code deletes} the fences listed by the entries at {@code old} (in tid order), up
-     * to the first entry that lists a fence younger than {@code oldest}; returns how many of the
+     * Adds to {@code deletes} the fences listed by the {@code old} entries (in tid order), up to
+     * the first entry that lists a fence younger than {@code oldest}; returns how many of the
      * entries may go (all of them unless such an entry stops the walk).
      */
-    private int oldFences(List<Versioned> entries, List<Integer> old, long oldest, List<WriteOp> deletes) {
+    private int oldFences(List<TxLog.Entry> old, long oldest, List<WriteOp> deletes) {
         List<RecordKey> listed = new ArrayList<>();
         List<Integer> firstKey = new ArrayList<>();
-        for (int i : old) {
+        for (TxLog.Entry e : old) {
             firstKey.add(listed.size());
-            TxLog.Entry e = decode(entries.get(i));
             if (e.state() != TxLog.State.COMMITTED) {
                 listed.addAll(e.keys()); // a committed tid's writes were all applied: no fences
             }
