@@ -9,16 +9,21 @@ import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Try-commit of one transaction (paper §4.2): log the write set, add new index entries
  * ({@link IndexWriter}), apply every record with a conditional write on the version that was
  * read (one batch), claim unique keys, validate reads when SERIALIZABLE ({@link ReadValidator}),
  * then report to the commit manager. The log write carries, in the same batch, what the commit
- * leaves for the sweeper ({@link GarbageLog}). A read-write commit costs 3 store round trips on its critical path (the read
- * already done by the transaction, the log write, the batch) plus the log cleanup, which
- * is not waited for.
+ * leaves for the sweeper ({@link GarbageLog}) and a check of every record the transaction read
+ * before writing it: a record that another writer has changed since fails the commit there,
+ * before any index entry or record is written (under contention most conflicts are found so,
+ * not after the index work). A read-write commit costs 3 store round trips on its critical
+ * path (the read already done by the transaction, the log write, the batch) plus the log
+ * cleanup, which is not waited for.
  */
 final class Committer {
     /** Times a record that changed only by a revert or clean-up is rebuilt and written again. */
@@ -33,6 +38,12 @@ final class Committer {
     private final List<ReadValidator.ScannedRange> validatedScans;
     /** True while an apply batch is out without answers: then any record may carry a version of ours. */
     private boolean applyInDoubt;
+    /** Records the log batch's checks found changed, as read again: the bases their writes build on. */
+    private final Map<RecordKey, Base> reread = new HashMap<>();
+
+    /** A record as stored (null: absent) and decoded, which a write builds its new record on. */
+    private record Base(MvccRecord record, Versioned stored) {
+    }
 
     /** {@code buffer} and {@code scans} are null unless the transaction is SERIALIZABLE. */
     Committer(TransactionManager manager, Transaction tx, List<Transaction.Entry> writes,
@@ -76,10 +87,18 @@ final class Committer {
             manager.reportAborted(tid); // nothing written yet
             throw e;
         }
-        long logVersion = logWriteSet(tid, keys, indexes.garbage());
+        List<Transaction.Entry> checked = new ArrayList<>();
+        for (Transaction.Entry e : writes) {
+            if (e.stored != null) {
+                checked.add(e);
+            }
+        }
+        List<WriteResult> logged = logWriteSet(tid, keys, indexes.garbage(), checked);
+        long logVersion = logged.get(0).version();
         observe(CommitObserver.Step.LOGGED);
         List<RecordKey> applied = new ArrayList<>();
         try {
+            rereadChanged(tid, checked, logged.subList(logged.size() - checked.size(), logged.size()));
             indexes.addEntries();
             observe(CommitObserver.Step.INDEXED);
             apply(tid, applied);
@@ -130,31 +149,61 @@ final class Committer {
         }
     }
 
-    /** Writes the log entry (after checking the lease: a fenced node writes nothing) and returns its version. */
-    private long logWriteSet(long tid, List<RecordKey> keys, List<GarbageLog.Item> garbage) {
-        WriteResult r;
+    /**
+     * Writes the log entry (after checking the lease: a fenced node writes nothing) with, in the
+     * same batch, the garbage list and a check of each record in {@code checked} on the version
+     * read; returns the batch's results, the log write's first and the checks' last.
+     */
+    private List<WriteResult> logWriteSet(long tid, List<RecordKey> keys, List<GarbageLog.Item> garbage,
+                                          List<Transaction.Entry> checked) {
+        List<WriteResult> results;
         try {
             tx.checkLease();
             byte[] entry = TxLog.encode(new TxLog.Entry(TxLog.State.WRITING, tx.logNode(), System.currentTimeMillis(), keys));
-            WriteOp log = new WriteOp(TxLog.recordKey(tid), entry, Expect.ABSENT);
-            if (garbage.isEmpty()) {
-                r = store.write(log);
-            } else {
-                // In the same batch: the sweeper's list of what this commit leaves behind.
-                WriteOp list = new WriteOp(GarbageLog.recordKey(tid), GarbageLog.encode(garbage), Expect.ANY);
-                r = TellException.join(store.writeAllAsync(List.of(log, list))).get(0);
+            List<WriteOp> ops = new ArrayList<>(2 + checked.size());
+            ops.add(new WriteOp(TxLog.recordKey(tid), entry, Expect.ABSENT));
+            if (!garbage.isEmpty()) {
+                // The sweeper's list of what this commit leaves behind.
+                ops.add(new WriteOp(GarbageLog.recordKey(tid), GarbageLog.encode(garbage), Expect.ANY));
             }
+            for (Transaction.Entry e : checked) {
+                ops.add(WriteOp.check(e.key, Expect.version(e.stored.version())));
+            }
+            results = ops.size() == 1 ? List.of(store.write(ops.get(0))) : TellException.join(store.writeAllAsync(ops));
         } catch (RuntimeException | Error e) {
             // No record written; an entry that still lands later names records we never wrote.
             manager.forgetLog(tid);
             manager.reportAborted(tid);
             throw e;
         }
-        if (!r.written()) {
+        if (!results.get(0).written()) {
             manager.reportAborted(tid);
             throw TellException.of(ErrorCode.TX_FENCED, "transaction " + tid + " was fenced by a commit manager before it wrote");
         }
-        return r.version();
+        return results;
+    }
+
+    /**
+     * Reads again the records whose check failed: a newer version is a write-write conflict,
+     * found before anything but the log entry is written; a record changed only by a revert or
+     * clean-up is written on its new base.
+     */
+    private void rereadChanged(long tid, List<Transaction.Entry> checked, List<WriteResult> checks) {
+        List<Transaction.Entry> changed = new ArrayList<>();
+        for (int i = 0; i < checked.size(); i++) {
+            if (!checks.get(i).written()) {
+                changed.add(checked.get(i));
+            }
+        }
+        if (changed.isEmpty()) {
+            return;
+        }
+        List<MvccRecord> bases = new ArrayList<>();
+        List<Versioned> stored = new ArrayList<>();
+        reload(tid, changed, bases, stored);
+        for (int i = 0; i < changed.size(); i++) {
+            reread.put(changed.get(i).key, new Base(bases.get(i), stored.get(i)));
+        }
     }
 
     /**
@@ -174,8 +223,9 @@ final class Committer {
         List<MvccRecord> bases = new ArrayList<>();
         List<Versioned> stored = new ArrayList<>();
         for (Transaction.Entry e : pending) {
-            bases.add(e.record);
-            stored.add(e.stored);
+            Base base = reread.getOrDefault(e.key, new Base(e.record, e.stored));
+            bases.add(base.record());
+            stored.add(base.stored());
         }
         for (int attempt = 0; ; attempt++) {
             List<WriteOp> ops = new ArrayList<>(pending.size());

@@ -19,6 +19,9 @@ import java.util.concurrent.CompletableFuture;
  *   <li><b>Conditional writes</b> return {@link WriteResult.Written} with the new version or
  *       {@link WriteResult.Conflict} with the current one; a conflict is a value, not an
  *       exception, and changes nothing.</li>
+ *   <li><b>Checks</b> ({@link WriteOp#check}) go in write batches and change nothing: a
+ *       satisfied check answers {@link WriteResult.Written} with the record's current version
+ *       (0 when absent), a failed one {@link WriteResult.Conflict}.</li>
  *   <li><b>Batches</b> ({@link #getAllAsync}, {@link #writeAllAsync}) cost as few round trips as
  *       the backend allows; they are not atomic as a whole: each element succeeds or
  *       conflicts on its own, and results come back in request order.</li>

@@ -200,6 +200,32 @@ public abstract class RecordStoreContractTest {
         assertTrue(store.writeAll(List.of()).isEmpty());
     }
 
+
+    @Test
+    void checksInABatchTestTheirRecordsAndWriteNothing() {
+        long v = store.write(WriteOp.insert(domain("d"), b("held"), b("x"))).version();
+        RecordKey held = new RecordKey(domain("d"), b("held"));
+        RecordKey absent = new RecordKey(domain("d"), b("absent"));
+        List<WriteResult> results = store.writeAll(List.of(
+                WriteOp.check(held, Expect.version(v)),
+                WriteOp.check(held, Expect.version(v + 1)),
+                WriteOp.check(held, Expect.ABSENT),
+                WriteOp.check(absent, Expect.ABSENT),
+                WriteOp.check(absent, Expect.version(v)),
+                WriteOp.insert(domain("d"), b("other"), b("o"))));
+        assertEquals(new WriteResult.Written(v), results.get(0));
+        assertEquals(new WriteResult.Conflict(v), results.get(1));
+        assertEquals(new WriteResult.Conflict(v), results.get(2));
+        assertEquals(new WriteResult.Written(0), results.get(3));
+        assertEquals(new WriteResult.Conflict(0), results.get(4));
+        assertTrue(results.get(5).written());
+        Versioned after = store.get(domain("d"), b("held"));
+        assertEquals(v, after.version(), "a check leaves its record's version alone");
+        assertArrayEquals(b("x"), after.value());
+        assertNull(store.get(domain("d"), b("absent")), "a check creates nothing");
+        // The next write still gets a version above every one handed out.
+        assertTrue(store.write(WriteOp.put(domain("d"), b("held"), b("y"), Expect.version(v))).version() > results.get(5).version());
+    }
     @Test
     void largeBatchesWriteEveryRecordAndVersionsKeepGrowing() {
         List<WriteOp> inserts = new ArrayList<>();

@@ -128,6 +128,11 @@ public final class MemRecordStore implements RecordStore {
     private WriteResult writeNow(WriteOp op) {
         ConcurrentSkipListMap<byte[], Cell> map = domain(op.key().domain());
         byte[] key = op.key().key();
+        if (op.isCheck()) {
+            Cell current = map.get(key);
+            long currentVersion = current == null ? 0 : current.version;
+            return op.expect().admits(currentVersion) ? new WriteResult.Written(currentVersion) : new WriteResult.Conflict(currentVersion);
+        }
         byte[] value = op.isDelete() ? null : op.value().clone();
         while (true) {
             Cell current = map.get(key);

@@ -22,13 +22,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The server-side function library ({@code tell_v2.lua}) that makes conditional writes
+ * The server-side function library ({@code tell_v3.lua}) that makes conditional writes
  * atomic: check the expected version, draw a new version, write or delete, in one step; any
  * number of writes per call, each on its own.
  */
 final class RedisFunctions {
     static final String LIBRARY = load();
-    static final String WRITE = "tell_v2_write";
+    static final String WRITE = "tell_v3_write";
 
     private static final byte[] NONE = {};
 
@@ -83,9 +83,10 @@ final class RedisFunctions {
                     expected = RedisKeys.encodeVersion(v.version());
                 }
             }
-            args.add(new byte[] {(byte) (op.isDelete() ? Character.toLowerCase(kind) : kind)});
+            args.add(op.isCheck() ? new byte[] {(byte) kind, '?'}
+                    : new byte[] {(byte) (op.isDelete() ? Character.toLowerCase(kind) : kind)});
             args.add(expected);
-            args.add(op.isDelete() ? NONE : op.value());
+            args.add(op.isDelete() || op.isCheck() ? NONE : op.value());
         }
         return args;
     }
@@ -131,6 +132,9 @@ final class RedisFunctions {
         if (reply != null && reply.length == 1 + RedisKeys.VERSION_BYTES && reply[0] == 'W') {
             return new WriteResult.Written(RedisKeys.decodeVersion(reply, 1));
         }
+        if (reply != null && reply.length == 1 && reply[0] == 'W') {
+            return new WriteResult.Written(0); // a satisfied check of an absent record
+        }
         if (reply != null && reply.length == 1 && reply[0] == 'C') {
             return new WriteResult.Conflict(0);
         }
@@ -142,9 +146,9 @@ final class RedisFunctions {
     }
 
     private static String load() {
-        try (InputStream in = RedisFunctions.class.getResourceAsStream("tell_v2.lua")) {
+        try (InputStream in = RedisFunctions.class.getResourceAsStream("tell_v3.lua")) {
             if (in == null) {
-                throw new IllegalStateException("tell_v2.lua missing from the classpath");
+                throw new IllegalStateException("tell_v3.lua missing from the classpath");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

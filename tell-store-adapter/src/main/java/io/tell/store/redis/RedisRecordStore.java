@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The record store on Redis 7, standalone or Redis Cluster ({@link RedisStoreProvider} opens it).
  *
  * <p>Layout and versions: see {@link RedisKeys}; conditional writes run in one server-side
- * function ({@code tell_v2.lua}, see {@link RedisFunctions}), loaded on every primary at
+ * function ({@code tell_v3.lua}, see {@link RedisFunctions}), loaded on every primary at
  * open and again on a node that turns out not to have it. Costs in network round trips:
  * a read, a write or an increment is one; a batch is one per node involved, the nodes in
  * parallel (all commands are sent before any answer is awaited). With {@code replicas=N} a

@@ -1,6 +1,7 @@
-#!lua name=tell_v2
+#!lua name=tell_v3
 --[[
-Conditional writes of Tell's record store (io.tell.store.redis.RedisRecordStore).
+Conditional writes of Tell's record store (io.tell.store.redis.RedisRecordStore), and checks
+that ride with them.
 
 A record is one string: an 8-byte big-endian version followed by the value bytes.
 One call applies any number of conditional writes, each on its own (one may conflict while the
@@ -18,7 +19,7 @@ it used once, at the end. Versions stay below 2^53 so Lua's doubles hold them ex
 clock is ignored beyond 2^52 microseconds (the year 2112).
 
 The library name carries its version: a changed protocol gets a new name, so clients of
-different versions can share a server.
+different versions can share a server (tell_v3 added checks to tell_v2).
 ]]
 
 local TWO_POW_52 = 4503599627370496
@@ -37,10 +38,11 @@ end
 
 -- For write i: ARGV[3i-2] the expectation: 'A' any state, 'N' absent, 'V' exactly the version
 -- in ARGV[3i-1] (8 bytes, as stored); in upper case the write puts ARGV[3i], in lower case
--- ('a', 'n', 'v') it deletes the record. Returns one reply per write: 'W' .. new version
--- (8 bytes) when written, 'C' .. current version (8 bytes, or nothing when absent) on a
--- conflict, which changes nothing.
-redis.register_function('tell_v2_write', function(keys, args)
+-- ('a', 'n', 'v') it deletes the record, and followed by '?' ('N?', 'V?') it only checks the
+-- expectation and writes nothing. Returns one reply per write: 'W' .. new version (8 bytes)
+-- when written, 'C' .. current version (8 bytes, or nothing when absent) on a conflict, which
+-- changes nothing; a check answers 'W' .. current version (nothing when absent) or 'C' .. the same.
+redis.register_function('tell_v3_write', function(keys, args)
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
   if now >= TWO_POW_52 then
@@ -51,10 +53,16 @@ redis.register_function('tell_v2_write', function(keys, args)
   for i = 1, #keys / 2 do
     local record, counter = keys[2 * i - 1], keys[2 * i]
     local expect, expected = args[3 * i - 2], args[3 * i - 1]
-    local kind = UPPER[expect]
+    local kind = UPPER[string.sub(expect, 1, 1)]
+    if kind == nil then
+      save_counters(drawn)
+      return redis.error_reply('ERR tell: unknown write kind ' .. expect)
+    end
     local current = redis.call('GETRANGE', record, 0, 7)
     if (kind == 'N' and current ~= '') or (kind == 'V' and current ~= expected) then
       replies[i] = 'C' .. current
+    elseif string.sub(expect, 2, 2) == '?' then
+      replies[i] = 'W' .. current
     else
       local v = drawn[counter]
       if v then
