@@ -38,7 +38,7 @@ final class FaultyStore extends ForwardingRecordStore {
     @Override
     public CompletableFuture<List<WriteResult>> writeAllAsync(List<WriteOp> ops) {
         Fault f = fault;
-        if (f != Fault.NONE && ops.stream().anyMatch(o -> o.key().domain().equals(faultDomain))) {
+        if (f != Fault.NONE && ops.stream().anyMatch(o -> !o.isCheck() && o.key().domain().equals(faultDomain))) {
             fault = Fault.NONE;
             if (f == Fault.APPLY_THEN_TIMEOUT) {
                 delegate.writeAll(ops);
