@@ -186,6 +186,7 @@ class IndexedTransactionTest {
             assertEquals(List.of(), cities(tx, 1, "Zug"));
             assertEquals(List.of(), cities(tx, 1, "Bern"));
         }
+        nodes.get(1).staleEntries().awaitQueued(); // removed off the reader's path
         assertEquals(List.of(), byCity(0).tree().lookup(b("Zug")), "the reader removed the entry of the gone row");
         assertEquals(List.of(), byCity(0).tree().lookup(b("Bern")));
         assertEquals(List.of(2L, 3L), byCity(0).tree().lookup(b("Uri")));

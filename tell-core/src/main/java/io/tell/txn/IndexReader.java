@@ -1,6 +1,5 @@
 package io.tell.txn;
 
-import io.tell.error.TellException;
 import io.tell.index.IndexEntry;
 import io.tell.index.ScanRange;
 import io.tell.store.RecordKey;
@@ -14,7 +13,7 @@ import java.util.Set;
 /**
  * Reads rows through an index for one transaction: entries are version-unaware, so every row
  * is checked against the snapshot (and the transaction's own writes, which reach the index only
- * at commit), and entries whose rows are gone for everyone are removed on the way.
+ * at commit), and entries whose rows are gone for everyone are handed to {@link StaleEntries} for removal.
  */
 final class IndexReader {
     private final TransactionManager manager;
@@ -135,7 +134,7 @@ final class IndexReader {
             } else {
                 Transaction.Entry be = buffer.get(keys.get(i));
                 if (be != null && !be.written && rowIsGone(be)) {
-                    removeStale(index, e);
+                    manager.staleEntries().remove(index, e);
                     tx.treeReads().forget(index);
                 }
             }
@@ -154,13 +153,5 @@ final class IndexReader {
     private boolean rowIsGone(Transaction.Entry be) {
         RowVersion newest = be.record.newest();
         return be.stored != null && (newest == null || (newest.deleted() && newest.tid() <= start.lav()));
-    }
-
-    private void removeStale(TableIndex index, IndexEntry e) {
-        try {
-            index.tree().delete(e.key(), e.rid());
-        } catch (TellException ignored) {
-            // Removal is an optimisation; the entry stays and is checked again by the next reader.
-        }
     }
 }

@@ -35,6 +35,7 @@ public final class TransactionManager implements AutoCloseable {
     private final String nodeId;
     private final Duration commitReportWait;
     private final ScheduledExecutorService background;
+    private final StaleEntries staleEntries;
     private final java.util.concurrent.ConcurrentHashMap<String, List<TableIndex>> indexes = new java.util.concurrent.ConcurrentHashMap<>();
     private final LongAdder commits = new LongAdder();
     private final LongAdder aborts = new LongAdder();
@@ -62,6 +63,12 @@ public final class TransactionManager implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.staleEntries = new StaleEntries(nodeId);
+    }
+
+    /** Where readers hand the index entries of rows gone for everyone, to be removed off their path. */
+    StaleEntries staleEntries() {
+        return staleEntries;
     }
 
     public Transaction begin() {
@@ -414,6 +421,7 @@ public final class TransactionManager implements AutoCloseable {
         if (lease != null) {
             lease.close();
         }
+        staleEntries.close();
         background.shutdown();
         try {
             background.awaitTermination(5, TimeUnit.SECONDS);
