@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tell.cm.LocalCommitManager;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.store.CountingRecordStore;
 import io.tell.store.RecordKey;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStores;
@@ -240,6 +241,62 @@ class SharedBufferTest {
         assertEquals(BALANCE, balance(reader, 1));
         assertEquals(after[2] + 1, reader.sharedBufferCounts()[2], "fetched again after its unit changed");
         assertEquals(60, balance(reader, 2));
+    }
+
+    /**
+     * A transaction reads a unit's version set once: with the first record it fetches, every
+     * other buffered record of that unit then costs no round trip; a node's commits bump the sets
+     * they wrote without a round trip of their own.
+     */
+    @Test
+    void aTransactionReadsEachUnitsSetOnceAndCommitsBumpInTheirApplyBatch() {
+        CountingRecordStore counted = new CountingRecordStore(store);
+        TransactionManager reader = new TransactionManager(counted, cm, "pn-counted");
+        reader.useBuffering(Buffering.SYNCED, 100, 1000); // every account in one unit
+        nodes.add(reader);
+        TransactionManager writer = node(Buffering.SYNCED, 100);
+        fund(writer);
+        for (int pass = 0; pass < 2; pass++) { // fills the buffer, then proves the unit good
+            for (int a = 0; a < ACCOUNTS; a++) {
+                assertEquals(BALANCE, balance(reader, a));
+            }
+        }
+        set(writer, 3, 40); // the unit changes: all its copies are stale now, and fetched again
+        CountingRecordStore.Counts before = counted.counts();
+        for (int a = 0; a < ACCOUNTS; a++) {
+            assertEquals(a == 3 ? 40 : BALANCE, balance(reader, a));
+        }
+        assertTrue(counted.counts().minus(before).reads() >= ACCOUNTS, "every copy of the changed unit fetched again");
+        writer.run(1, tx -> {
+            tx.insert("other", key(1), amount(1)); // newer snapshots, the unit unchanged
+            return null;
+        });
+        before = counted.counts();
+        try (Transaction tx = reader.beginReadOnly()) {
+            for (int a = 0; a < ACCOUNTS; a++) {
+                assertEquals(a == 3 ? 40 : BALANCE, amountOf(tx.get(T, key(a))));
+            }
+            tx.commit();
+        }
+        CountingRecordStore.Counts read = counted.counts().minus(before);
+        assertEquals(1, read.reads(), "one read of the unit's set, then every copy served: " + read);
+
+        before = counted.counts();
+        reader.run(1, tx -> tx.update(T, key(5), amount(55)));
+        CountingRecordStore.Counts commit = counted.counts().minus(before);
+        TransactionManager plain = new TransactionManager(store, cm, "pn-plain");
+        nodes.add(plain);
+        CountingRecordStore plainCounted = new CountingRecordStore(store);
+        TransactionManager unbuffered = new TransactionManager(plainCounted, cm, "pn-tx");
+        nodes.add(unbuffered);
+        set(unbuffered, 6, 60); // its first commit looks the store's version-set setting up
+        before = plainCounted.counts();
+        unbuffered.run(1, tx -> tx.update(T, key(6), amount(66)));
+        CountingRecordStore.Counts plainCommit = plainCounted.counts().minus(before);
+        assertEquals(plainCommit.writes(), commit.writes(), "the bump rode in the apply batch: " + commit + " vs " + plainCommit);
+        assertEquals(55, balance(plain, 5));
+        set(writer, 7, 70);
+        assertEquals(70, balance(reader, 7), "the reader's own bump did not hide another node's later write");
     }
 
     /**

@@ -101,9 +101,11 @@ final class Committer {
             rereadChanged(tid, checked, logged.subList(logged.size() - checked.size(), logged.size()));
             indexes.addEntries();
             observe(CommitObserver.Step.INDEXED);
-            apply(tid, applied);
-            indexes.claimUniqueKeys();
-            bumpVersionSets(tid, keys);
+            List<WriteOp> bumps = versionSetBumps(tid, keys);
+            // Bumps follow the record writes: in the apply batch itself on a store that runs a
+            // batch in order, else in the claims' batch (or one of their own), which follows it.
+            boolean bumped = apply(tid, applied, store.ordersBatches() ? bumps : List.of());
+            indexes.claimUniqueKeys(bumped ? List.of() : bumps);
             // Snapshots taken from now on count us as possibly serialized before them (TxStart.validating).
             manager.validating(tid);
             if (validatedBuffer != null) {
@@ -207,18 +209,23 @@ final class Committer {
     }
 
     /**
-     * Moves on the version sets of the units this commit wrote, when the store keeps them: after
-     * the records are written (a reader that sees the old set read its copy before our write)
-     * and before we report (a snapshot that sees us sees the new set).
+     * The writes that move on the version sets of the units this commit writes, when the store
+     * keeps them (none otherwise). They go after the records are written (a reader that sees the
+     * old set read its copy before our write) and before we report (a snapshot that sees us
+     * sees the new set).
      */
-    private void bumpVersionSets(long tid, List<RecordKey> keys) {
+    private List<WriteOp> versionSetBumps(long tid, List<RecordKey> keys) {
         VersionSets sets = manager.versionSets();
-        if (sets != null) {
-            TellException.join(store.writeAllAsync(sets.bumps(keys, tid)));
-        }
+        return sets == null ? List.of() : sets.bumps(keys, tid);
     }
 
-    private void apply(long tid, List<RecordKey> applied) {
+    /**
+     * Writes every record conditionally on the version read, rebuilding records changed only by a
+     * revert or clean-up. {@code after} rides at the end of the first batch, which the store runs
+     * in order: true when it was sent after every record was written by that batch (false: it
+     * still has to be written, after the last record).
+     */
+    private boolean apply(long tid, List<RecordKey> applied, List<WriteOp> after) {
         List<Transaction.Entry> pending = new ArrayList<>(writes);
         List<MvccRecord> bases = new ArrayList<>();
         List<Versioned> stored = new ArrayList<>();
@@ -228,13 +235,16 @@ final class Committer {
             stored.add(base.stored());
         }
         for (int attempt = 0; ; attempt++) {
-            List<WriteOp> ops = new ArrayList<>(pending.size());
+            List<WriteOp> ops = new ArrayList<>(pending.size() + after.size());
             for (int i = 0; i < pending.size(); i++) {
                 ops.add(op(pending.get(i), bases.get(i), stored.get(i), tid));
             }
-            List<WriteResult> results = send(ops, attempt == 0);
+            if (attempt == 0) {
+                ops.addAll(after);
+            }
+            List<WriteResult> results = send(ops, pending.size(), attempt == 0);
             List<Transaction.Entry> retry = new ArrayList<>();
-            for (int i = 0; i < results.size(); i++) {
+            for (int i = 0; i < pending.size(); i++) {
                 if (results.get(i).written()) {
                     applied.add(pending.get(i).key);
                 } else {
@@ -242,7 +252,7 @@ final class Committer {
                 }
             }
             if (retry.isEmpty()) {
-                return;
+                return attempt == 0 && !after.isEmpty();
             }
             if (attempt + 1 >= REBUILD_ATTEMPTS) {
                 throw conflict(tid, retry.get(0).key);
@@ -253,14 +263,15 @@ final class Committer {
     }
 
     /**
-     * Sends one apply batch. While a commit observer watches, the first batch goes in two
-     * halves with the observer told in between, so a test can stop a node mid-batch.
+     * Sends one apply batch, whose first {@code records} ops are the records. While a commit
+     * observer watches, the first batch goes in two parts, half the records and the rest, with
+     * the observer told in between, so a test can stop a node mid-batch.
      */
-    private List<WriteResult> send(List<WriteOp> ops, boolean first) {
+    private List<WriteResult> send(List<WriteOp> ops, int records, boolean first) {
         applyInDoubt = true;
         List<WriteResult> results;
-        if (first && ops.size() > 1 && manager.observer() != null) {
-            int half = ops.size() / 2;
+        if (first && records > 1 && manager.observer() != null) {
+            int half = records / 2;
             results = new ArrayList<>(TellException.join(store.writeAllAsync(ops.subList(0, half))));
             observe(CommitObserver.Step.PARTLY_APPLIED);
             results.addAll(TellException.join(store.writeAllAsync(ops.subList(half, ops.size()))));

@@ -70,9 +70,13 @@ final class IndexWriter {
         }
     }
 
-    /** After the records are applied: claims the unique keys; throws DUPLICATE_KEY when one is taken. */
-    void claimUniqueKeys() {
-        claim(changes.stream().filter(c -> c.index().unique()).toList());
+    /**
+     * After the records are applied: claims the unique keys; throws DUPLICATE_KEY when one is
+     * taken. {@code alsoWrite} (unconditional writes that must follow the records) rides in the
+     * first claims batch, or goes alone when there is nothing to claim.
+     */
+    void claimUniqueKeys(List<WriteOp> alsoWrite) {
+        claim(changes.stream().filter(c -> c.index().unique()).toList(), alsoWrite);
     }
 
     /**
@@ -144,11 +148,14 @@ final class IndexWriter {
      * another rid is taken over only if that row no longer holds the key; otherwise the key
      * is taken: a uniqueness violation. Concurrent claimers of one key: exactly one write wins.
      */
-    private void claim(List<Change> unique) {
+    private void claim(List<Change> unique, List<WriteOp> alsoWrite) {
+        RecordStore store = manager.store();
         if (unique.isEmpty()) {
+            if (!alsoWrite.isEmpty()) {
+                TellException.join(store.writeAllAsync(alsoWrite));
+            }
             return;
         }
-        RecordStore store = manager.store();
         List<RecordKey> claimKeys = new ArrayList<>();
         List<WriteOp> inserts = new ArrayList<>();
         for (Change c : unique) {
@@ -158,7 +165,12 @@ final class IndexWriter {
         }
         // A key nobody claimed yet (the common case: a new row, a new key) is claimed with one
         // insert-if-absent, no read; only keys that already have a claim are looked at.
-        List<WriteResult> inserted = TellException.join(store.writeAllAsync(inserts));
+        List<WriteOp> batch = inserts;
+        if (!alsoWrite.isEmpty()) {
+            batch = new ArrayList<>(inserts);
+            batch.addAll(alsoWrite);
+        }
+        List<WriteResult> inserted = TellException.join(store.writeAllAsync(batch));
         List<Change> taken = new ArrayList<>();
         List<RecordKey> takenKeys = new ArrayList<>();
         for (int i = 0; i < unique.size(); i++) {

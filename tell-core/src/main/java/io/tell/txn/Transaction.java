@@ -59,6 +59,8 @@ public final class Transaction implements AutoCloseable {
     private final TxStart start;
     private final Isolation isolation;
     private final Map<RecordKey, Entry> buffer = new LinkedHashMap<>();
+    /** The version sets this transaction has read, for the node's shared buffer; null until it reads through one. */
+    private SharedRecordBuffer.TxUnits units;
     private final List<ReadValidator.ScannedRange> scans = new ArrayList<>();
     private final TreeReads treeReads = new TreeReads();
     /** The buffer's written entries, so that readers merging in their own writes need not walk every read. */
@@ -170,7 +172,10 @@ public final class Transaction implements AutoCloseable {
                     buffer.putIfAbsent(missing.get(i), new Entry(missing.get(i), got.get(i)));
                 }
             } else {
-                List<SharedRecordBuffer.Read> got = guard(() -> shared.read(missing, start.snapshot()));
+                if (units == null) {
+                    units = new SharedRecordBuffer.TxUnits();
+                }
+                List<SharedRecordBuffer.Read> got = guard(() -> shared.read(missing, start.snapshot(), units));
                 for (int i = 0; i < missing.size(); i++) {
                     buffer.putIfAbsent(missing.get(i), new Entry(missing.get(i), got.get(i).stored(), got.get(i).buffered()));
                 }
@@ -452,9 +457,11 @@ public final class Transaction implements AutoCloseable {
     private Entry entryForWrite(RecordKey key) {
         checkWritable(key);
         Entry e = entry(key);
-        if (e.buffered && !e.written && newerThanSnapshot(e)) {
-            // A buffered copy may hold a version that has been reverted since: only the store's
-            // record says whether this is a conflict.
+        if (e.buffered && !e.written) {
+            // A copy from the node's buffer may be older than the store's record: a newer version
+            // there is a conflict found now, not after the commit's log write; and a version in
+            // the copy may have been reverted since, which only the store's record shows. The
+            // write then costs the read the buffer saved, no more than without a buffer.
             e = refreshed(e);
         }
         if (newerThanSnapshot(e)) {

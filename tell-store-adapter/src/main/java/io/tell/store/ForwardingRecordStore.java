@@ -56,6 +56,11 @@ public abstract class ForwardingRecordStore implements RecordStore {
     }
 
     @Override
+    public boolean ordersBatches() {
+        return delegate.ordersBatches();
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }

@@ -93,6 +93,18 @@ public interface RecordStore extends AutoCloseable {
      */
     CompletableFuture<Long> purgeAsync(Set<String> domains);
 
+    /**
+     * True when a batch sent from the calling thread takes effect element by element in request
+     * order: each read or write of a {@link #getAllAsync} or {@link #writeAllAsync} happens after
+     * the ones before it in the list (one server, one connection, one command after another).
+     * Callers that need an order within a batch (a write that must follow another) may then
+     * send one batch instead of two. False by default: a store spread over several nodes
+     * applies a batch's parts in parallel.
+     */
+    default boolean ordersBatches() {
+        return false;
+    }
+
     /** A short name for logs and results, e.g. {@code mem} or {@code redis://127.0.0.1:6379}. */
     String describe();
 

@@ -201,6 +201,41 @@ public abstract class RecordStoreContractTest {
     }
 
 
+    /** Whether the backend under test promises ordered batches to a test thread ({@link RecordStore#ordersBatches}). */
+    protected boolean expectsOrderedBatches() {
+        return true;
+    }
+
+    @Test
+    void anOrderedStoreAppliesABatchInRequestOrder() {
+        assertEquals(expectsOrderedBatches(), store.ordersBatches());
+        RecordKey k = new RecordKey(domain("d"), b("k"));
+        List<WriteResult> results = store.writeAll(List.of(
+                WriteOp.insert(domain("d"), b("k"), b("1")),
+                WriteOp.check(k, Expect.ABSENT),
+                WriteOp.put(domain("d"), b("k"), b("2"), Expect.ANY)));
+        long inserted = results.get(0).version();
+        long put = results.get(2).version();
+        if (store.ordersBatches()) {
+            assertEquals(new WriteResult.Conflict(inserted), results.get(1), "the check ran after the insert before it");
+            assertTrue(put > inserted, "the put ran after the insert");
+            assertArrayEquals(b("2"), store.get(domain("d"), b("k")).value());
+        }
+        List<WriteOp> many = new ArrayList<>();
+        for (int i = 0; i < 600; i++) { // more than one call's worth on Redis
+            many.add(WriteOp.put(domain("d"), b("k"), b("v" + i), Expect.ANY));
+        }
+        List<WriteResult> written = store.writeAll(many);
+        if (store.ordersBatches()) {
+            for (int i = 1; i < written.size(); i++) {
+                assertTrue(written.get(i).version() > written.get(i - 1).version(), "write " + i + " ran after write " + (i - 1));
+            }
+            assertArrayEquals(b("v599"), store.get(domain("d"), b("k")).value());
+        } else {
+            assertTrue(written.stream().allMatch(WriteResult::written));
+        }
+    }
+
     @Test
     void checksInABatchTestTheirRecordsAndWriteNothing() {
         long v = store.write(WriteOp.insert(domain("d"), b("held"), b("x"))).version();

@@ -110,6 +110,12 @@ public final class MemRecordStore implements RecordStore {
         return CompletableFuture.completedFuture(deleted);
     }
 
+    /** Batches run on the calling thread, element after element. */
+    @Override
+    public boolean ordersBatches() {
+        return true;
+    }
+
     @Override
     public String describe() {
         return name.isEmpty() ? "mem:" : "mem:" + name;

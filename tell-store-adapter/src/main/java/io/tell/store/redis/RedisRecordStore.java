@@ -132,6 +132,15 @@ public final class RedisRecordStore implements RecordStore {
      * Direct calls block the calling thread, which is fine for a transaction's thread and never
      * for an event loop's (a commit manager's server, or a callback of a Lettuce future).
      */
+    /**
+     * A standalone server called directly: a batch goes out on one connection, its commands
+     * pipelined in order, and the server runs them one after another.
+     */
+    @Override
+    public boolean ordersBatches() {
+        return callsDirectly() && !(nodes instanceof ClusterNodes);
+    }
+
     private boolean callsDirectly() {
         return direct != null && !(Thread.currentThread() instanceof FastThreadLocalThread);
     }
