@@ -66,6 +66,8 @@ public final class TableStore {
     private final RidAllocator rids;
     /** Per index, the projections of the column arrays read through it (by identity; see {@link #used}). */
     private final Map<TableIndex, Map<int[], RowProjection>> projections = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Rows of a scan at most for which the primary key's hints learn where they are. */
+    private static final int HINTED_ROWS = 16;
     /** Per unique index (null: the primary key), where its keys were last found (see {@link KeyRids}). */
     private final Map<String, KeyRids> keyRids = new HashMap<>();
 
@@ -96,12 +98,28 @@ public final class TableStore {
         return def;
     }
 
-    /** Inserts a row (a fresh rid) and returns its rid. */
+    /**
+     * Inserts a row (a fresh rid) and returns its rid. The primary key's hints learn where the
+     * key now is, so that reading the row back by its key (a later transaction of this node
+     * that takes up the order it just inserted, say) costs the row read alone.
+     */
     public long insert(Transaction tx, Object[] values) {
         byte[] row = encodeChecked(values);
         long rid = rids.next();
         tx.insertNew(def.rowDomain(), TableIndex.ridKey(rid), row);
+        learn(row, rid);
         return rid;
+    }
+
+    /** Notes where a row with this content lives in the primary key's hints (see {@link KeyRids}). */
+    private void learn(byte[] row, long rid) {
+        KeyRids pk = keyRids.get(null);
+        if (pk != null) {
+            byte[] key = primaryKey.keyOf().apply(row);
+            if (key != null) {
+                pk.put(key, rid);
+            }
+        }
     }
 
     /** The row with {@code rid} as {@code tx} sees it, or null. */
@@ -123,7 +141,6 @@ public final class TableStore {
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
     }
 
-    /** The rows whose leading columns of index {@code index} equal {@code prefix}, in key order. */
     /** Inner-node cache hits and misses of this table's index trees, summed (for metrics). */
     long[] treeCacheCounts() {
         long[] sum = primaryKey == null ? new long[2] : primaryKey.tree().cacheHitsAndMisses();
@@ -135,6 +152,7 @@ public final class TableStore {
         return sum;
     }
 
+    /** The rows whose leading columns of index {@code index} equal {@code prefix}, in key order. */
     public List<Row> lookup(Transaction tx, String index, Object... prefix) {
         return range(tx, index, prefix, true, prefix, true, Integer.MAX_VALUE);
     }
@@ -175,11 +193,17 @@ public final class TableStore {
                 }
             }
         }
-        List<Row> rows = rows(point ? tx.lookupUnique(t.index(), range, used) : tx.scanIndex(t.index(), range, limit, used), wanted);
-        if (point && rows.size() == 1) {
-            t.rids().put(range.lower().key(), rows.get(0).rid());
+        List<IndexedRow> found = point ? tx.lookupUnique(t.index(), range, used) : tx.scanIndex(t.index(), range, limit, used);
+        if (point && found.size() == 1) {
+            t.rids().put(range.lower().key(), found.get(0).rid());
+        } else if (!point && found.size() <= HINTED_ROWS) {
+            // A short scan (the oldest new order of a district, a customer by name) is often
+            // followed by a write of a row it found, by primary key.
+            for (IndexedRow r : found) {
+                learn(r.row(), r.rid());
+            }
         }
-        return rows;
+        return rows(found, wanted);
     }
 
     /** The bounds of a {@link #range} call: prefixes of key values, each end inclusive or not. */

@@ -60,6 +60,22 @@ class RoundTripTest {
             // swing, the row, the new key's claim (insert-if-absent, no read); CM: start, committed
             System.out.println("one-row insert " + ins);
             assertEquals(new Cost(2, 5, 2), ins, "one-row insert");
+
+            // The node learned where the keys it inserted, or a short scan found, live.
+            Cost readBack = measure(node, () -> {
+                try (SqlResult r = s.execute(select, List.of(101), 0, 0)) {
+                    r.next();
+                    assertEquals(1, r.row()[0]);
+                }
+            });
+            assertEquals(new Cost(2, 0, 2), readBack, "point select of a row this node inserted: catalog and row");
+            PreparedSql scan = s.prepare("SELECT id FROM t WHERE id BETWEEN ? AND ? ORDER BY id FETCH FIRST 1 ROWS ONLY");
+            try (SqlResult r = s.execute(scan, List.of(30, 40), 0, 0)) {
+                r.next();
+                assertEquals(30, r.row()[0]);
+            }
+            Cost scanned = measure(node, () -> s.execute(update, List.of(31, 30), 0, 0).close());
+            assertEquals(2, scanned.reads(), "update by key of a row a scan found: catalog and row, no index leaf");
         }
     }
 
