@@ -94,6 +94,69 @@ SELECT cat FROM item WHERE cat = 1 UNION ALL SELECT cat FROM item WHERE cat = 2 
 2
 2
 
+# INTERSECT and EXCEPT, as multisets: ALL keeps copies (the fewest any input holds; those beyond
+# what the others hold), without ALL each row once; NULLs are equal; INTERSECT binds tighter.
+query
+SELECT cat FROM item INTERSECT SELECT cat FROM item WHERE price > 1.5 ORDER BY 1
+----
+1
+2
+
+query
+SELECT cat FROM item INTERSECT ALL SELECT cat FROM item WHERE price > 1.5 ORDER BY 1
+----
+1
+2
+2
+
+query
+SELECT cat FROM item EXCEPT SELECT cat FROM item WHERE price > 2 ORDER BY 1
+----
+1
+NULL
+
+query
+SELECT cat FROM item EXCEPT ALL SELECT cat FROM item WHERE price > 1.5 ORDER BY 1
+----
+1
+1
+NULL
+
+query
+SELECT cat FROM item EXCEPT ALL SELECT cat FROM item WHERE id = 1 EXCEPT ALL SELECT cat FROM item WHERE id = 4 ORDER BY 1
+----
+1
+1
+2
+NULL
+
+query
+SELECT sub FROM item WHERE id = 6 INTERSECT SELECT cat FROM item WHERE id = 6
+----
+NULL
+
+query sorted
+SELECT name FROM item WHERE cat = 1 UNION SELECT name FROM item WHERE cat = 2 EXCEPT SELECT name FROM item WHERE price < 1.5
+----
+kale
+leek
+pear
+
+query sorted
+SELECT name FROM item WHERE cat = 2 UNION SELECT name FROM item WHERE cat = 1 INTERSECT SELECT name FROM item WHERE price > 1.0
+----
+apple
+kale
+leek
+pear
+
+query
+SELECT cat, COUNT(*) FROM (SELECT cat, sub FROM item EXCEPT SELECT cat, sub FROM item WHERE sub = 1) AS t GROUP BY cat ORDER BY cat
+----
+1 | 1
+2 | 1
+NULL | 1
+
 query
 SELECT name, CASE WHEN price > 2 THEN 'high' WHEN price > 1 THEN 'mid' ELSE 'low' END AS band FROM item ORDER BY id
 ----

@@ -10,7 +10,9 @@ import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalCorrelate;
 import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalIntersect;
 import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalMinus;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rel.logical.LogicalTableModify;
@@ -39,6 +41,10 @@ public final class TellRules {
                         s.offset, s.fetch)),
                 rule(LogicalUnion.class, u -> new TellUnion(u.getCluster(), tell(u),
                         u.getInputs().stream().map(TellRules::in).toList(), u.all)),
+                rule(LogicalIntersect.class, i -> new TellIntersect(i.getCluster(), tell(i),
+                        i.getInputs().stream().map(TellRules::in).toList(), i.all)),
+                rule(LogicalMinus.class, m -> new TellMinus(m.getCluster(), tell(m),
+                        m.getInputs().stream().map(TellRules::in).toList(), m.all)),
                 rule(LogicalValues.class, v -> new TellValues(v.getCluster(), v.getRowType(), v.getTuples(), tell(v))),
                 rule(LogicalTableModify.class, m -> new TellTableModify(m.getCluster(), tell(m), m.getTable(),
                         m.getCatalogReader(), in(m.getInput()), m.getOperation(), m.getUpdateColumnList(),
