@@ -26,9 +26,10 @@ import java.util.function.Function;
  * The SQL catalog of one processing node, kept in the record store so that DDL done through
  * any node is seen by all (see {@code docs/sql-rows.md}, "Catalog records").
  *
- * <p>Domain {@value #DOMAIN} holds a <i>directory</i> record ({@code dir}: catalog version and,
- * per table, its id and the id of its definition record) and write-once <i>definition</i>
- * records ({@code def/<id>}). A DDL statement writes the new definition records first, then
+ * <p>Domain {@value #DOMAIN} holds a <i>directory</i> record ({@code dir}: catalog version,
+ * per table its id and the id of its definition record, and every sequence's definition) and
+ * write-once <i>definition</i> records ({@code def/<id>}). Sequences count the numbers they
+ * handed out in domain {@value #SEQUENCE_DOMAIN}, one counter record per sequence id. A DDL statement writes the new definition records first, then
  * swings the directory with a write conditional on the version it read; that write is the
  * commit point. On a conflict (another node's DDL got in first) it re-reads and re-validates
  * against the newer catalog and tries again, so concurrent DDL never loses a change.
@@ -44,11 +45,14 @@ public final class Catalog {
     private static final byte[] DIR_KEY = bytes("dir");
     private static final byte[] TABLE_ID_COUNTER = bytes("table.id");
     private static final byte[] DEF_ID_COUNTER = bytes("def.id");
+    private static final byte[] SEQUENCE_ID_COUNTER = bytes("sequence.id");
+    /** Where sequences count the numbers they handed out: one counter per sequence id. */
+    public static final String SEQUENCE_DOMAIN = "tell.sequences";
     private static final int MAX_ATTEMPTS = 200;
 
     private final RecordStore store;
     private final Map<Long, TableDef> defsById = new ConcurrentHashMap<>();
-    private volatile CatalogSnapshot cached = new CatalogSnapshot(0, 0, Map.of(), Map.of());
+    private volatile CatalogSnapshot cached = new CatalogSnapshot(0, 0, Map.of(), Map.of(), Map.of());
 
     public Catalog(RecordStore store) {
         this.store = store;
@@ -106,6 +110,15 @@ public final class Catalog {
      * unchanged; otherwise it is {@link ErrorCode#DUPLICATE_OBJECT}.
      */
     public TableDef createTable(TableSpec spec, boolean ifNotExists) {
+        return createTable(spec, List.of(), ifNotExists);
+    }
+
+    /**
+     * Creates a table and, in the same catalog change, the sequences its identity and SERIAL
+     * columns own ({@code owned}: ids are drawn here). Every column's sequence must be among
+     * them or exist already.
+     */
+    public TableDef createTable(TableSpec spec, List<SequenceDef> owned, boolean ifNotExists) {
         return change(cat -> {
             TableDef existing = cat.tableMap().get(spec.name());
             if (existing != null) {
@@ -114,14 +127,77 @@ public final class Catalog {
                 }
                 throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "table " + spec.name() + " already exists");
             }
+            checkRelationNameFree(cat, spec.name());
+            List<SequenceDef> sequences = new ArrayList<>();
+            for (SequenceDef q : owned) {
+                checkRelationNameFree(cat, q.name());
+                sequences.add(q.withId(store.increment(DOMAIN, SEQUENCE_ID_COUNTER, 1)));
+            }
+            for (ColumnDef c : spec.columns()) {
+                if (c.sequence() != null && !cat.sequenceMap().containsKey(c.sequence())
+                        && owned.stream().noneMatch(q -> q.name().equals(c.sequence()))) {
+                    throw undefined("sequence " + c.sequence() + " (DEFAULT of column " + c.name() + ") does not exist");
+                }
+            }
             TableDef def = TableDef.create(store.increment(DOMAIN, TABLE_ID_COUNTER, 1), spec);
             for (IndexDef ix : def.indexes()) {
                 checkIndexNameFree(cat, ix.name());
             }
             TableDef resolved = def.withForeignKeys(def.foreignKeys().stream()
                     .map(fk -> checkForeignKey(cat, def, fk)).toList());
-            return Edit.put(resolved, resolved);
+            return Edit.put(resolved, resolved).withSequences(sequences, List.of());
         });
+    }
+
+    /** Creates a sequence; false when one of that name exists and {@code ifNotExists}. */
+    public boolean createSequence(SequenceDef spec, boolean ifNotExists) {
+        return change(cat -> {
+            if (cat.sequenceMap().containsKey(spec.name()) && ifNotExists) {
+                return Edit.none(false);
+            }
+            checkRelationNameFree(cat, spec.name());
+            SequenceDef q = spec.withId(store.increment(DOMAIN, SEQUENCE_ID_COUNTER, 1));
+            return Edit.<Boolean>none(true).withSequences(List.of(q), List.of());
+        });
+    }
+
+    /**
+     * Drops a sequence made by CREATE SEQUENCE; false when it did not exist and {@code ifExists}.
+     * One a column's DEFAULT uses cannot be dropped (DEPENDENT_OBJECTS); one an identity or
+     * SERIAL column owns goes with its table.
+     */
+    public boolean dropSequence(String name, boolean ifExists) {
+        return change(cat -> {
+            SequenceDef q = cat.sequenceMap().get(name);
+            if (q == null) {
+                if (ifExists) {
+                    return Edit.none(false);
+                }
+                throw undefined("sequence " + name + " does not exist");
+            }
+            for (TableDef t : cat.tableMap().values()) {
+                for (ColumnDef c : t.columns()) {
+                    if (name.equals(c.sequence())) {
+                        throw TellException.of(ErrorCode.DEPENDENT_OBJECTS, "cannot drop sequence " + name
+                                + " because the default of column " + c.name() + " of table " + t.name() + " uses it");
+                    }
+                }
+            }
+            if (q.ownerTable() != null) {
+                throw TellException.of(ErrorCode.DEPENDENT_OBJECTS, "cannot drop sequence " + name + " because column "
+                        + q.ownerColumn() + " of table " + q.ownerTable() + " owns it; it goes with the table");
+            }
+            return Edit.<Boolean>none(true).withSequences(List.of(), List.of(q));
+        });
+    }
+
+    /**
+     * Takes the next {@code count} numbers of sequence {@code q} from the store (one round trip):
+     * the numbers {@code (returned - count, returned]}, to be turned into values by
+     * {@link SequenceDef#value}. Outside any transaction: a rollback does not give them back.
+     */
+    public long takeNumbers(SequenceDef q, int count) {
+        return store.increment(SEQUENCE_DOMAIN, sequenceKey(q.id()), count);
     }
 
     /** Drops a table; false when it did not exist and {@code ifExists}. */
@@ -141,7 +217,18 @@ public final class Catalog {
                     }
                 }
             }
-            return new Edit<>(true, null, name);
+            List<SequenceDef> owned = cat.sequenceMap().values().stream()
+                    .filter(q -> name.equals(q.ownerTable())).toList();
+            for (TableDef other : cat.tableMap().values()) {
+                for (ColumnDef c : other.columns()) {
+                    if (!other.name().equals(name) && owned.stream().anyMatch(q -> q.name().equals(c.sequence()))) {
+                        throw TellException.of(ErrorCode.DEPENDENT_OBJECTS, "cannot drop table " + name
+                                + " because the default of column " + c.name() + " of table " + other.name()
+                                + " uses its sequence " + c.sequence());
+                    }
+                }
+            }
+            return new Edit<>(true, null, name, List.of(), owned);
         });
     }
 
@@ -184,14 +271,23 @@ public final class Catalog {
         });
     }
 
-    /** One DDL change against a catalog snapshot: the result, and a table to (re)define or drop. */
-    private record Edit<T>(T result, TableDef put, String drop) {
+    /** One DDL change against a catalog snapshot: the result, a table to (re)define or drop, sequences to add or drop. */
+    private record Edit<T>(T result, TableDef put, String drop, List<SequenceDef> addSequences,
+                           List<SequenceDef> dropSequences) {
         static <T> Edit<T> none(T result) {
-            return new Edit<>(result, null, null);
+            return new Edit<>(result, null, null, List.of(), List.of());
         }
 
         static <T> Edit<T> put(TableDef def, T result) {
-            return new Edit<>(result, def, null);
+            return new Edit<>(result, def, null, List.of(), List.of());
+        }
+
+        Edit<T> withSequences(List<SequenceDef> add, List<SequenceDef> drop) {
+            return new Edit<>(result, put, this.drop, add, drop);
+        }
+
+        boolean changes() {
+            return put != null || drop != null || !addSequences.isEmpty() || !dropSequences.isEmpty();
         }
     }
 
@@ -199,7 +295,7 @@ public final class Catalog {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             CatalogSnapshot cat = snapshot();
             Edit<T> e = edit.apply(cat);
-            if (e.put() == null && e.drop() == null) {
+            if (!e.changes()) {
                 return e.result();
             }
             Map<String, DirEntry> entries = new TreeMap<>();
@@ -212,12 +308,18 @@ public final class Catalog {
                     throw TellException.of(ErrorCode.INTERNAL, "catalog definition record " + newDefId + " already exists");
                 }
                 entries.put(e.put().name(), new DirEntry(e.put().id(), newDefId));
-            } else {
+            } else if (e.drop() != null) {
                 entries.remove(e.drop());
             }
-            byte[] dir = CatalogCodec.encodeDirectory(new Directory(cat.version() + 1, entries));
+            Map<String, SequenceDef> sequences = new TreeMap<>(cat.sequenceMap());
+            e.dropSequences().forEach(q -> sequences.remove(q.name()));
+            e.addSequences().forEach(q -> sequences.put(q.name(), q));
+            byte[] dir = CatalogCodec.encodeDirectory(new Directory(cat.version() + 1, entries, sequences));
             Expect expect = cat.storeVersion() == 0 ? Expect.ABSENT : Expect.version(cat.storeVersion());
             if (store.write(WriteOp.put(DOMAIN, DIR_KEY, dir, expect)).written()) {
+                for (SequenceDef q : e.dropSequences()) { // its counter; ids are never reused, so a leftover is harmless
+                    store.write(WriteOp.delete(SEQUENCE_DOMAIN, sequenceKey(q.id()), Expect.ANY));
+                }
                 snapshot();
                 return e.result();
             }
@@ -231,7 +333,7 @@ public final class Catalog {
 
     private CatalogSnapshot load(Versioned dirRecord) {
         if (dirRecord == null) {
-            return new CatalogSnapshot(0, 0, Map.of(), Map.of());
+            return new CatalogSnapshot(0, 0, Map.of(), Map.of(), Map.of());
         }
         Directory dir = CatalogCodec.decodeDirectory(dirRecord.value());
         List<RecordKey> missing = new ArrayList<>();
@@ -256,7 +358,7 @@ public final class Catalog {
             tables.put(name, defsById.get(e.defId()));
             defIds.put(name, e.defId());
         });
-        return new CatalogSnapshot(dir.version(), dirRecord.version(), tables, defIds);
+        return new CatalogSnapshot(dir.version(), dirRecord.version(), tables, defIds, dir.sequences());
     }
 
     /** Keeps the newer of the cached and the given snapshot (store versions only grow). */
@@ -265,6 +367,16 @@ public final class Catalog {
             cached = s;
         }
         return cached;
+    }
+
+    /** Tables and sequences share one name space, as relations do in PostgreSQL. */
+    private static void checkRelationNameFree(CatalogSnapshot cat, String name) {
+        if (cat.tableMap().containsKey(name)) {
+            throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "table " + name + " already exists");
+        }
+        if (cat.sequenceMap().containsKey(name)) {
+            throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "sequence " + name + " already exists");
+        }
     }
 
     private static void checkIndexNameFree(CatalogSnapshot cat, String index) {
@@ -296,6 +408,10 @@ public final class Catalog {
 
     private static TellException undefined(String message) {
         return TellException.of(ErrorCode.UNDEFINED_OBJECT, message);
+    }
+
+    private static byte[] sequenceKey(long id) {
+        return bytes(Long.toString(id));
     }
 
     private static byte[] defKey(long defId) {

@@ -5,9 +5,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
- * The catalog as of one version: every table by name. Immutable; a processing node caches the
+ * The catalog as of one version: every table and sequence by name. Immutable; a processing node caches the
  * newest one it has seen, and a plan built against version v is valid while the catalog is at v.
  */
 public final class CatalogSnapshot {
@@ -15,12 +16,15 @@ public final class CatalogSnapshot {
     private final long storeVersion;
     private final Map<String, TableDef> tables;
     private final Map<String, Long> defIds;
+    private final Map<String, SequenceDef> sequences;
 
-    CatalogSnapshot(long version, long storeVersion, Map<String, TableDef> tables, Map<String, Long> defIds) {
+    CatalogSnapshot(long version, long storeVersion, Map<String, TableDef> tables, Map<String, Long> defIds,
+                    Map<String, SequenceDef> sequences) {
         this.version = version;
         this.storeVersion = storeVersion;
         this.tables = Collections.unmodifiableMap(tables);
         this.defIds = Collections.unmodifiableMap(defIds);
+        this.sequences = Collections.unmodifiableMap(sequences);
     }
 
     /** The catalog version: 0 for an empty, never-changed catalog, one more with every DDL. */
@@ -39,6 +43,19 @@ public final class CatalogSnapshot {
 
     Map<String, TableDef> tableMap() {
         return tables;
+    }
+
+    Map<String, SequenceDef> sequenceMap() {
+        return sequences;
+    }
+
+    public Optional<SequenceDef> sequence(String name) {
+        return Optional.ofNullable(sequences.get(name));
+    }
+
+    /** All sequences, by name (those of identity and SERIAL columns included). */
+    public List<SequenceDef> sequences() {
+        return List.copyOf(new TreeMap<>(sequences).values());
     }
 
     public Optional<TableDef> table(String name) {

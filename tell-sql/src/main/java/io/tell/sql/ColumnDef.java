@@ -4,10 +4,24 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 
 /**
- * A column: its name, type, whether it takes NULL, and its default (already coerced to the
- * type; null when there is none, which means DEFAULT NULL).
+ * A column: its name, type, whether it takes NULL, and its default: a value (already coerced to
+ * the type; null when there is none, which means DEFAULT NULL) or the next value of a sequence.
+ *
+ * @param sequence the sequence whose next value is the DEFAULT (identity and SERIAL columns,
+ *                 {@code DEFAULT NEXT VALUE FOR s}); null when the default is {@code defaultValue}
+ * @param identity whether the column is an identity column, and of which kind
  */
-public record ColumnDef(String name, ColumnType type, boolean nullable, Object defaultValue) {
+public record ColumnDef(String name, ColumnType type, boolean nullable, Object defaultValue, String sequence,
+                        Identity identity) {
+    /** {@code GENERATED ALWAYS / BY DEFAULT AS IDENTITY}, or neither. */
+    public enum Identity {
+        NONE,
+        /** Values come from the sequence only: an INSERT or UPDATE that gives one fails (428C9). */
+        ALWAYS,
+        /** The sequence fills the column when an INSERT gives no value. */
+        BY_DEFAULT
+    }
+
     public ColumnDef {
         Names.check("column", name);
         if (type == null) {
@@ -18,6 +32,16 @@ public record ColumnDef(String name, ColumnType type, boolean nullable, Object d
         } catch (TellException e) {
             throw TellException.of(ErrorCode.INVALID_DEFINITION, "bad DEFAULT for column " + name + ": " + e.getMessage(), e);
         }
+        if (sequence != null && defaultValue != null) {
+            throw TellException.of(ErrorCode.INVALID_DEFINITION, "column " + name + " has two defaults");
+        }
+        if (identity != Identity.NONE && sequence == null) {
+            throw TellException.of(ErrorCode.INTERNAL, "identity column " + name + " has no sequence");
+        }
+    }
+
+    public ColumnDef(String name, ColumnType type, boolean nullable, Object defaultValue) {
+        this(name, type, nullable, defaultValue, null, Identity.NONE);
     }
 
     public static ColumnDef of(String name, ColumnType type) {
@@ -29,6 +53,21 @@ public record ColumnDef(String name, ColumnType type, boolean nullable, Object d
     }
 
     public ColumnDef withDefault(Object value) {
-        return new ColumnDef(name, type, nullable, value);
+        return new ColumnDef(name, type, nullable, value, null, Identity.NONE);
+    }
+
+    /** This column with nullability {@code on}. */
+    public ColumnDef withNullable(boolean on) {
+        return new ColumnDef(name, type, on, defaultValue, sequence, identity);
+    }
+
+    /** This column filled from {@code seq} when an INSERT omits it. */
+    public ColumnDef withSequence(String seq, Identity kind) {
+        return new ColumnDef(name, type, nullable, null, seq, kind);
+    }
+
+    /** True when an INSERT that omits the column gets something other than NULL. */
+    public boolean hasDefault() {
+        return defaultValue != null || sequence != null;
     }
 }

@@ -36,6 +36,7 @@ public final class ProcessingNode implements AutoCloseable {
     private final CountingCommitManager commitManager;
     private final TransactionManager transactions;
     private final Catalog catalog;
+    private final Sequences sequences;
     private final Sweeper sweeper;
     private final Map<TableDef, TableStore> tables = new ConcurrentHashMap<>();
     private final io.tell.sql.engine.PlanCache plans = new io.tell.sql.engine.PlanCache(this);
@@ -74,6 +75,7 @@ public final class ProcessingNode implements AutoCloseable {
             transactions.startLease(java.time.Duration.ofMillis(url.leaseMs()));
         }
         this.catalog = new Catalog(store);
+        this.sequences = new Sequences(catalog);
         this.sweeper = url.gc() ? startSweeper(SweepOptions.defaults()) : null;
         this.metrics = new NodeMetrics(this, nodeId);
     }
@@ -162,6 +164,11 @@ public final class ProcessingNode implements AutoCloseable {
     }
 
     /** Table access for {@code def}, one per definition (its indexes are registered once). */
+    /** This node's cached ranges of sequence numbers. */
+    public Sequences sequences() {
+        return sequences;
+    }
+
     public TableStore table(TableDef def) {
         return tables.computeIfAbsent(def, d -> new TableStore(transactions, d));
     }

@@ -2,6 +2,7 @@ package io.tell.sql;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.sql.exec.SequenceFunctions;
 import io.tell.sql.internal.CatalogSchema;
 import java.util.List;
 import java.util.Properties;
@@ -18,6 +19,8 @@ import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -55,6 +58,10 @@ public final class SqlFrontEnd {
             return true;
         }
     };
+
+    /** Calcite's standard operators and functions, plus PostgreSQL's {@code nextval}. */
+    static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
+            SqlOperatorTables.of(SequenceFunctions.NEXTVAL));
 
     /**
      * Calcite's default type system, except that CASE/UNION over strings of different lengths
@@ -132,7 +139,7 @@ public final class SqlFrontEnd {
     /** Parses and validates one statement. */
     public Validated validate(String sql) {
         SqlNode parsed = parse(sql);
-        SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalogReader, types,
+        SqlValidator validator = SqlValidatorUtil.newValidator(OPERATORS, catalogReader, types,
                 SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE).withIdentifierExpansion(true));
         try {
             if (parsed instanceof SqlExplain explain) {

@@ -32,6 +32,9 @@ public final class SqlStates {
             case SQL_INVALID -> "42000";                            // syntax error or access rule violation
             case DATA_EXCEPTION -> "22018";                         // invalid character value for cast
             case DIVISION_BY_ZERO -> "22012";                       // division by zero
+            case GENERATED_ALWAYS -> "428C9";                       // generated always
+            case SEQUENCE_EXHAUSTED -> "2200H";                     // sequence generator limit exceeded
+            case DEPENDENT_OBJECTS -> "2BP01";                      // dependent objects still exist
             case FEATURE_NOT_SUPPORTED -> "0A000";                  // feature not supported
             case READ_ONLY -> "25006";                              // read-only SQL transaction
             case CANCELLED, TIMEOUT -> "57014";                     // query canceled

@@ -57,7 +57,7 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         List<ColumnDef> columns = new ArrayList<>();
         for (ColumnDef c : spec.columns()) {
             columns.add(spec.primaryKey().contains(c.name()) && c.nullable()
-                    ? new ColumnDef(c.name(), c.type(), false, c.defaultValue()) : c);
+                    ? c.withNullable(false) : c);
         }
         String base = "tell.t" + id;
         boolean keyed = !spec.primaryKey().isEmpty();

@@ -71,6 +71,12 @@ public enum ErrorCode {
     DATA_EXCEPTION(false),
     /** Division by zero. */
     DIVISION_BY_ZERO(false),
+    /** A value was given for a column GENERATED ALWAYS AS IDENTITY. */
+    GENERATED_ALWAYS(false),
+    /** A sequence reached its MAXVALUE (or MINVALUE, counting down). */
+    SEQUENCE_EXHAUSTED(false),
+    /** An object cannot be dropped while others depend on it (a sequence a column's DEFAULT uses). */
+    DEPENDENT_OBJECTS(false),
     /** A SQL feature Tell does not implement. */
     FEATURE_NOT_SUPPORTED(false),
     /** A write in a read-only transaction. */

@@ -5,8 +5,10 @@ import io.tell.error.TellException;
 import io.tell.index.IndexEntry;
 import io.tell.sql.Catalog;
 import io.tell.sql.ColumnDef;
+import io.tell.sql.ColumnType;
 import io.tell.sql.IndexDef;
 import io.tell.sql.ProcessingNode;
+import io.tell.sql.SequenceDef;
 import io.tell.sql.TableDef;
 import io.tell.sql.TableSpec;
 import io.tell.sql.TableStore;
@@ -37,25 +39,70 @@ public final class DdlExecutor {
     public static long execute(ProcessingNode node, DdlStatement statement) {
         Catalog catalog = node.catalog();
         switch (statement) {
-            case DdlStatement.CreateTable c -> catalog.createTable(spec(c), c.ifNotExists());
+            case DdlStatement.CreateTable c -> createTable(catalog, c);
             case DdlStatement.CreateIndex c -> createIndex(node, c);
             case DdlStatement.DropTable d -> catalog.dropTable(d.name(), d.ifExists());
             case DdlStatement.DropIndex d -> dropIndex(node, d.name(), d.ifExists());
+            case DdlStatement.CreateSequence c ->
+                    catalog.createSequence(sequence(c.name(), c.options(), null, null, null), c.ifNotExists());
+            case DdlStatement.DropSequence d -> catalog.dropSequence(d.name(), d.ifExists());
         }
         return 0;
     }
 
-    /** The catalog's form of a CREATE TABLE; DEFAULT values are coerced to their column types here. */
-    private static TableSpec spec(DdlStatement.CreateTable c) {
+    /**
+     * The catalog's form of a CREATE TABLE, with the sequences its identity and SERIAL columns
+     * own (named {@code <TABLE>_<COLUMN>_SEQ}, as PostgreSQL names them); DEFAULT values are
+     * coerced to their column types here.
+     */
+    private static void createTable(Catalog catalog, DdlStatement.CreateTable c) {
         List<ColumnDef> columns = new ArrayList<>();
+        List<SequenceDef> owned = new ArrayList<>();
         for (DdlStatement.Column col : c.columns()) {
             try {
-                columns.add(new ColumnDef(col.name(), col.type(), col.nullable(), col.defaultValue()));
+                ColumnDef def = new ColumnDef(col.name(), col.type(), col.nullable(), col.defaultValue());
+                if (col.owned() != null) {
+                    SequenceDef q = sequence(c.name() + "_" + col.name() + "_SEQ", col.owned(), col.type(), c.name(),
+                            col.name());
+                    owned.add(q);
+                    def = def.withSequence(q.name(), col.identity());
+                } else if (col.defaultSequence() != null) {
+                    def = def.withSequence(col.defaultSequence(), ColumnDef.Identity.NONE);
+                }
+                columns.add(def);
             } catch (TellException e) {
                 throw TellException.of(e.code(), "table " + c.name() + ": " + e.getMessage(), e);
             }
         }
-        return new TableSpec(c.name(), columns, c.primaryKey(), c.uniques(), c.foreignKeys());
+        TableSpec spec = new TableSpec(c.name(), columns, c.primaryKey(), c.uniques(), c.foreignKeys());
+        catalog.createTable(spec, owned, c.ifNotExists());
+    }
+
+    /**
+     * A sequence from its options, with PostgreSQL's defaults: INCREMENT 1; counting up from
+     * MINVALUE 1 to the type's maximum, or down from MAXVALUE -1 to its minimum; START at the
+     * first of them; the type is AS, else the identity column's, else BIGINT.
+     */
+    static SequenceDef sequence(String name, DdlStatement.SequenceOptions o, ColumnType columnType, String owner,
+                                String column) {
+        ColumnType type = o.type() != null ? o.type() : columnType != null ? columnType : ColumnType.BIGINT;
+        long bound = switch (type.type()) {
+            case SMALLINT -> Short.MAX_VALUE;
+            case INTEGER -> Integer.MAX_VALUE;
+            case BIGINT -> Long.MAX_VALUE;
+            default -> throw TellException.of(ErrorCode.INVALID_DEFINITION, (column != null ? "identity column "
+                    + column : "sequence " + name) + " must be SMALLINT, INTEGER or BIGINT, not " + type);
+        };
+        long increment = o.increment() != null ? o.increment() : 1;
+        long min = o.min() != null ? o.min() : increment > 0 ? 1 : -bound - 1;
+        long max = o.max() != null ? o.max() : increment > 0 ? bound : -1;
+        if (max > bound || min < -bound - 1) {
+            throw TellException.of(ErrorCode.INVALID_DEFINITION, "MINVALUE and MAXVALUE of sequence " + name
+                    + " must lie within its type " + type);
+        }
+        long start = o.start() != null ? o.start() : increment > 0 ? min : max;
+        int cache = o.cache() != null ? o.cache() : SequenceDef.DEFAULT_CACHE;
+        return new SequenceDef(name, 0, start, increment, min, max, cache, owner, column);
     }
 
     private static void createIndex(ProcessingNode node, DdlStatement.CreateIndex c) {

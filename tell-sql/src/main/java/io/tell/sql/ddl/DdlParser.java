@@ -2,6 +2,7 @@ package io.tell.sql.ddl;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.TableSpec;
 import io.tell.sql.ddl.DdlLexer.Kind;
@@ -14,13 +15,20 @@ import java.util.List;
  *
  * <pre>
  * CREATE TABLE [IF NOT EXISTS] name ( column | table-constraint , ... )
- *   column:           name type [DEFAULT literal] [NOT NULL | NULL] [[CONSTRAINT n] PRIMARY KEY]
- *                     [[CONSTRAINT n] UNIQUE] [[CONSTRAINT n] REFERENCES table [(column)]]  (any order)
+ *   column:           name type [DEFAULT default] [NOT NULL | NULL] [[CONSTRAINT n] PRIMARY KEY]
+ *                     [[CONSTRAINT n] UNIQUE] [[CONSTRAINT n] REFERENCES table [(column)]]
+ *                     [GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [( sequence-options )]]
+ *                     [AUTO_INCREMENT]  (any order); type may be SMALLSERIAL, SERIAL or BIGSERIAL
+ *   default:          literal | NEXT VALUE FOR sequence | nextval('sequence')
  *   table-constraint: [CONSTRAINT n] PRIMARY KEY (columns) | [CONSTRAINT n] UNIQUE (columns)
  *                     | [CONSTRAINT n] FOREIGN KEY (columns) REFERENCES table [(columns)]
  * CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC], ...)
  * DROP TABLE [IF EXISTS] name
  * DROP INDEX [IF EXISTS] name
+ * CREATE SEQUENCE [IF NOT EXISTS] name [sequence-options]
+ *   sequence-options: AS type | START [WITH] n | INCREMENT [BY] n | MINVALUE n | NO MINVALUE
+ *                     | MAXVALUE n | NO MAXVALUE | CACHE n | NO CYCLE  (any order)
+ * DROP SEQUENCE [IF EXISTS] name
  * </pre>
  *
  * Types and literals: {@link DdlTerms}. Keywords are case-insensitive; unquoted identifiers fold
@@ -61,11 +69,16 @@ public final class DdlParser {
             if (in.accept("TABLE")) {
                 return createTable();
             }
+            if (in.accept("SEQUENCE")) {
+                boolean ifNotExists = ifNotExists();
+                String name = in.identifier("a sequence name");
+                return new DdlStatement.CreateSequence(name, ifNotExists, sequenceOptions(false));
+            }
             boolean unique = in.accept("UNIQUE");
             if (in.accept("INDEX")) {
                 return createIndex(unique);
             }
-            throw in.expected(unique ? "INDEX" : "TABLE, INDEX or UNIQUE INDEX");
+            throw in.expected(unique ? "INDEX" : "TABLE, INDEX, UNIQUE INDEX or SEQUENCE");
         }
         if (in.accept("DROP")) {
             if (in.accept("TABLE")) {
@@ -76,7 +89,11 @@ public final class DdlParser {
                 boolean ifExists = ifExists();
                 return new DdlStatement.DropIndex(in.identifier("an index name"), ifExists);
             }
-            throw in.expected("TABLE or INDEX");
+            if (in.accept("SEQUENCE")) {
+                boolean ifExists = ifExists();
+                return new DdlStatement.DropSequence(in.identifier("a sequence name"), ifExists);
+            }
+            throw in.expected("TABLE, INDEX or SEQUENCE");
         }
         throw in.expected("CREATE or DROP");
     }
@@ -103,17 +120,25 @@ public final class DdlParser {
 
     private void column(TableParts t) {
         String name = in.identifier("a column name");
-        ColumnType type = in.type();
+        ColumnType serial = serialType();
+        ColumnType type = serial != null ? serial : in.type();
         Boolean nullable = null;
         Object defaultValue = null;
+        String defaultSequence = null;
         boolean hasDefault = false;
+        ColumnDef.Identity identity = ColumnDef.Identity.NONE;
+        DdlStatement.SequenceOptions owned = serial != null ? DdlStatement.SequenceOptions.DEFAULTS : null;
         while (!in.token().isSymbol(',') && !in.token().isSymbol(')')) {
             Token at = in.token();
             if (in.accept("DEFAULT")) {
                 if (hasDefault) {
                     throw DdlLexer.error("DEFAULT given twice for column " + name, at.line(), at.column());
                 }
-                defaultValue = in.literal();
+                if (in.token().is("NEXT") || in.token().is("NEXTVAL")) {
+                    defaultSequence = defaultSequence();
+                } else {
+                    defaultValue = in.literal();
+                }
                 hasDefault = true;
             } else if (at.is("NOT") || at.is("NULL")) {
                 boolean notNull = in.accept("NOT");
@@ -122,13 +147,160 @@ public final class DdlParser {
                     throw DdlLexer.error("Conflicting NULL and NOT NULL for column " + name, at.line(), at.column());
                 }
                 nullable = !notNull;
+            } else if (at.is("GENERATED") || at.is("AUTO_INCREMENT") || at.is("AUTOINCREMENT")) {
+                if (owned != null) {
+                    throw DdlLexer.error(ErrorCode.INVALID_DEFINITION, "Column " + name
+                            + " is already an identity or SERIAL column", at.line(), at.column());
+                }
+                identity = identity();
+                owned = identity == ColumnDef.Identity.NONE ? null
+                        : in.acceptSymbol('(') ? parenthesizedOptions() : DdlStatement.SequenceOptions.DEFAULTS;
             } else if (at.is("CONSTRAINT") || at.is("PRIMARY") || at.is("UNIQUE") || at.is("REFERENCES")) {
                 columnConstraint(t, name);
             } else {
                 throw in.expected("a column constraint, \",\" or \")\"");
             }
         }
-        t.columns.add(new DdlStatement.Column(name, type, nullable == null || nullable, defaultValue));
+        if (owned != null && (hasDefault || Boolean.TRUE.equals(nullable))) {
+            throw DdlLexer.error(ErrorCode.INVALID_DEFINITION, "Identity or SERIAL column " + name
+                    + " can have neither a DEFAULT nor NULL", in.token().line(), in.token().column());
+        }
+        boolean isNullable = owned == null && (nullable == null || nullable);
+        t.columns.add(new DdlStatement.Column(name, type, isNullable, defaultValue, defaultSequence, identity, owned));
+    }
+
+    /** SMALLSERIAL, SERIAL, BIGSERIAL (and their SERIAL2/4/8 spellings) as their integer types; else null. */
+    private ColumnType serialType() {
+        ColumnType type = switch (in.token().kind() == Kind.WORD ? in.token().upper() : "") {
+            case "SMALLSERIAL", "SERIAL2" -> ColumnType.SMALLINT;
+            case "SERIAL", "SERIAL4" -> ColumnType.INTEGER;
+            case "BIGSERIAL", "SERIAL8" -> ColumnType.BIGINT;
+            default -> null;
+        };
+        if (type != null) {
+            in.accept(in.token().upper());
+        }
+        return type;
+    }
+
+    /** {@code GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY}, or AUTO_INCREMENT (BY DEFAULT). */
+    private ColumnDef.Identity identity() {
+        if (in.accept("AUTO_INCREMENT") || in.accept("AUTOINCREMENT")) {
+            return ColumnDef.Identity.BY_DEFAULT;
+        }
+        in.expect("GENERATED");
+        ColumnDef.Identity kind;
+        if (in.accept("ALWAYS")) {
+            kind = ColumnDef.Identity.ALWAYS;
+        } else if (in.accept("BY")) {
+            in.expect("DEFAULT");
+            kind = ColumnDef.Identity.BY_DEFAULT;
+        } else {
+            throw in.expected("ALWAYS or BY DEFAULT");
+        }
+        in.expect("AS");
+        Token at = in.token();
+        if (!in.accept("IDENTITY")) {
+            throw at.isSymbol('(') ? DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED,
+                    "Generated columns (GENERATED ... AS (expression)) are not supported", at.line(), at.column())
+                    : in.expected("IDENTITY");
+        }
+        return kind;
+    }
+
+    /** {@code NEXT VALUE FOR s} or {@code nextval('s')}: the sequence's name. */
+    private String defaultSequence() {
+        if (in.accept("NEXT")) {
+            in.expect("VALUE");
+            in.expect("FOR");
+            return in.identifier("a sequence name");
+        }
+        in.expect("NEXTVAL");
+        in.expectSymbol('(');
+        Token at = in.token();
+        String text = in.string("a sequence name in quotes");
+        in.expectSymbol(')');
+        String name = text.length() >= 2 && text.startsWith("\"") && text.endsWith("\"")
+                ? text.substring(1, text.length() - 1) : text.toUpperCase(java.util.Locale.ROOT);
+        if (name.isEmpty()) {
+            throw DdlLexer.error("Empty sequence name", at.line(), at.column());
+        }
+        return name;
+    }
+
+    /** Sequence options up to a closing parenthesis (an identity column's). */
+    private DdlStatement.SequenceOptions parenthesizedOptions() {
+        DdlStatement.SequenceOptions options = sequenceOptions(true);
+        in.expectSymbol(')');
+        return options;
+    }
+
+    /** Sequence options in any order, each at most once, up to the end (or a ')' when {@code nested}). */
+    private DdlStatement.SequenceOptions sequenceOptions(boolean nested) {
+        ColumnType type = null;
+        Long start = null;
+        Long increment = null;
+        Long min = null;
+        Long max = null;
+        Integer cache = null;
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        while (in.token().kind() == Kind.WORD) {
+            Token at = in.token();
+            String option = at.upper();
+            if (option.equals("NO")) {
+                in.accept("NO");
+                option = in.token().upper();
+            }
+            if (!seen.add(option)) {
+                throw DdlLexer.error("Sequence option " + option + " given twice", at.line(), at.column());
+            }
+            boolean no = at.is("NO");
+            if (no && !option.equals("MINVALUE") && !option.equals("MAXVALUE") && !option.equals("CYCLE")) {
+                throw DdlLexer.error("NO " + option + " is not a sequence option", at.line(), at.column());
+            }
+            switch (option) {
+                case "AS" -> {
+                    in.accept("AS");
+                    type = in.type();
+                }
+                case "START" -> {
+                    in.accept("START");
+                    in.accept("WITH");
+                    start = in.integer("a START value");
+                }
+                case "INCREMENT" -> {
+                    in.accept("INCREMENT");
+                    in.accept("BY");
+                    increment = in.integer("an INCREMENT");
+                }
+                case "MINVALUE" -> {
+                    in.accept("MINVALUE");
+                    min = no ? null : in.integer("a MINVALUE");
+                }
+                case "MAXVALUE" -> {
+                    in.accept("MAXVALUE");
+                    max = no ? null : in.integer("a MAXVALUE");
+                }
+                case "CACHE" -> {
+                    in.accept("CACHE");
+                    long n = in.integer("a CACHE size");
+                    if (n < 1 || n > 1_000_000) {
+                        throw DdlLexer.error(ErrorCode.INVALID_DEFINITION, "CACHE (" + n
+                                + ") must be between 1 and 1000000", at.line(), at.column());
+                    }
+                    cache = (int) n;
+                }
+                case "CYCLE" -> {
+                    in.accept("CYCLE");
+                    if (!no) {
+                        throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "CYCLE sequences are not supported",
+                                at.line(), at.column());
+                    }
+                }
+                default -> throw in.expected(nested ? "a sequence option or \")\"" : "a sequence option");
+            }
+        }
+        return new DdlStatement.SequenceOptions(type, start, increment, min, max, cache);
     }
 
     private void columnConstraint(TableParts t, String column) {

@@ -154,6 +154,27 @@ final class DdlTerms {
         throw expected("a literal");
     }
 
+    /** A whole number, with an optional sign, that fits a BIGINT. */
+    long integer(String what) {
+        Token at = token;
+        Object v = at.kind() == Kind.NUMBER || at.isSymbol('-') || at.isSymbol('+') ? literal() : null;
+        if (v instanceof Long n) {
+            return n;
+        }
+        throw v == null ? expected(what) : error("Expected " + what + " (a whole number within BIGINT) but found "
+                + at.shown(), at);
+    }
+
+    /** A 'string' literal. */
+    String string(String what) {
+        Token at = token;
+        if (at.kind() != Kind.STRING) {
+            throw expected(what);
+        }
+        token = lexer.next();
+        return at.value();
+    }
+
     private ColumnType decimal() {
         if (!acceptSymbol('(')) {
             return ColumnType.decimal(DEFAULT_DECIMAL_PRECISION, 0);

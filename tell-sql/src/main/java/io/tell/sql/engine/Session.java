@@ -131,6 +131,8 @@ public final class Session implements SqlSession {
                 plan = plans.plan(plan.sql(), catalog);
             }
             ctx = new ExecContext(tx, Params.coerce(values, plan.parameterTypes()), null, timeoutMillis);
+            CatalogSnapshot cat = catalog;
+            ctx.useSequences(name -> node.sequences().next(cat, name));
             running = ctx;
             Cursor c = plan.exec().open(ctx);
             SqlResult result;

@@ -73,6 +73,7 @@ final class StatementPlanner {
         }
         boolean explain = stmt instanceof SqlExplain;
         SqlNode body = explain ? ((SqlExplain) stmt).getExplicandum() : stmt;
+        GeneratedAlways.check(frontEnd.snapshot(), body);
         PreparedSql.Kind kind = explain || body.getKind().belongsTo(SqlKind.QUERY) ? PreparedSql.Kind.QUERY
                 : PreparedSql.Kind.DML;
         RelNode physical = Projections.pushDown(physical(frontEnd, v, body));

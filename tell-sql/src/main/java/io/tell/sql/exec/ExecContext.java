@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * What one execution of a plan runs with: the transaction, the bound parameter values (already
  * coerced to their inferred types), the statement's start time (CURRENT_DATE and
- * CURRENT_TIMESTAMP are constant within a statement), rows bound to correlation variables, and
- * cancellation. One per execution; not thread-safe.
+ * CURRENT_TIMESTAMP are constant within a statement), rows bound to correlation variables, the
+ * node's sequences, and cancellation. One per execution; not thread-safe.
  */
 public final class ExecContext {
     private final Transaction transaction;
@@ -21,6 +21,16 @@ public final class ExecContext {
     private final long deadlineNanos;
     private long targetRid;
     private volatile boolean cancelled;
+    private SequenceSource sequences = name -> {
+        throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "sequences are not available here");
+    };
+
+    /** Where NEXT VALUE FOR and nextval() get their values. */
+    @FunctionalInterface
+    public interface SequenceSource {
+        /** The next value of the sequence named {@code name} (as the catalog spells it). */
+        long next(String name);
+    }
 
     /** With {@code statementTime} null, the time is read when the statement first asks for it. */
     public ExecContext(Transaction transaction, Object[] params, LocalDateTime statementTime, long timeoutMillis) {
@@ -66,6 +76,15 @@ public final class ExecContext {
 
     public void setTargetRid(long rid) {
         targetRid = rid;
+    }
+
+    public void useSequences(SequenceSource source) {
+        sequences = source;
+    }
+
+    /** The next value of sequence {@code name}; UNDEFINED_OBJECT when there is none. */
+    public long nextValue(String name) {
+        return sequences.next(name);
     }
 
     public void cancel() {

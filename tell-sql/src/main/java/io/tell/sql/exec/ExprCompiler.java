@@ -25,8 +25,8 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  * (IN lists and ranges), BETWEEN, {@code + - * /}, MOD, unary minus and plus, CASE, COALESCE, NULLIF, CAST,
  * LIKE, SIMILAR TO, {@code ||}, UPPER, LOWER, INITCAP, TRIM, SUBSTRING, OVERLAY, CHAR_LENGTH,
  * POSITION, ABS, SIGN, FLOOR, CEIL, ROUND, TRUNCATE, POWER, SQRT, EXP, LN, LOG10, EXTRACT,
- * CURRENT_DATE, CURRENT_TIME, CURRENT_TIMESTAMP, LOCALTIME, LOCALTIMESTAMP and datetime ±
- * interval. Anything else fails here, at compile time, with FEATURE_NOT_SUPPORTED naming it.
+ * CURRENT_DATE, CURRENT_TIME, CURRENT_TIMESTAMP, LOCALTIME, LOCALTIMESTAMP, datetime ±
+ * interval, NEXT VALUE FOR and nextval. Anything else fails here, at compile time, with FEATURE_NOT_SUPPORTED naming it.
  * Thread-safe; compiled expressions are immutable and may be shared by executions.
  */
 public final class ExprCompiler {
@@ -39,6 +39,7 @@ public final class ExprCompiler {
     /** Functions Calcite gives no distinctive kind, by operator instance (never by name). */
     private static final Map<SqlOperator, CallCompiler> FUNCTIONS = Map.ofEntries(
             Map.entry(SqlStdOperatorTable.CONCAT, StringFunctions::concat),
+            Map.entry(SequenceFunctions.NEXTVAL, (c, o) -> SequenceFunctions.nextval(o.get(0))),
             Map.entry(SqlStdOperatorTable.UPPER, (c, o) -> StringFunctions.upper(o.get(0))),
             Map.entry(SqlStdOperatorTable.LOWER, (c, o) -> StringFunctions.lower(o.get(0))),
             Map.entry(SqlStdOperatorTable.INITCAP, (c, o) -> StringFunctions.initcap(o.get(0))),
@@ -152,6 +153,8 @@ public final class ExprCompiler {
                     ? DateFunctions.floor(call, ops, kind == SqlKind.CEIL)
                     : MathFunctions.floor(call, ops.get(0), kind == SqlKind.CEIL);
             case EXTRACT -> DateFunctions.extract(call, ops);
+            case NEXT_VALUE -> SequenceFunctions.nextValue(call);
+            case CURRENT_VALUE -> throw ExecErrors.unsupported("CURRENT VALUE FOR (currval)");
             default -> {
                 CallCompiler f = FUNCTIONS.get(call.getOperator());
                 if (f == null) {

@@ -4,6 +4,7 @@ import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.ForeignKeyDef;
 import io.tell.sql.IndexDef;
+import io.tell.sql.SequenceDef;
 import io.tell.sql.SqlType;
 import io.tell.sql.TableDef;
 import java.util.ArrayList;
@@ -13,21 +14,21 @@ import java.util.Map;
 
 /**
  * The catalog's record formats (see {@code docs/sql-rows.md}, "Catalog records"): the directory
- * (catalog version and table name -> table id, definition record id) and one write-once record
- * per table definition.
+ * (catalog version, table name -> table id, definition record id, and the sequences in full) and
+ * one write-once record per table definition.
  */
 public final class CatalogCodec {
-    /** The directory's format. */
-    public static final int FORMAT = 1;
-    /** The table definitions' format: 2 added the rid tree; 1 (no rid tree) is still read. */
-    public static final int TABLE_FORMAT = 2;
+    /** The directory's format: 2 added the sequences; 1 (none) is still read. */
+    public static final int FORMAT = 2;
+    /** The table definitions' format: 2 added the rid tree, 3 columns' sequences; older ones are still read. */
+    public static final int TABLE_FORMAT = 3;
 
     /** One directory entry: the table's id and the id of its current definition record. */
     public record DirEntry(long tableId, long defId) {
     }
 
-    /** The decoded directory: catalog version and entries by table name, in name order. */
-    public record Directory(long version, Map<String, DirEntry> entries) {
+    /** The decoded directory: catalog version, entries by table name and sequences by name, in name order. */
+    public record Directory(long version, Map<String, DirEntry> entries, Map<String, SequenceDef> sequences) {
     }
 
     private CatalogCodec() {
@@ -43,19 +44,48 @@ public final class CatalogCodec {
             out.writeVarint(e.tableId());
             out.writeVarint(e.defId());
         });
+        out.writeVarint(dir.sequences().size());
+        dir.sequences().forEach((name, q) -> {
+            out.writeString(name);
+            out.writeVarint(q.id());
+            out.writeSignedVarint(q.start());
+            out.writeSignedVarint(q.increment());
+            out.writeSignedVarint(q.min());
+            out.writeSignedVarint(q.max());
+            out.writeVarint(q.cache());
+            out.writeString(q.ownerTable() == null ? "" : q.ownerTable());
+            out.writeString(q.ownerColumn() == null ? "" : q.ownerColumn());
+        });
         return out.toByteArray();
     }
 
     public static Directory decodeDirectory(byte[] bytes) {
-        ByteSource in = start(bytes, "catalog directory");
+        ByteSource in = new ByteSource(bytes);
+        int format = in.read();
+        if (format != 1 && format != FORMAT) {
+            throw ByteSource.corrupt("unknown catalog directory format " + format);
+        }
         long version = in.readVarint();
         long n = in.readVarint();
         Map<String, DirEntry> entries = new LinkedHashMap<>();
         for (long i = 0; i < n; i++) {
             entries.put(in.readString(), new DirEntry(in.readVarint(), in.readVarint()));
         }
+        Map<String, SequenceDef> sequences = new LinkedHashMap<>();
+        long ns = format == 1 ? 0 : in.readVarint();
+        for (long i = 0; i < ns; i++) {
+            String name = in.readString();
+            SequenceDef q = new SequenceDef(name, in.readVarint(), in.readSignedVarint(), in.readSignedVarint(),
+                    in.readSignedVarint(), in.readSignedVarint(), (int) in.readVarint(), emptyAsNull(in.readString()),
+                    emptyAsNull(in.readString()));
+            sequences.put(name, q);
+        }
         end(in, "catalog directory");
-        return new Directory(version, entries);
+        return new Directory(version, entries, sequences);
+    }
+
+    private static String emptyAsNull(String s) {
+        return s.isEmpty() ? null : s;
     }
 
     public static byte[] encodeTable(TableDef t) {
@@ -70,9 +100,14 @@ public final class CatalogCodec {
             out.writeVarint(c.type().precision());
             out.writeVarint(c.type().scale());
             out.writeVarint(c.type().length());
-            out.write((c.nullable() ? 1 : 0) | (c.defaultValue() != null ? 2 : 0));
+            out.write((c.nullable() ? 1 : 0) | (c.defaultValue() != null ? 2 : 0) | (c.sequence() != null ? 4 : 0)
+                    | (c.identity() == ColumnDef.Identity.ALWAYS ? 8 : 0)
+                    | (c.identity() == ColumnDef.Identity.BY_DEFAULT ? 16 : 0));
             if (c.defaultValue() != null) {
                 out.writeBytes(new RowCodec(List.of(c.type())).encode(new Object[] {c.defaultValue()}));
+            }
+            if (c.sequence() != null) {
+                out.writeString(c.sequence());
             }
         }
         writeNames(out, t.primaryKey());
@@ -101,7 +136,7 @@ public final class CatalogCodec {
     public static TableDef decodeTable(byte[] bytes) {
         ByteSource in = new ByteSource(bytes);
         int format = in.read();
-        if (format != 1 && format != TABLE_FORMAT) {
+        if (format < 1 || format > TABLE_FORMAT) {
             throw ByteSource.corrupt("unknown table definition format " + format);
         }
         long id = in.readVarint();
@@ -114,7 +149,10 @@ public final class CatalogCodec {
                     (int) in.readVarint());
             int flags = in.read();
             Object def = (flags & 2) != 0 ? new RowCodec(List.of(type)).decode(in.readBytes())[0] : null;
-            columns.add(new ColumnDef(cname, type, (flags & 1) != 0, def));
+            String sequence = (flags & 4) != 0 ? in.readString() : null;
+            ColumnDef.Identity identity = (flags & 8) != 0 ? ColumnDef.Identity.ALWAYS
+                    : (flags & 16) != 0 ? ColumnDef.Identity.BY_DEFAULT : ColumnDef.Identity.NONE;
+            columns.add(new ColumnDef(cname, type, (flags & 1) != 0, def, sequence, identity));
         }
         List<String> pk = readNames(in);
         String rowDomain = in.readString();
@@ -159,15 +197,6 @@ public final class CatalogCodec {
             out.add(in.readString());
         }
         return out;
-    }
-
-    private static ByteSource start(byte[] bytes, String what) {
-        ByteSource in = new ByteSource(bytes);
-        int format = in.read();
-        if (format != FORMAT) {
-            throw ByteSource.corrupt("unknown " + what + " format " + format);
-        }
-        return in;
     }
 
     private static void end(ByteSource in, String what) {

@@ -3,6 +3,7 @@ package io.tell.sql.internal;
 import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
+import io.tell.sql.SequenceDef;
 import io.tell.sql.TableDef;
 import java.util.List;
 import org.apache.calcite.jdbc.CalciteSchema;
@@ -10,6 +11,7 @@ import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ColumnStrategy;
+import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.sql2rel.InitializerContext;
@@ -21,6 +23,7 @@ import org.apache.calcite.util.TimestampString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /** The catalog as Calcite sees it: one immutable root schema per catalog snapshot. */
@@ -33,7 +36,33 @@ public final class CatalogSchema {
         for (TableDef def : snapshot.tables()) {
             root.add(def.name(), new Table(def));
         }
+        for (SequenceDef q : snapshot.sequences()) {
+            root.add(q.name(), new Sequence(q));
+        }
         return root;
+    }
+
+    /** A sequence, for the validator of NEXT VALUE FOR (which looks for a table of type SEQUENCE). */
+    public static final class Sequence extends AbstractTable {
+        private final SequenceDef def;
+
+        Sequence(SequenceDef def) {
+            this.def = def;
+        }
+
+        public SequenceDef def() {
+            return def;
+        }
+
+        @Override
+        public Schema.TableType getJdbcTableType() {
+            return Schema.TableType.SEQUENCE;
+        }
+
+        @Override
+        public RelDataType getRowType(RelDataTypeFactory types) {
+            return types.builder().add("NEXT_VALUE", SqlTypeName.BIGINT).build();
+        }
     }
 
     /** A table's row type for the validator; the definition rides along for the planner. */
@@ -95,7 +124,7 @@ public final class CatalogSchema {
         @Override
         public ColumnStrategy generationStrategy(RelOptTable table, int column) {
             ColumnDef c = def.columns().get(column);
-            if (c.defaultValue() != null) {
+            if (c.hasDefault()) {
                 return ColumnStrategy.DEFAULT;
             }
             return c.nullable() ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE;
@@ -106,6 +135,13 @@ public final class CatalogSchema {
             ColumnDef c = def.columns().get(column);
             RelDataType type = table.getRowType().getFieldList().get(column).getType();
             RexBuilder rex = context.getRexBuilder();
+            if (c.sequence() != null) {
+                // named as the validator names the sequence of NEXT VALUE FOR: quoted, so the case stays
+                RexNode name = rex.makeLiteral('"' + c.sequence().replace("\"", "\"\"") + '"');
+                RexNode next = rex.makeCall(context.getRexBuilder().getTypeFactory().createSqlType(SqlTypeName.BIGINT),
+                        SqlStdOperatorTable.NEXT_VALUE, List.of(name));
+                return rex.makeCast(type, next);
+            }
             if (c.defaultValue() == null) {
                 return rex.makeNullLiteral(type);
             }

@@ -36,7 +36,12 @@ public final class Implementor {
     }
 
     public static TableDef def(RelOptTable table) {
-        return table.unwrap(io.tell.sql.internal.CatalogSchema.Table.class).def();
+        io.tell.sql.internal.CatalogSchema.Table t = table.unwrap(io.tell.sql.internal.CatalogSchema.Table.class);
+        if (t == null) {
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, String.join(".", table.getQualifiedName())
+                    + " is a sequence, not a table: read it with NEXT VALUE FOR or nextval()");
+        }
+        return t.def();
     }
 
     public boolean forUpdate() {

@@ -10,6 +10,7 @@ import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.ForeignKeyDef;
 import io.tell.sql.IndexDef;
+import io.tell.sql.SequenceDef;
 import io.tell.sql.TableDef;
 import io.tell.sql.internal.CatalogCodec.DirEntry;
 import io.tell.sql.internal.CatalogCodec.Directory;
@@ -40,6 +41,12 @@ class CatalogCodecTest {
         TableDef noKey = new TableDef(8, "LOG", List.of(ColumnDef.of("MSG", ColumnType.varchar(100))), List.of(),
                 List.of(), List.of(), "tell.t8", "tell.t8.rid", null, "tell.t8.rows", 1);
         assertEquals(noKey, CatalogCodec.decodeTable(CatalogCodec.encodeTable(noKey)));
+        TableDef sequenced = new TableDef(9, "T", List.of(
+                ColumnDef.notNull("ID", ColumnType.INTEGER).withSequence("T_ID_SEQ", ColumnDef.Identity.ALWAYS),
+                ColumnDef.notNull("B", ColumnType.BIGINT).withSequence("T_B_SEQ", ColumnDef.Identity.BY_DEFAULT),
+                ColumnDef.of("C", ColumnType.BIGINT).withSequence("S", ColumnDef.Identity.NONE)),
+                List.of(), List.of(), List.of(), "tell.t9", "tell.t9.rid", null, "tell.t9.rows", 1);
+        assertEquals(sequenced, CatalogCodec.decodeTable(CatalogCodec.encodeTable(sequenced)));
     }
 
     @Test
@@ -60,8 +67,16 @@ class CatalogCodecTest {
         Map<String, DirEntry> entries = new LinkedHashMap<>();
         entries.put("A", new DirEntry(1, 10));
         entries.put("B", new DirEntry(2, 300));
-        Directory dir = new Directory(42, entries);
+        Map<String, SequenceDef> sequences = new LinkedHashMap<>();
+        sequences.put("A_ID_SEQ", new SequenceDef("A_ID_SEQ", 3, 1, 1, 1, Integer.MAX_VALUE, 32, "A", "ID"));
+        sequences.put("DOWN", new SequenceDef("DOWN", 4, -5, -5, Long.MIN_VALUE, -1, 1, null, null));
+        Directory dir = new Directory(42, entries, sequences);
         assertEquals(dir, CatalogCodec.decodeDirectory(CatalogCodec.encodeDirectory(dir)));
+        Directory noSequences = new Directory(43, entries, Map.of());
+        byte[] v2 = CatalogCodec.encodeDirectory(noSequences);
+        byte[] v1 = Arrays.copyOf(v2, v2.length - 1); // format 1 ended before the sequence count
+        v1[0] = 1;
+        assertEquals(noSequences, CatalogCodec.decodeDirectory(v1));
     }
 
     @Test
@@ -70,7 +85,7 @@ class CatalogCodecTest {
         assertSame(ErrorCode.CORRUPT_DATA, assertThrows(TellException.class,
                 () -> CatalogCodec.decodeTable(Arrays.copyOf(good, good.length - 2))).code());
         byte[] other = good.clone();
-        other[0] = 3;
+        other[0] = 9;
         assertSame(ErrorCode.CORRUPT_DATA, assertThrows(TellException.class, () -> CatalogCodec.decodeTable(other)).code());
         assertSame(ErrorCode.CORRUPT_DATA, assertThrows(TellException.class,
                 () -> CatalogCodec.decodeDirectory(new byte[] {1, 5})).code());

@@ -1,0 +1,82 @@
+package io.tell.sql.exec;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+
+/**
+ * {@code NEXT VALUE FOR s} (the standard's form, Calcite's NEXT_VALUE) and PostgreSQL's
+ * {@code nextval('s')}: the next value of a sequence, drawn from the node's cached range.
+ * Neither is deterministic: every evaluation takes a new value.
+ */
+public final class SequenceFunctions {
+    /** {@code nextval(text)}: the name as PostgreSQL reads it, unquoted names folded (to upper case here). */
+    public static final SqlFunction NEXTVAL = new SqlFunction("NEXTVAL", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.BIGINT, null, OperandTypes.STRING, SqlFunctionCategory.SYSTEM) {
+        @Override
+        public boolean isDeterministic() {
+            return false;
+        }
+    };
+
+    private SequenceFunctions() {
+    }
+
+    /** NEXT VALUE FOR: the sequence is named by a literal the validator resolved (its parts quoted, dot-separated). */
+    static Expr nextValue(RexCall call) {
+        if (!(call.getOperands().get(0) instanceof RexLiteral literal)) {
+            throw ExecErrors.unsupported("NEXT VALUE FOR over " + call.getOperands().get(0));
+        }
+        String name = resolve(literal.getValueAs(String.class), false);
+        return (row, ctx) -> ctx.nextValue(name);
+    }
+
+    /** nextval(text): the name is read per evaluation, as PostgreSQL reads it (unquoted parts fold). */
+    static Expr nextval(Expr name) {
+        return (row, ctx) -> {
+            Object text = name.eval(row, ctx);
+            return text == null ? null : ctx.nextValue(resolve(text.toString().trim(), true));
+        };
+    }
+
+    /**
+     * The sequence's name in {@code text}: {@code name}, {@code "Name"} or either qualified by
+     * the only schema Tell has; unquoted parts are upper-cased when {@code fold}.
+     */
+    private static String resolve(String text, boolean fold) {
+        List<String> parts = new ArrayList<>();
+        StringBuilder part = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"') {
+                if (quoted && i + 1 < text.length() && text.charAt(i + 1) == '"') {
+                    part.append('"');
+                    i++;
+                } else {
+                    quoted = !quoted;
+                }
+            } else if (c == '.' && !quoted) {
+                parts.add(part.toString());
+                part.setLength(0);
+            } else {
+                part.append(quoted || !fold ? c : Character.toUpperCase(c));
+            }
+        }
+        parts.add(part.toString());
+        String name = parts.get(parts.size() - 1);
+        if (parts.size() > 2 || parts.size() == 2 && !parts.get(0).equalsIgnoreCase("PUBLIC") || name.isEmpty()) {
+            throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "sequence " + text
+                    + " does not exist (Tell has one schema, PUBLIC)");
+        }
+        return name;
+    }
+}
