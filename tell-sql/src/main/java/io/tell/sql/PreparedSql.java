@@ -10,7 +10,7 @@ import java.util.List;
 public interface PreparedSql {
     /** What kind of statement this is. */
     enum Kind {
-        /** Returns rows: SELECT, VALUES, EXPLAIN. */
+        /** Returns rows: SELECT, VALUES, EXPLAIN, and INSERT/UPDATE/DELETE … RETURNING. */
         QUERY,
         /** INSERT, UPDATE, DELETE: returns an update count. */
         DML,
@@ -27,4 +27,12 @@ public interface PreparedSql {
 
     /** The {@code ?} parameters in order. */
     List<ColumnInfo> parameters();
+
+    /**
+     * True when executing it writes rows: DML, and a query that is an INSERT, UPDATE or DELETE
+     * with RETURNING (its rows are the changed ones).
+     */
+    default boolean writes() {
+        return kind() == Kind.DML;
+    }
 }

@@ -127,7 +127,7 @@ public final class SqlFrontEnd {
     }
 
     /** Parses one statement; {@link ErrorCode#SQL_SYNTAX} with its position when it does not parse. */
-    public SqlNode parse(String sql) {
+    public static SqlNode parse(String sql) {
         try {
             return SqlParser.create(sql, PARSER).parseStmt();
         } catch (SqlParseException e) {

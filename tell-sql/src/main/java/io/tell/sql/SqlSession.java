@@ -19,6 +19,17 @@ public interface SqlSession extends AutoCloseable {
     PreparedSql prepare(String sql);
 
     /**
+     * Prepares {@code sql} so that, when it is an INSERT, UPDATE or DELETE without a RETURNING
+     * clause of its own, it returns the changed rows' {@code columns} (JDBC's generated keys):
+     * names matched to the target table's columns (exactly, else ignoring case), or, when
+     * {@code columns} is empty, the columns filled from a sequence (identity, SERIAL), or every
+     * column when it has none. Any other statement is prepared as it is.
+     */
+    default PreparedSql prepareReturning(String sql, List<String> columns) {
+        return prepare(sql);
+    }
+
+    /**
      * Executes {@code statement} with {@code params} (one value per {@code ?}; converted to the
      * parameter's type, with a clear error when they do not convert). {@code maxRows} limits
      * a query's rows (0: no limit); {@code timeoutMillis} bounds the run (0: none).

@@ -76,7 +76,7 @@ final class StatementRunner {
             return;
         }
         if (portal.result == null) {
-            if (grouped && prepared.kind() == PreparedSql.Kind.DML) {
+            if (grouped && prepared.writes()) {
                 tx.beginImplicit();
             }
             portal.result = session.execute(prepared, portal.parameters, 0, parameters.statementTimeoutMillis());

@@ -12,6 +12,11 @@ record LiftedSql(String sql, Plan plan, Object[] values) implements PreparedSql 
     }
 
     @Override
+    public boolean writes() {
+        return plan.writes();
+    }
+
+    @Override
     public List<ColumnInfo> columns() {
         return plan.columns();
     }

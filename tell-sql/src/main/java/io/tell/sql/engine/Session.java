@@ -5,6 +5,7 @@ import io.tell.error.TellException;
 import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.PreparedSql;
 import io.tell.sql.ProcessingNode;
+import io.tell.sql.SqlFrontEnd;
 import io.tell.sql.SqlResult;
 import io.tell.sql.SqlSession;
 import io.tell.sql.exec.Cursor;
@@ -66,6 +67,19 @@ public final class Session implements SqlSession {
         }
     }
 
+    @Override
+    public PreparedSql prepareReturning(String sql, List<String> columns) {
+        checkOpen();
+        String text = SqlText.trim(sql);
+        String verb = SqlText.firstWord(text);
+        boolean dml = verb.equals("INSERT") || verb.equals("UPDATE") || verb.equals("DELETE");
+        if (!dml || SqlText.withoutReturning(text) != null) {
+            return prepare(sql);
+        }
+        CatalogSnapshot cat = tx != null ? catalog : node.catalog().snapshot();
+        return prepare(text + " RETURNING " + ReturningClause.keyList(cat, SqlFrontEnd.parse(text), columns));
+    }
+
     /** {@code sql} through the plan of its lifted form, or null when that does not apply exactly. */
     private PreparedSql lifted(String sql, CatalogSnapshot cat) {
         Literals.Lifted lifted = Literals.lift(sql);
@@ -116,16 +130,16 @@ public final class Session implements SqlSession {
         } else {
             plan = (Plan) statement;
         }
-        if (plan.kind() == PreparedSql.Kind.DML && readOnly) {
+        if (plan.writes() && readOnly) {
             throw TellException.of(ErrorCode.READ_ONLY, "the connection is read-only");
         }
         boolean implicit = tx == null;
         if (implicit) {
-            begin(autoCommit && plan.kind() == PreparedSql.Kind.QUERY && !plan.forUpdate());
+            begin(autoCommit && !plan.writes() && !plan.forUpdate());
         }
         ExecContext ctx = null;
         // In an explicit transaction a statement is atomic: a failed one leaves none of its writes.
-        Transaction.Savepoint atomic = !autoCommit && plan.kind() == PreparedSql.Kind.DML ? tx.savepoint() : null;
+        Transaction.Savepoint atomic = !autoCommit && plan.writes() ? tx.savepoint() : null;
         try {
             if (plan.catalogVersion() != catalog.version()) {
                 plan = plans.plan(plan.sql(), catalog);

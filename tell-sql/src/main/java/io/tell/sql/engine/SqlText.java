@@ -23,6 +23,51 @@ final class SqlText {
         return m.matches() ? m.group(1) : null;
     }
 
+    /** A data modification's text split at its RETURNING clause. */
+    record Returning(String statement, String list) {
+    }
+
+    /**
+     * {@code sql} (an INSERT, UPDATE or DELETE) split before a RETURNING keyword outside
+     * parentheses, quotes and comments; null when it has none.
+     */
+    static Returning withoutReturning(String sql) {
+        String verb = firstWord(sql);
+        if (!verb.equals("INSERT") && !verb.equals("UPDATE") && !verb.equals("DELETE")) {
+            return null;
+        }
+        int depth = 0;
+        int n = sql.length();
+        for (int i = 0; i < n; i++) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"') {
+                int e = sql.indexOf(c, i + 1);
+                while (e >= 0 && e + 1 < n && sql.charAt(e + 1) == c) {
+                    e = sql.indexOf(c, e + 2);
+                }
+                i = e < 0 ? n : e;
+            } else if (sql.startsWith("--", i)) {
+                int e = sql.indexOf('\n', i);
+                i = e < 0 ? n : e;
+            } else if (sql.startsWith("/*", i)) {
+                int e = sql.indexOf("*/", i + 2);
+                i = e < 0 ? n : e + 1;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (depth == 0 && sql.regionMatches(true, i, "RETURNING", 0, 9) && boundary(sql, i - 1)
+                    && boundary(sql, i + 9)) {
+                return new Returning(sql.substring(0, i).stripTrailing(), sql.substring(i + 9).strip());
+            }
+        }
+        return null;
+    }
+
+    private static boolean boundary(String sql, int i) {
+        return i < 0 || i >= sql.length() || !(Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_');
+    }
+
     /** The first keyword, upper case ("" when none), skipping white space and comments. */
     static String firstWord(String sql) {
         int i = 0;

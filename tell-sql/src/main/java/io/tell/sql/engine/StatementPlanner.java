@@ -64,6 +64,10 @@ final class StatementPlanner {
 
     static Plan plan(ProcessingNode node, SqlFrontEnd frontEnd, String text) {
         String sql = SqlText.trim(text);
+        SqlText.Returning returning = SqlText.withoutReturning(sql);
+        if (returning != null) {
+            sql = returning.statement();
+        }
         String query = SqlText.withoutForUpdate(sql);
         boolean forUpdate = query != null;
         SqlFrontEnd.Validated v = frontEnd.validate(forUpdate ? query : sql);
@@ -74,8 +78,8 @@ final class StatementPlanner {
         boolean explain = stmt instanceof SqlExplain;
         SqlNode body = explain ? ((SqlExplain) stmt).getExplicandum() : stmt;
         GeneratedAlways.check(frontEnd.snapshot(), body);
-        PreparedSql.Kind kind = explain || body.getKind().belongsTo(SqlKind.QUERY) ? PreparedSql.Kind.QUERY
-                : PreparedSql.Kind.DML;
+        PreparedSql.Kind kind = explain || returning != null || body.getKind().belongsTo(SqlKind.QUERY)
+                ? PreparedSql.Kind.QUERY : PreparedSql.Kind.DML;
         RelNode physical = Projections.pushDown(physical(frontEnd, v, body));
         List<RelDataType> paramTypes = new ArrayList<>();
         List<ColumnInfo> params = new ArrayList<>();
@@ -89,23 +93,26 @@ final class StatementPlanner {
             List<Object[]> lines = RelOptUtil.toString(physical).lines().map(l -> new Object[] {l}).toList();
             exec = ctx -> Cursor.of(lines);
             columns = ColumnInfos.of(v.rowType(), null);
+        } else if (returning != null) {
+            ReturningClause clause = ReturningClause.plan(frontEnd, body, returning.list());
+            Implementor impl = new Implementor(node, forUpdate);
+            impl.returnRows(clause::row);
+            exec = impl.visit(physical);
+            columns = clause.columns();
         } else {
             exec = new Implementor(node, forUpdate).visit(physical);
             columns = kind == PreparedSql.Kind.QUERY
                     ? ColumnInfos.of(v.rowType(), v.validator().getFieldOrigins(body)) : List.of();
         }
-        return new Plan(text, kind, columns, params, paramTypes, exec, frontEnd.catalogVersion(), forUpdate);
+        return new Plan(text, kind, columns, params, paramTypes, exec, frontEnd.catalogVersion(), forUpdate,
+                returning != null);
     }
 
     private static RelNode physical(SqlFrontEnd frontEnd, SqlFrontEnd.Validated v, SqlNode body) {
         VolcanoPlanner volcano = new VolcanoPlanner();
         volcano.addRelTraitDef(ConventionTraitDef.INSTANCE);
         RelOptCluster cluster = RelOptCluster.create(volcano, new RexBuilder(frontEnd.types()));
-        SqlToRelConverter converter = new SqlToRelConverter((rowType, queryString, schemaPath, viewPath) -> {
-            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "views are not supported");
-        }, v.validator(), frontEnd.catalogReader(), cluster, StandardConvertletTable.INSTANCE,
-                SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
-        RelRoot root = converter.convertQuery(body, false, true);
+        RelRoot root = converter(frontEnd, v, cluster).convertQuery(body, false, true);
         RelNode rel = root.project();
         RelNode fast = FastPath.plan(rel);
         if (fast != null) {
@@ -130,6 +137,14 @@ final class StatementPlanner {
             throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "Tell cannot execute this statement yet: "
                     + e.getMessage().lines().findFirst().orElse(""), e);
         }
+    }
+
+    /** Calcite's SQL-to-relational converter over {@code v}'s validator, as Tell configures it. */
+    static SqlToRelConverter converter(SqlFrontEnd frontEnd, SqlFrontEnd.Validated v, RelOptCluster cluster) {
+        return new SqlToRelConverter((rowType, queryString, schemaPath, viewPath) -> {
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "views are not supported");
+        }, v.validator(), frontEnd.catalogReader(), cluster, StandardConvertletTable.INSTANCE,
+                SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
     }
 
     private static RelNode hep(RelNode rel, List<RelOptRule> rules) {

@@ -5,6 +5,7 @@ import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.ForeignKeyDef;
 import io.tell.sql.IndexDef;
+import io.tell.sql.SequenceDef;
 import io.tell.sql.SqlType;
 import io.tell.sql.TableDef;
 import java.math.BigDecimal;
@@ -58,11 +59,19 @@ final class CatalogMetadata {
     MetadataTable tables(String catalogName, String schemaPattern, String tablePattern, String[] types) {
         MetadataTable out = new MetadataTable("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE", "REMARKS",
                 "TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "SELF_REFERENCING_COL_NAME", "REF_GENERATION");
-        if (types != null && !List.of(types).contains("TABLE")) {
-            return out;
+        if (types == null || List.of(types).contains("TABLE")) {
+            for (TableDef t : tables(catalogName, schemaPattern, tablePattern)) {
+                out.add(null, SCHEMA, t.name(), "TABLE", null, null, null, null, null, null);
+            }
         }
-        for (TableDef t : tables(catalogName, schemaPattern, tablePattern)) {
-            out.add(null, SCHEMA, t.name(), "TABLE", null, null, null, null, null, null);
+        if ((types == null || List.of(types).contains("SEQUENCE")) && inCatalog(catalogName)
+                && NamePattern.of(schemaPattern).matches(SCHEMA)) {
+            NamePattern names = NamePattern.of(tablePattern);
+            for (SequenceDef q : catalog.sequences()) {
+                if (names.matches(q.name())) {
+                    out.add(null, SCHEMA, q.name(), "SEQUENCE", null, null, null, null, null, null);
+                }
+            }
         }
         return out;
     }
@@ -85,11 +94,19 @@ final class CatalogMetadata {
                 out.add(null, SCHEMA, t.name(), c.name(), JdbcTypes.jdbcType(type.type()), type.type().name(),
                         JdbcTypes.columnSize(type), null, JdbcTypes.decimalDigits(type), JdbcTypes.radix(type.type()),
                         c.nullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls, null,
-                        literal(c.defaultValue()), null, null, text ? 4 * type.length() : null, i + 1,
-                        c.nullable() ? "YES" : "NO", null, null, null, null, "NO", "NO");
+                        columnDefault(c), null, null, text ? 4 * type.length() : null, i + 1,
+                        c.nullable() ? "YES" : "NO", null, null, null, null, c.sequence() != null ? "YES" : "NO", "NO");
             }
         }
         return out;
+    }
+
+    /** COLUMN_DEF: the default's SQL text; none for identity columns, whose values are generated. */
+    private static String columnDefault(ColumnDef c) {
+        if (c.sequence() != null) {
+            return c.identity() == ColumnDef.Identity.NONE ? "nextval('\"" + c.sequence() + "\"')" : null;
+        }
+        return literal(c.defaultValue());
     }
 
     /** A column default as SQL text (COLUMN_DEF): strings quoted, dates and timestamps as typed literals. */

@@ -118,7 +118,7 @@ abstract class DatabaseCapabilities extends TellWrapper implements DatabaseMetaD
     @Override public boolean supportsBatchUpdates() { return true; }
     @Override public boolean supportsMultipleResultSets() { return false; }
     @Override public boolean supportsMultipleOpenResults() { return false; }
-    @Override public boolean supportsGetGeneratedKeys() { return false; }
+    @Override public boolean supportsGetGeneratedKeys() { return true; }
     @Override public boolean generatedKeyAlwaysReturned() { return false; }
     @Override public boolean supportsOpenCursorsAcrossCommit() { return false; }
     @Override public boolean supportsOpenCursorsAcrossRollback() { return false; }

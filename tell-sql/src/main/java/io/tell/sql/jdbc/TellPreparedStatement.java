@@ -38,11 +38,18 @@ public final class TellPreparedStatement extends TellStatement implements Prepar
     private final PreparedSql prepared;
     private final BoundParameters parameters;
     private final List<List<Object>> batch = new ArrayList<>();
+    /** Prepared to return generated keys: its RETURNING rows are getGeneratedKeys()'s, its count theirs. */
+    private final boolean keys;
 
     TellPreparedStatement(TellConnection connection, PreparedSql prepared) {
+        this(connection, prepared, false);
+    }
+
+    TellPreparedStatement(TellConnection connection, PreparedSql prepared, boolean keys) {
         super(connection, true);
         this.prepared = prepared;
         this.parameters = new BoundParameters(prepared.parameters().size());
+        this.keys = keys;
     }
 
     @Override
@@ -53,7 +60,7 @@ public final class TellPreparedStatement extends TellStatement implements Prepar
     @Override
     public boolean execute() throws SQLException {
         checkOpen();
-        return run(prepared, parameters.values());
+        return keys ? runReturningKeys(prepared, parameters.values(), false) : run(prepared, parameters.values());
     }
 
     @Override
@@ -65,8 +72,16 @@ public final class TellPreparedStatement extends TellStatement implements Prepar
     @Override
     public long executeLargeUpdate() throws SQLException {
         checkOpen();
-        requireUpdate(prepared);
-        run(prepared, parameters.values());
+        return runUpdate(parameters.values(), false);
+    }
+
+    private long runUpdate(List<?> values, boolean keepKeys) throws SQLException {
+        if (keys && prepared.writes()) {
+            runReturningKeys(prepared, values, keepKeys);
+        } else {
+            requireUpdate(prepared);
+            run(prepared, values);
+        }
         return getLargeUpdateCount();
     }
 
@@ -97,11 +112,7 @@ public final class TellPreparedStatement extends TellStatement implements Prepar
         checkOpen();
         List<List<Object>> sets = List.copyOf(batch);
         batch.clear();
-        return runBatch(sets.size(), i -> {
-            requireUpdate(prepared);
-            run(prepared, sets.get(i));
-            return getLargeUpdateCount();
-        });
+        return runBatch(sets.size(), i -> runUpdate(sets.get(i), i > 0)); // keys of the whole batch
     }
 
     /** The result columns (none unless the statement is a query). */

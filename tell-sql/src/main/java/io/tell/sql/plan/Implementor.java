@@ -18,6 +18,13 @@ public final class Implementor {
     private final ProcessingNode node;
     private final boolean forUpdate;
     private RelNode ridSource;
+    private RowReturner returner;
+
+    /** What a data modification with RETURNING makes of each row it changed. */
+    @FunctionalInterface
+    public interface RowReturner {
+        Object[] row(Object[] changed, io.tell.sql.exec.ExecContext ctx);
+    }
 
     public Implementor(ProcessingNode node, boolean forUpdate) {
         this.node = node;
@@ -46,6 +53,16 @@ public final class Implementor {
 
     public boolean forUpdate() {
         return forUpdate;
+    }
+
+    /** The data modification returns {@code returner}'s rows, one per changed row, instead of a count. */
+    public void returnRows(RowReturner rows) {
+        returner = rows;
+    }
+
+    /** The RETURNING rows of the data modification, or null when it returns its count. */
+    RowReturner returner() {
+        return returner;
     }
 
     /** Marks {@code scan} as the one whose rows a data modification changes. */

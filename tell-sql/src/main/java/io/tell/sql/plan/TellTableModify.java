@@ -26,7 +26,8 @@ import org.apache.calcite.rex.RexNode;
  * every new row validated (types, lengths, NOT NULL) before the first write, so a statement
  * that fails on bad data changes nothing. UPDATE and DELETE take each row's rid from the scan
  * of the target table at the bottom of the input (the left-most path through filters,
- * projections and joins). Produces one row: the number of rows changed.
+ * projections and joins). Produces one row, the number of rows changed, or with RETURNING
+ * ({@link Implementor#returnRows}) one row per changed row.
  */
 public final class TellTableModify extends TableModify implements TellRel {
     public TellTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, Prepare.CatalogReader catalogReader,
@@ -55,6 +56,7 @@ public final class TellTableModify extends TableModify implements TellRel {
         ExecNode in = impl.visit(getInput());
         int width = def.columns().size();
         int[] updated = op == Operation.UPDATE ? def.columnIndexes(getUpdateColumnList()) : new int[0];
+        Implementor.RowReturner returner = impl.returner();
         return ctx -> {
             Cursor c = in.open(ctx);
             List<Object[]> rows = new ArrayList<>();
@@ -71,21 +73,31 @@ public final class TellTableModify extends TableModify implements TellRel {
                         rows.add(store.validate(next));
                         rids.add(ctx.targetRid());
                     }
-                    default -> rids.add(ctx.targetRid());
+                    default -> {
+                        rows.add(returner != null ? java.util.Arrays.copyOf(r, width) : null); // for RETURNING
+                        rids.add(ctx.targetRid());
+                    }
                 }
             }
             long count = 0;
-            for (int i = 0; i < Math.max(rows.size(), rids.size()); i++) {
-                switch (op) {
+            List<Object[]> returned = new ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) {
+                boolean changed = switch (op) {
                     case INSERT -> {
                         store.insert(ctx.transaction(), rows.get(i));
-                        count++;
+                        yield true;
                     }
-                    case UPDATE -> count += store.update(ctx.transaction(), rids.get(i), rows.get(i)) ? 1 : 0;
-                    default -> count += store.delete(ctx.transaction(), rids.get(i)) ? 1 : 0;
+                    case UPDATE -> store.update(ctx.transaction(), rids.get(i), rows.get(i));
+                    default -> store.delete(ctx.transaction(), rids.get(i));
+                };
+                if (changed) {
+                    count++;
+                    if (returner != null) {
+                        returned.add(returner.row(rows.get(i), ctx));
+                    }
                 }
             }
-            return Cursor.of(List.<Object[]>of(new Object[] {count}));
+            return Cursor.of(returner != null ? returned : List.<Object[]>of(new Object[] {count}));
         };
     }
 

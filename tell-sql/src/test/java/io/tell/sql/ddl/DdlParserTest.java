@@ -196,9 +196,9 @@ class DdlParserTest {
                 "Expected a column name or table constraint but found \")\" (at line 1, column 17)");
         assertSyntaxError("CREATE TABLE t (a INT) garbage",
                 "Expected end of statement but found \"garbage\" (at line 1, column 24)");
-        assertSyntaxError("CREATE VIEW v", "Expected TABLE, INDEX or UNIQUE INDEX but found \"VIEW\" (at line 1, column 8)");
+        assertSyntaxError("CREATE VIEW v", "Expected TABLE, INDEX, UNIQUE INDEX or SEQUENCE but found \"VIEW\" (at line 1, column 8)");
         assertSyntaxError("ALTER TABLE t", "Expected CREATE or DROP but found \"ALTER\" (at line 1, column 1)");
-        assertSyntaxError("/* x\n*/ DROP VIEW v", "Expected TABLE or INDEX but found \"VIEW\" (at line 2, column 9)");
+        assertSyntaxError("/* x\n*/ DROP VIEW v", "Expected TABLE, INDEX or SEQUENCE but found \"VIEW\" (at line 2, column 9)");
         assertSyntaxError("CREATE TABLE t (a VARCHAR)", "Expected \"(\" but found \")\" (at line 1, column 26)");
         assertSyntaxError("CREATE TABLE t (a DECIMAL(5,))", "Expected a scale but found \")\" (at line 1, column 29)");
         assertSyntaxError("CREATE TABLE t (a INT DEFAULT)", "Expected a literal but found \")\" (at line 1, column 30)");

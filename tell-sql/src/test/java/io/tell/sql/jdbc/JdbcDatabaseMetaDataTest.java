@@ -228,7 +228,7 @@ class JdbcDatabaseMetaDataTest {
                 .map(r -> r.stream().map(v -> v == null ? "-" : v).toList()).toList());
         assertEquals(List.of(), column(md.getSchemas(null, "X%"), "TABLE_SCHEM"));
         assertEquals(List.of(), column(md.getCatalogs(), "TABLE_CAT"));
-        assertEquals(List.of("TABLE"), column(md.getTableTypes(), "TABLE_TYPE"));
+        assertEquals(List.of("SEQUENCE", "TABLE"), column(md.getTableTypes(), "TABLE_TYPE"));
         List<List<Object>> types = rows(md.getTypeInfo(), "TYPE_NAME", "DATA_TYPE");
         assertEquals(SqlType.values().length, types.size());
         List<Integer> codes = types.stream().map(r -> (Integer) r.get(1)).toList();

@@ -1,0 +1,151 @@
+package io.tell.sql.engine;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.sql.CatalogSnapshot;
+import io.tell.sql.ColumnDef;
+import io.tell.sql.ColumnInfo;
+import io.tell.sql.SqlFrontEnd;
+import io.tell.sql.TableDef;
+import io.tell.sql.exec.Expr;
+import io.tell.sql.exec.ExprCompiler;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUpdate;
+
+/**
+ * The RETURNING clause of an INSERT, UPDATE or DELETE (PostgreSQL's): expressions over the
+ * columns of the target table, evaluated on each row the statement inserted, updated (the new
+ * row) or deleted. Planned as {@code SELECT <list> FROM <table> [AS alias]}, so its names,
+ * types and errors are those of a query; aggregates, subqueries and parameters are refused.
+ *
+ * @param exprs   over a whole row of the target table
+ * @param columns the result's columns
+ */
+record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
+
+    static ReturningClause plan(SqlFrontEnd frontEnd, SqlNode dml, String list) {
+        String from = from(dml);
+        SqlFrontEnd.Validated v = frontEnd.validate("SELECT " + list + " FROM " + from);
+        if (v.parameterTypes().getFieldCount() > 0) {
+            throw unsupported("parameters (?) in RETURNING");
+        }
+        RelOptCluster cluster = RelOptCluster.create(new HepPlanner(HepProgram.builder().build()),
+                new RexBuilder(frontEnd.types()));
+        RelNode rel = StatementPlanner.converter(frontEnd, v, cluster).convertQuery(v.node(), false, true).project();
+        List<RexNode> projects;
+        if (rel instanceof Project p && p.getInput() instanceof TableScan) {
+            projects = p.getProjects();
+        } else if (rel instanceof TableScan scan) {
+            projects = new ArrayList<>();
+            for (int i = 0; i < scan.getRowType().getFieldCount(); i++) {
+                projects.add(cluster.getRexBuilder().makeInputRef(scan, i));
+            }
+        } else {
+            throw unsupported("RETURNING " + list + " (only expressions over the changed row's columns)");
+        }
+        List<Expr> exprs = projects.stream().map(ExprCompiler::compile).toList();
+        return new ReturningClause(exprs, ColumnInfos.of(v.rowType(), v.validator().getFieldOrigins(v.node())));
+    }
+
+    /**
+     * The RETURNING list that answers a request for generated keys ({@link
+     * io.tell.sql.SqlSession#prepareReturning}) on {@code dml}'s target table, quoted.
+     */
+    static String keyList(CatalogSnapshot catalog, SqlNode dml, List<String> requested) {
+        TableDef def = catalog.table(targetName(dml)).orElseThrow(() ->
+                TellException.of(ErrorCode.SQL_INVALID, "table " + targetName(dml) + " does not exist"));
+        List<String> names = new ArrayList<>();
+        if (requested.isEmpty()) {
+            def.columns().stream().filter(c -> c.sequence() != null).forEach(c -> names.add(c.name()));
+            if (names.isEmpty()) {
+                return "*";
+            }
+        }
+        for (String r : requested) {
+            names.add(matching(def, r));
+        }
+        return String.join(", ", names.stream().map(ReturningClause::quoted).toList());
+    }
+
+    /** The table's column named {@code name}: exactly, else the only one equal ignoring case. */
+    private static String matching(TableDef def, String name) {
+        if (def.columnIndex(name) >= 0) {
+            return name;
+        }
+        List<String> like = def.columns().stream().map(ColumnDef::name).filter(n -> n.equalsIgnoreCase(name)).toList();
+        if (like.size() != 1) {
+            throw TellException.of(ErrorCode.SQL_INVALID, "table " + def.name() + (like.isEmpty()
+                    ? " has no column " + name : " has several columns named " + name + " but for case"));
+        }
+        return like.get(0);
+    }
+
+    /** Evaluates the clause on one changed row. */
+    Object[] row(Object[] changed, io.tell.sql.exec.ExecContext ctx) {
+        Object[] out = new Object[exprs.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = exprs.get(i).eval(changed, ctx);
+        }
+        return out;
+    }
+
+    private static String targetName(SqlNode dml) {
+        SqlNode table = switch (dml) {
+            case SqlInsert i -> i.getTargetTable();
+            case SqlUpdate u -> u.getTargetTable();
+            case SqlDelete d -> d.getTargetTable();
+            default -> null;
+        };
+        if (!(table instanceof SqlIdentifier id)) {
+            throw unsupported("RETURNING for this statement");
+        }
+        return id.names.get(id.names.size() - 1);
+    }
+
+    /** The FROM clause naming the statement's target table (and its alias) as the catalog spells them. */
+    private static String from(SqlNode dml) {
+        SqlNode table;
+        SqlIdentifier alias;
+        switch (dml) {
+            case SqlInsert i -> {
+                table = i.getTargetTable();
+                alias = null;
+            }
+            case SqlUpdate u -> {
+                table = u.getTargetTable();
+                alias = u.getAlias();
+            }
+            case SqlDelete d -> {
+                table = d.getTargetTable();
+                alias = d.getAlias();
+            }
+            default -> throw TellException.of(ErrorCode.SQL_INVALID, "RETURNING belongs to INSERT, UPDATE or DELETE");
+        }
+        if (!(table instanceof SqlIdentifier id)) {
+            throw unsupported("RETURNING for this target table");
+        }
+        String name = quoted(id.names.get(id.names.size() - 1));
+        return alias == null ? name : name + " AS " + quoted(alias.getSimple());
+    }
+
+    private static String quoted(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+
+    private static TellException unsupported(String what) {
+        return TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, what + " is not supported");
+    }
+}
