@@ -30,11 +30,23 @@ INSERT INTO t (id, n) VALUES (1, 1)
 statement ok
 INSERT INTO t VALUES (1, 'a', 1, 1)
 
-statement error 23505
+statement error 23505 duplicate key value violates unique constraint "T_PK"
 INSERT INTO t VALUES (1, 'b', 2, 2)
 
-statement error 23505
+statement error 23505 Key (U)=(1) already exists.
 INSERT INTO t VALUES (2, 'b', 2, 1)
+
+statement ok
+CREATE TABLE pair (a VARCHAR(5), b INT, CONSTRAINT pair_ab UNIQUE (a, b))
+
+statement ok
+INSERT INTO pair VALUES ('x', 1)
+
+statement error 23505 unique constraint "PAIR_AB"
+INSERT INTO pair VALUES ('y', 2), ('x', 1)
+
+statement error 23505 Key (A, B)=(x, 1) already exists.
+INSERT INTO pair VALUES ('x', 1)
 
 statement error 23502
 UPDATE t SET name = NULL WHERE id = 1

@@ -265,7 +265,6 @@ final class IndexWriter {
     }
 
     private TellException violation(Change c) {
-        return TellException.of(ErrorCode.DUPLICATE_KEY, "unique index " + c.index().name()
-                + " already holds key " + java.util.HexFormat.of().formatHex(c.key()) + " (transaction " + start.tid() + ")");
+        return new DuplicateKeyException(c.index().name(), c.key(), start.tid());
     }
 }

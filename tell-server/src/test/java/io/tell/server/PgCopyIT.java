@@ -125,6 +125,10 @@ class PgCopyIT {
             assertEquals("22P04", e.getSQLState());
             e = assertThrows(SQLException.class, () -> copy.copyIn("COPY copy_bad FROM STDIN", new StringReader("1\t1\n1\t2\n")));
             assertEquals("23505", e.getSQLState());
+            // PostgreSQL's wording, with the key in the Detail field
+            org.postgresql.util.ServerErrorMessage m = ((org.postgresql.util.PSQLException) e).getServerErrorMessage();
+            assertEquals("duplicate key value violates unique constraint \"COPY_BAD_PK\"", m.getMessage());
+            assertEquals("Key (ID)=(1) already exists.", m.getDetail());
             assertEquals(0, count(s, "SELECT count(*) FROM copy_bad"));
             assertEquals("0A000", assertThrows(SQLException.class,
                     () -> copy.copyIn("COPY copy_bad FROM STDIN (FORMAT binary)", new StringReader(""))).getSQLState());

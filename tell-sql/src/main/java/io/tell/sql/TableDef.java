@@ -2,6 +2,8 @@ package io.tell.sql;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.index.KeyEncoder;
+import io.tell.index.KeyType;
 import io.tell.txn.TableIndex;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -137,6 +139,15 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
     /** The positions of {@code cols}. */
     public int[] columnIndexes(List<String> cols) {
         return cols.stream().mapToInt(this::columnIndex).toArray();
+    }
+
+    /** The encoding of index keys over {@code cols}. */
+    public KeyEncoder keyEncoder(List<String> cols) {
+        List<KeyType> types = new ArrayList<>();
+        for (String c : cols) {
+            types.add(columns.get(columnIndex(c)).type().type().keyType());
+        }
+        return KeyEncoder.of(types);
     }
 
     /** The types of the columns, in order: the row codec's schema. */

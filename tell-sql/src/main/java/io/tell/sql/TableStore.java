@@ -6,7 +6,6 @@ import io.tell.index.BTree;
 import io.tell.index.BTreeConfig;
 import io.tell.index.IndexEntry;
 import io.tell.index.KeyEncoder;
-import io.tell.index.KeyType;
 import io.tell.index.ScanRange;
 import io.tell.sql.internal.IndexKeySize;
 import io.tell.sql.internal.RidAllocator;
@@ -434,11 +433,7 @@ public final class TableStore {
     }
 
     private KeyEncoder encoder(List<String> columns) {
-        List<KeyType> types = new ArrayList<>();
-        for (String c : columns) {
-            types.add(def.columns().get(def.columnIndex(c)).type().type().keyType());
-        }
-        return KeyEncoder.of(types);
+        return def.keyEncoder(columns);
     }
 
     /** This node's index object for {@code tree}, registered with the transaction manager once. */

@@ -157,6 +157,8 @@ final class BackendWriter {
         end(at);
     }
 
+    private static final String DETAIL = "\n  Detail: ";
+
     /** ErrorResponse with severity (ERROR or FATAL), SQLState and message. */
     void error(String severity, String sqlState, String message) {
         if (buffer == null) {
@@ -165,14 +167,22 @@ final class BackendWriter {
         encodeError(buffer, severity, sqlState, message);
     }
 
-    /** Appends a whole ErrorResponse to {@code b}; for the event loop too, which has no writer. */
+    /**
+     * Appends a whole ErrorResponse to {@code b}; for the event loop too, which has no writer.
+     * A message's {@code "\n  Detail: "} part (Tell's constraint errors) goes in the Detail field.
+     */
     static void encodeError(ByteBuf b, String severity, String sqlState, String message) {
         int start = b.writerIndex();
         b.writeByte('E').writeInt(0);
         field(b, 'S', severity);
         field(b, 'V', severity);
         field(b, 'C', sqlState);
-        field(b, 'M', message == null ? "" : message);
+        String text = message == null ? "" : message;
+        int detail = text.indexOf(DETAIL);
+        field(b, 'M', detail < 0 ? text : text.substring(0, detail));
+        if (detail >= 0) {
+            field(b, 'D', text.substring(detail + DETAIL.length()));
+        }
         b.writeByte(0);
         b.setInt(start + 1, b.writerIndex() - start - 1);
     }

@@ -3,6 +3,7 @@ package io.tell.sql.engine;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.CatalogSnapshot;
+import io.tell.sql.ConstraintErrors;
 import io.tell.sql.PreparedSql;
 import io.tell.sql.ProcessingNode;
 import io.tell.sql.SqlFrontEnd;
@@ -106,7 +107,7 @@ public final class Session implements SqlSession {
             return run(statement, params, maxRows, timeoutMillis);
         } catch (RuntimeException e) {
             node.metrics().failed(e);
-            throw e;
+            throw ConstraintErrors.readable(node.catalog().cached(), e);
         } finally {
             node.metrics().statement(statement.kind(), System.nanoTime() - started);
         }
@@ -239,7 +240,11 @@ public final class Session implements SqlSession {
         }
         Transaction t = tx;
         tx = null;
-        t.commit();
+        try {
+            t.commit();
+        } catch (RuntimeException e) {
+            throw ConstraintErrors.readable(node.catalog().cached(), e);
+        }
     }
 
     @Override

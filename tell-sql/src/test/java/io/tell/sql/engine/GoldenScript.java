@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 /**
  * Runs a golden SQL script: blocks separated by blank lines, each
  * <pre>
- * statement ok | statement count N | statement error SQLSTATE
+ * statement ok | statement count N | statement error SQLSTATE [text the message contains]
  * SQL (one or more lines)
  * </pre>
  * or
@@ -68,7 +68,7 @@ final class GoldenScript {
         int sep = body.indexOf("----");
         String sql = String.join("\n", sep < 0 ? body : body.subList(0, sep));
         List<String> expected = sep < 0 ? List.of() : body.subList(sep + 1, body.size());
-        String[] words = head.split("\\s+");
+        String[] words = head.split("\\s+", 4);
         try {
             PreparedSql p = session.prepare(sql);
             try (SqlResult r = session.execute(p, List.of(), 0, 0)) {
@@ -92,6 +92,9 @@ final class GoldenScript {
         } catch (TellException e) {
             if (words.length > 2 && words[1].equals("error")) {
                 assertEquals(words[2], SqlStates.of(e.code()), where + sql + " -> " + e.getMessage());
+                if (words.length > 3 && !e.getMessage().contains(words[3])) {
+                    fail(where + sql + ": the message should contain \"" + words[3] + "\" but is: " + e.getMessage());
+                }
                 return;
             }
             throw new AssertionError(where + sql + " -> " + e.code() + ": " + e.getMessage(), e);

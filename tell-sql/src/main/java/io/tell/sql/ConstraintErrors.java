@@ -1,0 +1,54 @@
+package io.tell.sql;
+
+import io.tell.error.TellException;
+import io.tell.txn.DuplicateKeyException;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Constraint violations worded as PostgreSQL words them, from what the transaction layer knows
+ * (an index's tree name and an encoded key) and the catalog: the constraint's name and the
+ * key's columns and values. The primary key's constraint is {@code <TABLE>_PK}, as
+ * DatabaseMetaData reports it.
+ */
+public final class ConstraintErrors {
+    private ConstraintErrors() {
+    }
+
+    /** {@code e} reworded when it is a duplicate key of a table in {@code catalog}; otherwise {@code e}. */
+    public static RuntimeException readable(CatalogSnapshot catalog, RuntimeException e) {
+        if (!(e instanceof DuplicateKeyException d)) {
+            return e;
+        }
+        for (TableDef t : catalog.tables()) {
+            String constraint = null;
+            List<String> columns = null;
+            if (d.index().equals(t.pkTree())) {
+                constraint = t.name() + "_PK";
+                columns = t.primaryKey();
+            } else {
+                for (IndexDef ix : t.indexes()) {
+                    if (d.index().equals(ix.treeName())) {
+                        constraint = ix.name();
+                        columns = ix.columns();
+                    }
+                }
+            }
+            if (constraint != null) {
+                return TellException.of(d.code(), "duplicate key value violates unique constraint \"" + constraint
+                        + "\"\n  Detail: Key (" + String.join(", ", columns) + ")=(" + values(t, columns, d.key())
+                        + ") already exists.", d);
+            }
+        }
+        return e;
+    }
+
+    private static String values(TableDef t, List<String> columns, byte[] key) {
+        try {
+            Object[] values = t.keyEncoder(columns).decode(key);
+            return java.util.Arrays.stream(values).map(String::valueOf).collect(Collectors.joining(", "));
+        } catch (TellException undecodable) {
+            return java.util.HexFormat.of().formatHex(key);
+        }
+    }
+}
