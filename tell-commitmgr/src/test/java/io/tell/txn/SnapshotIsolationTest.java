@@ -76,6 +76,38 @@ class SnapshotIsolationTest {
     }
 
     @Test
+    void aCommitWhosePreconditionChangedWritesNothingAndReportsItsTid() {
+        RecordKey guard = new RecordKey("meta", b("dir"));
+        store.write(io.tell.store.WriteOp.put("meta", b("dir"), b("v1"), io.tell.store.Expect.ANY));
+        long v1 = store.get("meta", b("dir")).version();
+        Transaction t = tm.begin();
+        t.requireUnchanged(guard, v1);
+        t.insert(D, k(1), b("x"));
+        store.write(io.tell.store.WriteOp.put("meta", b("dir"), b("v2"), io.tell.store.Expect.ANY)); // a DDL
+        TellException e = assertThrows(TellException.class, t::commit);
+        assertSame(ErrorCode.TX_CONFLICT, e.code());
+        assertNull(read(1));
+        try (Transaction next = tm.begin()) {
+            assertTrue(next.snapshot().base() >= t.tid(), "the aborted tid is decided");
+            next.requireUnchanged(guard, store.get("meta", b("dir")).version());
+            next.insert(D, k(1), b("y"));
+            next.commit();
+        }
+        assertEquals("y", read(1));
+        try (Transaction r = tm.beginReadOnly()) {
+            r.requireUnchanged(guard, v1); // stale, but a commit without writes checks nothing
+            r.get(D, k(1));
+            r.commit();
+        }
+        try (Transaction absent = tm.begin()) {
+            absent.requireUnchanged(new RecordKey("meta", b("nothing")), 0);
+            absent.insert(D, k(2), b("z"));
+            absent.commit();
+        }
+        assertEquals("z", read(2));
+    }
+
+    @Test
     void snapshotDoesNotSeeLaterCommits() {
         committedInsert(1, "old");
         Transaction reader = tm.beginReadOnly();

@@ -93,11 +93,13 @@ final class Committer {
                 checked.add(e);
             }
         }
-        List<WriteResult> logged = logWriteSet(tid, keys, indexes.garbage(), checked);
+        List<GarbageLog.Item> garbage = indexes.garbage();
+        List<WriteResult> logged = logWriteSet(tid, keys, garbage, checked);
         long logVersion = logged.get(0).version();
         observe(CommitObserver.Step.LOGGED);
         List<RecordKey> applied = new ArrayList<>();
         try {
+            checkPreconditions(tid, logged.subList(garbage.isEmpty() ? 1 : 2, logged.size()));
             rereadChanged(tid, checked, logged.subList(logged.size() - checked.size(), logged.size()));
             indexes.addEntries();
             observe(CommitObserver.Step.INDEXED);
@@ -153,8 +155,10 @@ final class Committer {
 
     /**
      * Writes the log entry (after checking the lease: a fenced node writes nothing) with, in the
-     * same batch, the garbage list and a check of each record in {@code checked} on the version
-     * read; returns the batch's results, the log write's first and the checks' last.
+     * same batch, the garbage list, the transaction's preconditions ({@link
+     * Transaction#requireUnchanged}) and a check of each record in {@code checked} on the version
+     * read; returns the batch's results: the log write's first, then the garbage list's (if
+     * any), the preconditions' and the record checks'.
      */
     private List<WriteResult> logWriteSet(long tid, List<RecordKey> keys, List<GarbageLog.Item> garbage,
                                           List<Transaction.Entry> checked) {
@@ -167,6 +171,9 @@ final class Committer {
             if (!garbage.isEmpty()) {
                 // The sweeper's list of what this commit leaves behind.
                 ops.add(new WriteOp(GarbageLog.recordKey(tid), GarbageLog.encode(garbage), Expect.ANY));
+            }
+            for (Map.Entry<RecordKey, Long> p : tx.preconditions().entrySet()) {
+                ops.add(WriteOp.check(p.getKey(), p.getValue() == 0 ? Expect.ABSENT : Expect.version(p.getValue())));
             }
             for (Transaction.Entry e : checked) {
                 ops.add(WriteOp.check(e.key, Expect.version(e.stored.version())));
@@ -183,6 +190,17 @@ final class Committer {
             throw TellException.of(ErrorCode.TX_FENCED, "transaction " + tid + " was fenced by a commit manager before it wrote");
         }
         return results;
+    }
+
+    /** TX_CONFLICT, before any record is written, when a precondition's record changed. */
+    private void checkPreconditions(long tid, List<WriteResult> results) {
+        int i = 0;
+        for (RecordKey key : tx.preconditions().keySet()) {
+            if (!results.get(i++).written()) {
+                throw TellException.of(ErrorCode.TX_CONFLICT, "transaction " + tid + " ran under a version of "
+                        + key + " that changed before it committed (for the catalog: DDL); retry it");
+            }
+        }
     }
 
     /**

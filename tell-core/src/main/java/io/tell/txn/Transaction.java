@@ -68,6 +68,8 @@ public final class Transaction implements AutoCloseable {
     /** While a savepoint is open: each entry's state before each change since the oldest open one. */
     private final List<Undo> undo = new ArrayList<>();
     private int openSavepoints;
+    /** Records that must still have these store versions when a commit with writes logs ({@link #requireUnchanged}). */
+    private final Map<RecordKey, Long> preconditions = new LinkedHashMap<>();
 
     /** What one change replaced in {@code entry}. */
     private record Undo(Entry entry, boolean written, byte[] newRow, TableIndex reindexed) {
@@ -346,6 +348,22 @@ public final class Transaction implements AutoCloseable {
         markWritten(e);
         e.newRow = null;
         return true;
+    }
+
+    /**
+     * Makes a commit with writes conditional on record {@code key} still having store version
+     * {@code version} (0: absent) when the commit logs, checked in the log write's batch at no
+     * extra round trip; otherwise the commit fails with TX_CONFLICT before writing anything.
+     * The SQL layer names the catalog's directory this way, so that no write made under one
+     * catalog version commits after another was published. Read-only commits check nothing.
+     */
+    public void requireUnchanged(RecordKey key, long version) {
+        checkActive();
+        preconditions.put(key, version);
+    }
+
+    Map<RecordKey, Long> preconditions() {
+        return preconditions;
     }
 
     /** Commits; throws TX_CONFLICT (retriable) when first-committer-wins says no. */

@@ -58,6 +58,9 @@ public final class Catalog {
         this.store = store;
     }
 
+    /** The directory record: its store version changes with every catalog change. */
+    public static final RecordKey DIRECTORY = new RecordKey(DOMAIN, DIR_KEY);
+
     /** The newest catalog, revalidated against the store (one round trip when nothing changed). */
     public CatalogSnapshot snapshot() {
         Versioned dir = store.get(DOMAIN, DIR_KEY);
@@ -233,8 +236,9 @@ public final class Catalog {
     }
 
     /**
-     * Adds an index to a table's definition. Filling it from existing rows is the caller's
-     * job (the SQL layer backfills before using it).
+     * Adds an index to a table's definition, write-only: writers keep it, queries do not read
+     * it. Filling it from existing rows and then {@link #publishIndex publishing} it is the
+     * caller's job (see {@code DdlExecutor}).
      */
     public TableDef createIndex(String table, String index, List<String> columns, boolean unique, boolean ifNotExists) {
         return change(cat -> {
@@ -248,7 +252,19 @@ public final class Catalog {
                 }
                 throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "index " + index + " already exists");
             }
-            TableDef next = t.withIndex(index, columns, unique, false);
+            TableDef next = t.withIndex(index, columns, unique, false, true);
+            return Edit.put(next, next);
+        });
+    }
+
+    /** Makes a write-only index readable by queries; UNDEFINED_OBJECT when it is gone. */
+    public TableDef publishIndex(String index) {
+        return change(cat -> {
+            TableDef t = cat.tableOfIndex(index).orElseThrow(() -> undefined("index " + index + " does not exist"));
+            if (!t.index(index).writeOnly()) {
+                return Edit.none(t);
+            }
+            TableDef next = t.withIndexPublished(index);
             return Edit.put(next, next);
         });
     }

@@ -32,8 +32,11 @@ public final class CatalogSnapshot {
         return version;
     }
 
-    /** The store version of the directory record this snapshot was read from (0 = absent). */
-    long storeVersion() {
+    /**
+     * The store version of the directory record ({@link Catalog#DIRECTORY}) this snapshot was
+     * read from (0 = absent): it changes with every catalog change.
+     */
+    public long storeVersion() {
         return storeVersion;
     }
 

@@ -39,6 +39,8 @@ public final class ProcessingNode implements AutoCloseable {
     private final Sequences sequences;
     private final Sweeper sweeper;
     private final Map<TableDef, TableStore> tables = new ConcurrentHashMap<>();
+    /** The catalog version {@link #keepIndexesOf} last reconciled this node's kept indexes with. */
+    private final java.util.concurrent.atomic.AtomicLong keptVersion = new java.util.concurrent.atomic.AtomicLong();
     private final io.tell.sql.engine.PlanCache plans = new io.tell.sql.engine.PlanCache(this);
     private final NodeMetrics metrics;
     private int users;
@@ -167,6 +169,33 @@ public final class ProcessingNode implements AutoCloseable {
     /** This node's cached ranges of sequence numbers. */
     public Sequences sequences() {
         return sequences;
+    }
+
+    /**
+     * This node's transactions stop keeping the index trees that {@code catalog} no longer has
+     * (dropped indexes and tables, possibly by another node), so that a dropped unique index
+     * refuses no more keys. Cheap when the catalog did not change since the last call.
+     */
+    public void keepIndexesOf(CatalogSnapshot catalog) {
+        long seen = keptVersion.get();
+        if (catalog.version() <= seen || !keptVersion.compareAndSet(seen, catalog.version())) {
+            return;
+        }
+        java.util.Set<String> live = new java.util.HashSet<>();
+        for (TableDef t : catalog.tables()) {
+            live.addAll(t.treeNames());
+        }
+        java.util.Set<String> domains = new java.util.HashSet<>();
+        for (TableDef t : tables.keySet()) {
+            domains.add(t.rowDomain());
+        }
+        for (String domain : domains) {
+            for (io.tell.txn.TableIndex kept : transactions.indexesOf(domain)) {
+                if (!live.contains(kept.name())) {
+                    transactions.removeIndex(kept);
+                }
+            }
+        }
     }
 
     public TableStore table(TableDef def) {

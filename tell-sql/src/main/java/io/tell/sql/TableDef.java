@@ -82,15 +82,27 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
 
     /** This table with one more index; throws INVALID_DEFINITION or DUPLICATE_OBJECT. */
     TableDef withIndex(String indexName, List<String> cols, boolean unique, boolean constraint) {
+        return withIndex(indexName, cols, unique, constraint, false);
+    }
+
+    /** This table with one more index, {@code writeOnly} while CREATE INDEX fills it. */
+    TableDef withIndex(String indexName, List<String> cols, boolean unique, boolean constraint, boolean writeOnly) {
         Names.check("index", indexName);
         checkColumns(name, "index " + indexName, columns, cols, false);
         if (index(indexName) != null) {
             throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "index " + indexName + " already exists on table " + name);
         }
         List<IndexDef> next = new ArrayList<>(indexes);
-        next.add(new IndexDef(indexName, cols, unique, constraint, rowDomain + ".i" + nextIndexNo));
+        next.add(new IndexDef(indexName, cols, unique, constraint, rowDomain + ".i" + nextIndexNo, writeOnly));
         return new TableDef(id, name, columns, primaryKey, next, foreignKeys, rowDomain, ridCounter, pkTree, ridTree,
                 nextIndexNo + 1);
+    }
+
+    /** This table with index {@code indexName} readable by queries. */
+    TableDef withIndexPublished(String indexName) {
+        List<IndexDef> next = indexes.stream().map(ix -> ix.name().equals(indexName) ? ix.published() : ix).toList();
+        return new TableDef(id, name, columns, primaryKey, next, foreignKeys, rowDomain, ridCounter, pkTree, ridTree,
+                nextIndexNo);
     }
 
     TableDef withoutIndex(String indexName) {

@@ -4,33 +4,32 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.index.IndexEntry;
 import io.tell.sql.Catalog;
+import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
-import io.tell.sql.IndexDef;
 import io.tell.sql.ProcessingNode;
 import io.tell.sql.SequenceDef;
 import io.tell.sql.TableDef;
 import io.tell.sql.TableSpec;
 import io.tell.sql.TableStore;
-import io.tell.txn.TableIndex;
-import io.tell.txn.TransactionManager;
+import io.tell.txn.Transaction;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs {@link DdlStatement}s against a processing node's catalog. CREATE INDEX also fills the
- * new index from the rows already in the table: in transactions of {@value #BACKFILL_BATCH} rows
- * each, found through the tree listing every row (primary key or rid tree, so the cost follows
- * the rows, not the sparse rids), every row is rewritten with {@code Transaction.reindex}, so
- * its commit adds the row's entry (and claims its key for a unique index). If that fails (duplicates for a unique index:
- * {@link ErrorCode#DUPLICATE_KEY}) the index is dropped again. Rows written meanwhile by this
- * node or by nodes that already know the index keep it up to date themselves; see the module
- * README for writers that do not.
+ * Runs {@link DdlStatement}s against a processing node's catalog. CREATE INDEX is online: it
+ * publishes the index write-only, waits for the writers that began before, fills the index from
+ * the rows already in the table (in transactions of {@value #BACKFILL_BATCH} rows each, found
+ * through the tree listing every row, so the cost follows the rows, not the sparse rids; every
+ * row is rewritten with {@code Transaction.reindex}, so its commit adds the row's entry and
+ * claims its key for a unique index), then publishes it readable. If that fails (duplicates for
+ * a unique index: {@link ErrorCode#DUPLICATE_KEY}) the index is dropped again.
  */
 public final class DdlExecutor {
     /** Tree entries (rows) looked at per backfill transaction. */
     static final int BACKFILL_BATCH = 1000;
-    private static final int ATTEMPTS = 10;
+    /** Tries of one backfill transaction before its page is split (conflicts) or the CREATE INDEX fails. */
+    private static final int ATTEMPTS = 5;
 
     private DdlExecutor() {
     }
@@ -41,7 +40,11 @@ public final class DdlExecutor {
         switch (statement) {
             case DdlStatement.CreateTable c -> createTable(catalog, c);
             case DdlStatement.CreateIndex c -> createIndex(node, c);
-            case DdlStatement.DropTable d -> catalog.dropTable(d.name(), d.ifExists());
+            case DdlStatement.DropTable d -> {
+                if (catalog.dropTable(d.name(), d.ifExists())) {
+                    node.keepIndexesOf(catalog.snapshot());
+                }
+            }
             case DdlStatement.DropIndex d -> dropIndex(node, d.name(), d.ifExists());
             case DdlStatement.CreateSequence c ->
                     catalog.createSequence(sequence(c.name(), c.options(), null, null, null), c.ifNotExists());
@@ -105,13 +108,22 @@ public final class DdlExecutor {
         return new SequenceDef(name, 0, start, increment, min, max, cache, owner, column);
     }
 
+    /**
+     * CREATE INDEX online (F1's states): the index is published write-only, so every
+     * transaction that begins from then on keeps it; transactions that began before it and are
+     * still running either finish first ({@link OlderWriters}) or fail their commit, which
+     * checks the catalog (see {@code Session}); then the backfill indexes the rows already
+     * there, and the index is published readable. A failure drops it again.
+     */
     private static void createIndex(ProcessingNode node, DdlStatement.CreateIndex c) {
         if (c.ifNotExists() && node.catalog().snapshot().tableOfIndex(c.name()).isPresent()) {
             return;
         }
         TableDef def = node.catalog().createIndex(c.table(), c.name(), c.columns(), c.unique(), c.ifNotExists());
         try {
-            backfill(node.transactions(), node.table(def), c.name());
+            OlderWriters.await(node.transactions());
+            backfill(node, node.table(def), c.name());
+            node.catalog().publishIndex(c.name());
         } catch (TellException e) {
             try {
                 dropIndex(node, c.name(), true);
@@ -133,7 +145,7 @@ public final class DdlExecutor {
      * their place are in the tree; rows committed later are indexed by their own commits.
      * The cost follows the rows, not the rids (which are sparse, floored by the clock).
      */
-    private static void backfill(TransactionManager tm, TableStore table, String index) {
+    private static void backfill(ProcessingNode node, TableStore table, String index) {
         IndexEntry after = null;
         while (true) {
             List<IndexEntry> page = table.rowEntries(after, BACKFILL_BATCH);
@@ -144,7 +156,7 @@ public final class DdlExecutor {
             for (IndexEntry e : page) {
                 rids.add(e.rid());
             }
-            tm.run(ATTEMPTS, tx -> table.reindex(tx, index, rids));
+            reindex(node, table, index, rids);
             if (page.size() < BACKFILL_BATCH) {
                 return;
             }
@@ -152,19 +164,56 @@ public final class DdlExecutor {
         }
     }
 
-    private static void dropIndex(ProcessingNode node, String name, boolean ifExists) {
-        TableDef before = node.catalog().snapshot().tableOfIndex(name).orElse(null);
-        if (node.catalog().dropIndex(name, ifExists) && before != null) {
-            stopKeeping(node.transactions(), before, before.index(name));
+    /**
+     * Reindexes {@code rids} in one transaction under the catalog as it is then. A page that
+     * keeps conflicting with writers is split down to single rows; a row that keeps conflicting
+     * is left: every version written since the index was published (the backfill begins after
+     * every older writer ended) was written by a transaction that keeps the index itself. A
+     * catalog changed by other DDL only makes the page run again under the new one;
+     * UNDEFINED_OBJECT once the index itself is gone.
+     */
+    private static void reindex(ProcessingNode node, TableStore table, String index, List<Long> rids) {
+        int conflicts = 0;
+        int failures = 0;
+        while (true) {
+            CatalogSnapshot cat = node.catalog().snapshot();
+            if (cat.tableOfIndex(index).isEmpty()) {
+                throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "index " + index + " was dropped while being created");
+            }
+            try (Transaction tx = node.transactions().begin()) {
+                tx.requireUnchanged(Catalog.DIRECTORY, cat.storeVersion());
+                table.reindex(tx, index, rids);
+                tx.commit();
+                return;
+            } catch (TellException e) {
+                if (!e.retriable()) {
+                    throw e;
+                }
+                if (node.catalog().snapshot().storeVersion() != cat.storeVersion()) {
+                    continue; // other DDL published meanwhile
+                }
+                if (e.code() != ErrorCode.TX_CONFLICT) {
+                    if (++failures >= ATTEMPTS) {
+                        throw e;
+                    }
+                    continue;
+                }
+                if (++conflicts < ATTEMPTS) {
+                    continue;
+                }
+                if (rids.size() > 1) {
+                    for (List<Long> half : List.of(rids.subList(0, rids.size() / 2), rids.subList(rids.size() / 2, rids.size()))) {
+                        reindex(node, table, index, half);
+                    }
+                }
+                return;
+            }
         }
     }
 
-    /** This node's transactions stop maintaining a dropped index (it would go on refusing keys if unique). */
-    private static void stopKeeping(TransactionManager tm, TableDef table, IndexDef index) {
-        for (TableIndex kept : tm.indexesOf(table.rowDomain())) {
-            if (kept.name().equals(index.treeName())) {
-                tm.removeIndex(kept);
-            }
+    private static void dropIndex(ProcessingNode node, String name, boolean ifExists) {
+        if (node.catalog().dropIndex(name, ifExists)) {
+            node.keepIndexesOf(node.catalog().snapshot()); // this node stops at once; others at their next transaction
         }
     }
 }

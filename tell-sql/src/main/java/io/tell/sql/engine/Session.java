@@ -2,6 +2,7 @@ package io.tell.sql.engine;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.sql.Catalog;
 import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ConstraintErrors;
 import io.tell.sql.PreparedSql;
@@ -181,10 +182,19 @@ public final class Session implements SqlSession {
         }
     }
 
+    /**
+     * Begins a transaction under the newest catalog. A read-write one commits only if the
+     * catalog is still that one when it logs (a check riding the commit's first batch): no write
+     * made under one catalog version lands after another was published (see {@code DdlExecutor}).
+     */
     private void begin(boolean readOnlyTx) {
         catalog = node.catalog().snapshot();
+        node.keepIndexesOf(catalog);
         tx = readOnlyTx || readOnly
                 ? node.transactions().beginReadOnly(isolation) : node.transactions().begin(isolation);
+        if (!tx.readOnly() && catalog.storeVersion() != 0) {
+            tx.requireUnchanged(Catalog.DIRECTORY, catalog.storeVersion());
+        }
     }
 
     /** After a failed statement: auto-commit rolls back; an explicit transaction survives only data errors. */

@@ -119,7 +119,7 @@ public final class CatalogCodec {
         out.writeVarint(t.indexes().size());
         for (IndexDef ix : t.indexes()) {
             out.writeString(ix.name());
-            out.write((ix.unique() ? 1 : 0) | (ix.constraint() ? 2 : 0));
+            out.write((ix.unique() ? 1 : 0) | (ix.constraint() ? 2 : 0) | (ix.writeOnly() ? 4 : 0));
             writeNames(out, ix.columns());
             out.writeString(ix.treeName());
         }
@@ -165,7 +165,8 @@ public final class CatalogCodec {
         for (long i = 0; i < ni; i++) {
             String iname = in.readString();
             int flags = in.read();
-            indexes.add(new IndexDef(iname, readNames(in), (flags & 1) != 0, (flags & 2) != 0, in.readString()));
+            indexes.add(new IndexDef(iname, readNames(in), (flags & 1) != 0, (flags & 2) != 0, in.readString(),
+                    (flags & 4) != 0));
         }
         long nf = in.readVarint();
         List<ForeignKeyDef> fks = new ArrayList<>();

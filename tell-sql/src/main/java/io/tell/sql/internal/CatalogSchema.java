@@ -84,7 +84,7 @@ public final class CatalogSchema {
                 keys.add(ImmutableBitSet.of(def.columnIndexes(def.primaryKey())));
             }
             for (io.tell.sql.IndexDef ix : def.indexes()) {
-                if (ix.unique()) {
+                if (ix.unique() && !ix.writeOnly()) {
                     keys.add(ImmutableBitSet.of(def.columnIndexes(ix.columns())));
                 }
             }

@@ -145,7 +145,7 @@ final class CatalogMetadata {
         for (TableDef t : table(catalogName, schema, table)) {
             addIndex(out, t, primaryKeyName(t), t.primaryKey(), true);
             for (IndexDef ix : t.indexes()) {
-                if (ix.unique() || !unique) {
+                if ((ix.unique() || !unique) && !ix.writeOnly()) {
                     addIndex(out, t, ix.name(), ix.columns(), ix.unique());
                 }
             }

@@ -54,7 +54,9 @@ final class IndexScanRule extends RelOptRule {
             offer(out, filter, scan, def, null, def.primaryKey(), true, conjuncts);
         }
         for (IndexDef ix : def.indexes()) {
-            offer(out, filter, scan, def, ix.name(), ix.columns(), ix.unique(), conjuncts);
+            if (!ix.writeOnly()) { // one being filled by CREATE INDEX is not read yet
+                offer(out, filter, scan, def, ix.name(), ix.columns(), ix.unique(), conjuncts);
+            }
         }
         return out;
     }

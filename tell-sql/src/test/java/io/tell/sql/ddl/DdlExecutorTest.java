@@ -23,6 +23,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -218,7 +220,7 @@ class DdlExecutorTest {
 
     @Test
     @Timeout(120)
-    void createIndexOverHugeSparseRidsVisitsTheRowsNotTheRids() {
+    void createIndexOverHugeSparseRidsVisitsTheRowsNotTheRids() throws Exception {
         run("CREATE TABLE acct (id INT PRIMARY KEY, owner VARCHAR(10))");
         run("CREATE TABLE memo (owner VARCHAR(10))");
         for (String table : List.of("ACCT", "MEMO")) {
@@ -241,10 +243,14 @@ class DdlExecutorTest {
             if (table.equals("ACCT")) { // under a new key, the row is listed twice in the tree for a while
                 node.transactions().run(3, tx -> t[0].update(tx, rids.get(1), new Object[] {100, "o1"}));
             }
-            Transaction open = node.transactions().begin(); // not committed: not indexed by the backfill
+            Transaction open = node.transactions().begin(); // never committed: not indexed
             t[0].insert(open, table.equals("ACCT") ? new Object[] {200, "o1"} : new Object[] {"o1"});
-            run("CREATE INDEX by_owner_" + table + " ON " + table + " (owner)");
+            CompletableFuture<Long> create = CompletableFuture.supplyAsync(
+                    () -> run("CREATE INDEX by_owner_" + table + " ON " + table + " (owner)"));
+            Thread.sleep(200);
+            assertFalse(create.isDone(), "CREATE INDEX waits for the writers that began before it");
             open.rollback();
+            create.get(60, TimeUnit.SECONDS);
             TableStore indexed = store(table);
             try (Transaction tx = node.transactions().beginReadOnly()) {
                 for (int o = 0; o < 3; o++) {
