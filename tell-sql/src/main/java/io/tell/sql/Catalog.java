@@ -231,7 +231,7 @@ public final class Catalog {
                     }
                 }
             }
-            return new Edit<>(true, null, name, List.of(), owned);
+            return new Edit<>(true, List.of(), List.of(name), List.of(), owned);
         });
     }
 
@@ -241,6 +241,12 @@ public final class Catalog {
      * caller's job (see {@code DdlExecutor}).
      */
     public TableDef createIndex(String table, String index, List<String> columns, boolean unique, boolean ifNotExists) {
+        return createIndex(table, index, columns, unique, false, ifNotExists);
+    }
+
+    /** Adds an index, or with {@code constraint} the index of a UNIQUE constraint; write-only as above. */
+    public TableDef createIndex(String table, String index, List<String> columns, boolean unique, boolean constraint,
+                                boolean ifNotExists) {
         return change(cat -> {
             TableDef t = cat.tableMap().get(table);
             if (t == null) {
@@ -252,8 +258,34 @@ public final class Catalog {
                 }
                 throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "index " + index + " already exists");
             }
-            TableDef next = t.withIndex(index, columns, unique, false, true);
+            TableDef next = t.withIndex(index, columns, unique, constraint, true);
             return Edit.put(next, next);
+        });
+    }
+
+    /**
+     * Alters a table: {@code changes} apply together as one catalog change, with the other
+     * tables and sequences they touch (foreign keys naming the table, owned sequences). Returns
+     * the new definition; null when the table does not exist and {@code ifExists}.
+     */
+    public TableDef alterTable(String name, boolean ifExists, List<TableChange> changes) {
+        return change(cat -> {
+            TableDef t = cat.tableMap().get(name);
+            if (t == null) {
+                if (ifExists) {
+                    return Edit.none(null);
+                }
+                throw undefined("table " + name + " does not exist");
+            }
+            TableAlteration a = new TableAlteration(cat, t);
+            for (TableChange c : changes) {
+                a.apply(c);
+            }
+            Map<String, TableDef> changed = a.changedTables();
+            List<String> renamedFrom = changed.entrySet().stream()
+                    .filter(e -> !e.getKey().equals(e.getValue().name())).map(Map.Entry::getKey).toList();
+            return new Edit<>(a.def(), List.copyOf(changed.values()), renamedFrom, a.changedSequences(),
+                    a.droppedSequences());
         });
     }
 
@@ -287,23 +319,26 @@ public final class Catalog {
         });
     }
 
-    /** One DDL change against a catalog snapshot: the result, a table to (re)define or drop, sequences to add or drop. */
-    private record Edit<T>(T result, TableDef put, String drop, List<SequenceDef> addSequences,
+    /**
+     * One DDL change against a catalog snapshot: the result, tables to (re)define (by name) and
+     * to drop (by name; a rename drops the old name and puts the new), sequences to add or drop.
+     */
+    private record Edit<T>(T result, List<TableDef> puts, List<String> drops, List<SequenceDef> addSequences,
                            List<SequenceDef> dropSequences) {
         static <T> Edit<T> none(T result) {
-            return new Edit<>(result, null, null, List.of(), List.of());
+            return new Edit<>(result, List.of(), List.of(), List.of(), List.of());
         }
 
         static <T> Edit<T> put(TableDef def, T result) {
-            return new Edit<>(result, def, null, List.of(), List.of());
+            return new Edit<>(result, List.of(def), List.of(), List.of(), List.of());
         }
 
         Edit<T> withSequences(List<SequenceDef> add, List<SequenceDef> drop) {
-            return new Edit<>(result, put, this.drop, add, drop);
+            return new Edit<>(result, puts, drops, add, drop);
         }
 
         boolean changes() {
-            return put != null || drop != null || !addSequences.isEmpty() || !dropSequences.isEmpty();
+            return !puts.isEmpty() || !drops.isEmpty() || !addSequences.isEmpty() || !dropSequences.isEmpty();
         }
     }
 
@@ -316,16 +351,16 @@ public final class Catalog {
             }
             Map<String, DirEntry> entries = new TreeMap<>();
             cat.tableMap().forEach((name, t) -> entries.put(name, new DirEntry(t.id(), cat.defIds().get(name))));
-            long newDefId = 0;
-            if (e.put() != null) {
-                newDefId = store.increment(DOMAIN, DEF_ID_COUNTER, 1);
-                WriteResult w = store.write(WriteOp.insert(DOMAIN, defKey(newDefId), CatalogCodec.encodeTable(e.put())));
+            e.drops().forEach(entries::remove);
+            List<Long> newDefIds = new ArrayList<>();
+            for (TableDef def : e.puts()) {
+                long defId = store.increment(DOMAIN, DEF_ID_COUNTER, 1);
+                newDefIds.add(defId);
+                WriteResult w = store.write(WriteOp.insert(DOMAIN, defKey(defId), CatalogCodec.encodeTable(def)));
                 if (!w.written()) {
-                    throw TellException.of(ErrorCode.INTERNAL, "catalog definition record " + newDefId + " already exists");
+                    throw TellException.of(ErrorCode.INTERNAL, "catalog definition record " + defId + " already exists");
                 }
-                entries.put(e.put().name(), new DirEntry(e.put().id(), newDefId));
-            } else if (e.drop() != null) {
-                entries.remove(e.drop());
+                entries.put(def.name(), new DirEntry(def.id(), defId));
             }
             Map<String, SequenceDef> sequences = new TreeMap<>(cat.sequenceMap());
             e.dropSequences().forEach(q -> sequences.remove(q.name()));
@@ -334,13 +369,15 @@ public final class Catalog {
             Expect expect = cat.storeVersion() == 0 ? Expect.ABSENT : Expect.version(cat.storeVersion());
             if (store.write(WriteOp.put(DOMAIN, DIR_KEY, dir, expect)).written()) {
                 for (SequenceDef q : e.dropSequences()) { // its counter; ids are never reused, so a leftover is harmless
-                    store.write(WriteOp.delete(SEQUENCE_DOMAIN, sequenceKey(q.id()), Expect.ANY));
+                    if (!sequences.containsKey(q.name()) || sequences.get(q.name()).id() != q.id()) {
+                        store.write(WriteOp.delete(SEQUENCE_DOMAIN, sequenceKey(q.id()), Expect.ANY));
+                    }
                 }
                 snapshot();
                 return e.result();
             }
-            if (newDefId != 0) {
-                store.write(WriteOp.delete(DOMAIN, defKey(newDefId), Expect.ANY)); // never published
+            for (long defId : newDefIds) {
+                store.write(WriteOp.delete(DOMAIN, defKey(defId), Expect.ANY)); // never published
             }
             LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(100_000, 200_000L * Math.min(attempt, 20)));
         }
@@ -403,7 +440,12 @@ public final class Catalog {
 
     /** {@code fk} checked against the catalog, with the referenced primary key filled in when it names no columns. */
     private static ForeignKeyDef checkForeignKey(CatalogSnapshot cat, TableDef def, ForeignKeyDef fk) {
-        TableDef ref = fk.refTable().equals(def.name()) ? def : cat.tableMap().get(fk.refTable());
+        return checkForeignKey(def, fk, cat.tableMap()::get);
+    }
+
+    /** {@code fk} of {@code def} checked against the tables {@code tables} finds by name. */
+    static ForeignKeyDef checkForeignKey(TableDef def, ForeignKeyDef fk, Function<String, TableDef> tables) {
+        TableDef ref = fk.refTable().equals(def.name()) ? def : tables.apply(fk.refTable());
         if (ref == null) {
             throw TellException.of(ErrorCode.INVALID_DEFINITION, "foreign key " + fk.name() + " of table "
                     + def.name() + " references unknown table " + fk.refTable());

@@ -56,6 +56,11 @@ public record ColumnDef(String name, ColumnType type, boolean nullable, Object d
         return new ColumnDef(name, type, nullable, value, null, Identity.NONE);
     }
 
+    /** This column under another name. */
+    public ColumnDef renamed(String newName) {
+        return new ColumnDef(newName, type, nullable, defaultValue, sequence, identity);
+    }
+
     /** This column with nullability {@code on}. */
     public ColumnDef withNullable(boolean on) {
         return new ColumnDef(name, type, on, defaultValue, sequence, identity);

@@ -25,12 +25,25 @@ import java.util.Set;
  *                     scans: one entry per row, all under the empty key, so in rid order (null
  *                     with a primary key, whose tree serves full scans)
  * @param nextIndexNo  the number the next index's tree name will carry
+ * @param slots        the values a row holds, in order, once columns were added or dropped
+ *                     (ALTER TABLE): the visible columns are the slots not dropped, in order;
+ *                     empty while the columns are the slots
  */
 public record TableDef(long id, String name, List<ColumnDef> columns, List<String> primaryKey,
                        List<IndexDef> indexes, List<ForeignKeyDef> foreignKeys,
                        String rowDomain, String ridCounter, String pkTree, String ridTree,
-                       int nextIndexNo) {
+                       int nextIndexNo, List<Slot> slots) {
     public static final String RID_COUNTER_KEY = "rid";
+
+    /**
+     * One value of a stored row. A dropped column keeps its slot (rows written before still
+     * hold a value there; new rows hold NULL), so the slots of the others never move.
+     *
+     * @param fill what rows written before the slot was added hold in it (the DEFAULT given
+     *             to ADD COLUMN, or NULL)
+     */
+    public record Slot(ColumnType type, Object fill, boolean dropped) {
+    }
 
     public TableDef {
         Names.check("table", name);
@@ -38,6 +51,11 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         primaryKey = List.copyOf(primaryKey);
         indexes = List.copyOf(indexes);
         foreignKeys = List.copyOf(foreignKeys);
+        slots = java.util.Collections.unmodifiableList(new ArrayList<>(slots)); // fills may be null
+        if (!slots.isEmpty() && slots.stream().filter(q -> !q.dropped()).count() != columns.size()) {
+            throw TellException.of(ErrorCode.INTERNAL, "table " + name + " has " + columns.size() + " columns but "
+                    + slots.stream().filter(q -> !q.dropped()).count() + " visible slots");
+        }
     }
 
     /**
@@ -80,6 +98,90 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         return def.withForeignKeys(fks);
     }
 
+    public TableDef(long id, String name, List<ColumnDef> columns, List<String> primaryKey, List<IndexDef> indexes,
+                    List<ForeignKeyDef> foreignKeys, String rowDomain, String ridCounter, String pkTree, String ridTree,
+                    int nextIndexNo) {
+        this(id, name, columns, primaryKey, indexes, foreignKeys, rowDomain, ridCounter, pkTree, ridTree, nextIndexNo,
+                List.of());
+    }
+
+    /** The slots of a stored row: {@link #slots}, or one per column while no column was added or dropped. */
+    public List<Slot> layout() {
+        if (!slots.isEmpty()) {
+            return slots;
+        }
+        return columns.stream().map(c -> new Slot(c.type(), null, false)).toList();
+    }
+
+    /** This definition with other columns, keys and slots (the same table and storage). */
+    private TableDef with(String newName, List<ColumnDef> cols, List<String> pk, List<IndexDef> ixs,
+                          List<ForeignKeyDef> fks, int nextIndex, List<Slot> newSlots) {
+        return new TableDef(id, newName, cols, pk, ixs, fks, rowDomain, ridCounter, pkTree, ridTree, nextIndex, newSlots);
+    }
+
+    /** This table under another name. */
+    TableDef renamed(String newName) {
+        return with(newName, columns, primaryKey, indexes, foreignKeys, nextIndexNo, slots);
+    }
+
+    /** This table with column {@code c} added last; rows already stored read {@code fill} in it. */
+    TableDef withColumnAdded(ColumnDef c, Object fill) {
+        if (columnIndex(c.name()) >= 0) {
+            throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "column " + c.name() + " of table " + name + " already exists");
+        }
+        List<ColumnDef> cols = new ArrayList<>(columns);
+        cols.add(c);
+        List<Slot> next = new ArrayList<>(layout());
+        next.add(new Slot(c.type(), fill, false));
+        return with(name, cols, primaryKey, indexes, foreignKeys, nextIndexNo, next);
+    }
+
+    /** This table without column {@code column}; the caller has dropped what depends on it. */
+    TableDef withColumnDropped(String column) {
+        int at = columnIndex(column);
+        List<ColumnDef> cols = new ArrayList<>(columns);
+        cols.remove(at);
+        List<Slot> next = new ArrayList<>(layout());
+        int slot = slotOf(at);
+        Slot old = next.get(slot);
+        next.set(slot, new Slot(old.type(), old.fill(), true));
+        return with(name, cols, primaryKey, indexes, foreignKeys, nextIndexNo, next);
+    }
+
+    /** This table with column {@code from} called {@code to} everywhere it is named (keys, indexes, foreign keys). */
+    TableDef withColumnRenamed(String from, String to) {
+        if (columnIndex(to) >= 0) {
+            throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "column " + to + " of table " + name + " already exists");
+        }
+        java.util.function.UnaryOperator<List<String>> rename = l -> l.stream().map(c -> c.equals(from) ? to : c).toList();
+        List<ColumnDef> cols = columns.stream().map(c -> c.name().equals(from) ? c.renamed(to) : c).toList();
+        List<IndexDef> ixs = indexes.stream().map(ix -> new IndexDef(ix.name(), rename.apply(ix.columns()), ix.unique(),
+                ix.constraint(), ix.treeName(), ix.writeOnly())).toList();
+        List<ForeignKeyDef> fks = foreignKeys.stream().map(fk -> new ForeignKeyDef(fk.name(), rename.apply(fk.columns()),
+                fk.refTable(), fk.refTable().equals(name) ? rename.apply(fk.refColumns()) : fk.refColumns())).toList();
+        return with(name, cols, rename.apply(primaryKey), ixs, fks, nextIndexNo, slots);
+    }
+
+    /** This table with column {@code column} replaced by {@code change}'s result (defaults, nullability). */
+    TableDef withColumn(String column, java.util.function.UnaryOperator<ColumnDef> change) {
+        List<ColumnDef> cols = columns.stream().map(c -> c.name().equals(column) ? change.apply(c) : c).toList();
+        return with(name, cols, primaryKey, indexes, foreignKeys, nextIndexNo, slots);
+    }
+
+    /** The slot of visible column {@code column}. */
+    public int slotOf(int column) {
+        if (slots.isEmpty()) {
+            return column;
+        }
+        int visible = -1;
+        for (int i = 0; i < slots.size(); i++) {
+            if (!slots.get(i).dropped() && ++visible == column) {
+                return i;
+            }
+        }
+        throw new IndexOutOfBoundsException("column " + column + " of " + name);
+    }
+
     /** This table with one more index; throws INVALID_DEFINITION or DUPLICATE_OBJECT. */
     TableDef withIndex(String indexName, List<String> cols, boolean unique, boolean constraint) {
         return withIndex(indexName, cols, unique, constraint, false);
@@ -94,27 +196,23 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         }
         List<IndexDef> next = new ArrayList<>(indexes);
         next.add(new IndexDef(indexName, cols, unique, constraint, rowDomain + ".i" + nextIndexNo, writeOnly));
-        return new TableDef(id, name, columns, primaryKey, next, foreignKeys, rowDomain, ridCounter, pkTree, ridTree,
-                nextIndexNo + 1);
+        return with(name, columns, primaryKey, next, foreignKeys, nextIndexNo + 1, slots);
     }
 
     /** This table with index {@code indexName} readable by queries. */
     TableDef withIndexPublished(String indexName) {
         List<IndexDef> next = indexes.stream().map(ix -> ix.name().equals(indexName) ? ix.published() : ix).toList();
-        return new TableDef(id, name, columns, primaryKey, next, foreignKeys, rowDomain, ridCounter, pkTree, ridTree,
-                nextIndexNo);
+        return with(name, columns, primaryKey, next, foreignKeys, nextIndexNo, slots);
     }
 
     TableDef withoutIndex(String indexName) {
         List<IndexDef> next = new ArrayList<>(indexes);
         next.removeIf(ix -> ix.name().equals(indexName));
-        return new TableDef(id, name, columns, primaryKey, next, foreignKeys, rowDomain, ridCounter, pkTree, ridTree,
-                nextIndexNo);
+        return with(name, columns, primaryKey, next, foreignKeys, nextIndexNo, slots);
     }
 
     TableDef withForeignKeys(List<ForeignKeyDef> fks) {
-        return new TableDef(id, name, columns, primaryKey, indexes, fks, rowDomain, ridCounter, pkTree, ridTree,
-                nextIndexNo);
+        return with(name, columns, primaryKey, indexes, fks, nextIndexNo, slots);
     }
 
     /** The names of every B+tree of this table: primary key or rid tree, then the indexes. */

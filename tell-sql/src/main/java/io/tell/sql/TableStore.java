@@ -9,7 +9,7 @@ import io.tell.index.KeyEncoder;
 import io.tell.index.ScanRange;
 import io.tell.sql.internal.IndexKeySize;
 import io.tell.sql.internal.RidAllocator;
-import io.tell.sql.internal.RowCodec;
+import io.tell.sql.internal.RowLayout;
 import io.tell.store.RecordKey;
 import io.tell.txn.IndexedRow;
 import io.tell.txn.Isolation;
@@ -56,7 +56,7 @@ public final class TableStore {
     }
 
     private final TableDef def;
-    private final RowCodec codec;
+    private final RowLayout codec;
     private final TableIndex primaryKey;
     private final KeyEncoder pkEncoder;
     private final TableIndex allRows;
@@ -72,7 +72,7 @@ public final class TableStore {
 
     public TableStore(TransactionManager tm, TableDef def) {
         this.def = def;
-        this.codec = new RowCodec(def.columnTypes());
+        this.codec = new RowLayout(def);
         this.rids = new RidAllocator(tm.store(), def.ridCounter(), TableDef.RID_COUNTER_KEY, RID_BATCH);
         if (def.pkTree() != null) {
             pkEncoder = encoder(def.primaryKey());

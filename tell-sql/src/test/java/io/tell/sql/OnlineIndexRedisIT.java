@@ -3,11 +3,7 @@ package io.tell.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tell.cm.CommitManagerServer;
-import io.tell.cm.LocalCommitManager;
 import io.tell.error.TellException;
-import io.tell.store.RecordStore;
-import io.tell.store.RecordStores;
 import io.tell.store.redis.RedisServerExtension;
 import io.tell.txn.Transaction;
 import java.util.ArrayList;
@@ -44,7 +40,7 @@ class OnlineIndexRedisIT {
     void indexesBuiltWhileOtherNodesWriteMissNoRow() throws Exception {
         long seed = Long.getLong("tell.seed", System.nanoTime());
         String why = "seed " + seed + " (-Dtell.seed=" + seed + ")";
-        try (Cluster cluster = new Cluster(NODES)) {
+        try (SqlCluster cluster = new SqlCluster(REDIS, NODES)) {
             List<ProcessingNode> nodes = cluster.nodes;
             for (int n = 0; n < NODES; n++) {
                 Random pauses = new Random(seed - n);
@@ -112,7 +108,7 @@ class OnlineIndexRedisIT {
 
     @Test
     void aUniqueIndexDroppedThroughOneNodeRefusesNothingOnAnother() {
-        try (Cluster cluster = new Cluster(2);
+        try (SqlCluster cluster = new SqlCluster(REDIS, 2);
              SqlSession one = cluster.nodes.get(0).openSession();
              SqlSession two = cluster.nodes.get(1).openSession()) {
             run(one, "CREATE TABLE u (id INT PRIMARY KEY, code INT)");
@@ -124,29 +120,6 @@ class OnlineIndexRedisIT {
             run(one, "DROP INDEX u_code");
             run(two, "INSERT INTO u VALUES (2, 7)");
             run(one, "INSERT INTO u VALUES (3, 7)");
-        }
-    }
-
-    /** A commit-manager service over the test's Redis and {@code n} processing nodes, each with its own caches. */
-    private static final class Cluster implements AutoCloseable {
-        final RecordStore cmStore = RecordStores.open(REDIS.url());
-        final LocalCommitManager cm = LocalCommitManager.open(cmStore, LocalCommitManager.Options.durableService());
-        final CommitManagerServer server = CommitManagerServer.start(cm, "127.0.0.1", 0);
-        final List<ProcessingNode> nodes = new ArrayList<>();
-
-        Cluster(int n) {
-            String base = "jdbc:tell:" + REDIS.url() + "?cm=127.0.0.1:" + server.port();
-            for (int i = 0; i < n; i++) {
-                nodes.add(ProcessingNode.connect(base + "&timeoutMs=" + (3000 + i))); // one node per URL text
-            }
-        }
-
-        @Override
-        public void close() {
-            nodes.forEach(ProcessingNode::close);
-            server.close();
-            cm.close();
-            cmStore.close();
         }
     }
 

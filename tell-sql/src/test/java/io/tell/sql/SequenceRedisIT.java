@@ -3,10 +3,6 @@ package io.tell.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tell.cm.CommitManagerServer;
-import io.tell.cm.LocalCommitManager;
-import io.tell.store.RecordStore;
-import io.tell.store.RecordStores;
 import io.tell.store.redis.RedisServerExtension;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,57 +31,45 @@ class SequenceRedisIT {
     void nodesNeverHandOutTheSameValue() throws Exception {
         long seed = Long.getLong("tell.seed", System.nanoTime());
         String why = "seed " + seed + " (-Dtell.seed=" + seed + ")";
-        try (RecordStore cmStore = RecordStores.open(REDIS.url());
-             LocalCommitManager cm = LocalCommitManager.open(cmStore, LocalCommitManager.Options.durableService());
-             CommitManagerServer server = CommitManagerServer.start(cm, "127.0.0.1", 0)) {
-            String base = "jdbc:tell:" + REDIS.url() + "?cm=127.0.0.1:" + server.port();
-            List<ProcessingNode> nodes = new ArrayList<>();
-            try {
-                for (int n = 0; n < NODES; n++) {
-                    nodes.add(ProcessingNode.connect(base + "&timeoutMs=" + (3000 + n))); // one node per URL text
-                }
-                try (SqlSession s = nodes.get(0).openSession()) {
-                    run(s, "CREATE SEQUENCE tickets CACHE 2");
-                    run(s, "CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY (CACHE 3) PRIMARY KEY,"
-                            + " ticket BIGINT DEFAULT NEXT VALUE FOR tickets, writer INT)");
-                }
-                ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-                ConcurrentLinkedQueue<long[]> kept = new ConcurrentLinkedQueue<>();
-                List<Thread> writers = new ArrayList<>();
-                for (int w = 0; w < NODES * WRITERS_PER_NODE; w++) {
-                    ProcessingNode node = nodes.get(w % NODES);
-                    int writer = w;
-                    writers.add(Thread.ofPlatform().start(() -> {
-                        try {
-                            write(node, writer, new Random(seed + writer), kept);
-                        } catch (Throwable t) {
-                            failures.add(t);
-                        }
-                    }));
-                }
-                for (Thread t : writers) {
-                    t.join();
-                }
-                assertTrue(failures.isEmpty(), () -> why + ": " + failures.peek());
-                Set<Long> ids = new HashSet<>();
-                Set<Long> tickets = new HashSet<>();
-                try (SqlSession s = nodes.get(1).openSession();
-                     SqlResult r = s.execute(s.prepare("SELECT id, ticket FROM t"), List.of(), 0, 0)) {
-                    while (r.next()) {
-                        assertTrue(ids.add((Long) r.row()[0]), () -> why + ": id " + r.row()[0] + " twice");
-                        assertTrue(tickets.add((Long) r.row()[1]), () -> why + ": ticket " + r.row()[1] + " twice");
+        try (SqlCluster cluster = new SqlCluster(REDIS, NODES)) {
+            List<ProcessingNode> nodes = cluster.nodes;
+            try (SqlSession s = nodes.get(0).openSession()) {
+                run(s, "CREATE SEQUENCE tickets CACHE 2");
+                run(s, "CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY (CACHE 3) PRIMARY KEY,"
+                        + " ticket BIGINT DEFAULT NEXT VALUE FOR tickets, writer INT)");
+            }
+            ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            ConcurrentLinkedQueue<long[]> kept = new ConcurrentLinkedQueue<>();
+            List<Thread> writers = new ArrayList<>();
+            for (int w = 0; w < NODES * WRITERS_PER_NODE; w++) {
+                ProcessingNode node = nodes.get(w % NODES);
+                int writer = w;
+                writers.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        write(node, writer, new Random(seed + writer), kept);
+                    } catch (Throwable t) {
+                        failures.add(t);
                     }
-                }
-                Set<Long> returnedIds = new HashSet<>();
-                for (long[] row : kept) {
-                    returnedIds.add(row[0]);
-                }
-                assertEquals(returnedIds, ids, why + ": the rows are those RETURNING reported as committed");
-            } finally {
-                for (ProcessingNode n : nodes) {
-                    n.close();
+                }));
+            }
+            for (Thread t : writers) {
+                t.join();
+            }
+            assertTrue(failures.isEmpty(), () -> why + ": " + failures.peek());
+            Set<Long> ids = new HashSet<>();
+            Set<Long> tickets = new HashSet<>();
+            try (SqlSession s = nodes.get(1).openSession();
+                 SqlResult r = s.execute(s.prepare("SELECT id, ticket FROM t"), List.of(), 0, 0)) {
+                while (r.next()) {
+                    assertTrue(ids.add((Long) r.row()[0]), () -> why + ": id " + r.row()[0] + " twice");
+                    assertTrue(tickets.add((Long) r.row()[1]), () -> why + ": ticket " + r.row()[1] + " twice");
                 }
             }
+            Set<Long> returnedIds = new HashSet<>();
+            for (long[] row : kept) {
+                returnedIds.add(row[0]);
+            }
+            assertEquals(returnedIds, ids, why + ": the rows are those RETURNING reported as committed");
         }
     }
 

@@ -71,6 +71,8 @@ public enum ErrorCode {
     DATA_EXCEPTION(false),
     /** Division by zero. */
     DIVISION_BY_ZERO(false),
+    /** A row names a parent key that the referenced table does not hold (a foreign key). */
+    FOREIGN_KEY_VIOLATION(false),
     /** A value was given for a column GENERATED ALWAYS AS IDENTITY. */
     GENERATED_ALWAYS(false),
     /** A sequence reached its MAXVALUE (or MINVALUE, counting down). */

@@ -9,6 +9,7 @@ import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.ProcessingNode;
 import io.tell.sql.SequenceDef;
+import io.tell.sql.TableChange;
 import io.tell.sql.TableDef;
 import io.tell.sql.TableSpec;
 import io.tell.sql.TableStore;
@@ -49,6 +50,7 @@ public final class DdlExecutor {
             case DdlStatement.CreateSequence c ->
                     catalog.createSequence(sequence(c.name(), c.options(), null, null, null), c.ifNotExists());
             case DdlStatement.DropSequence d -> catalog.dropSequence(d.name(), d.ifExists());
+            case DdlStatement.AlterTable a -> AlterTableExecutor.execute(node, a);
         }
         return 0;
     }
@@ -62,23 +64,30 @@ public final class DdlExecutor {
         List<ColumnDef> columns = new ArrayList<>();
         List<SequenceDef> owned = new ArrayList<>();
         for (DdlStatement.Column col : c.columns()) {
-            try {
-                ColumnDef def = new ColumnDef(col.name(), col.type(), col.nullable(), col.defaultValue());
-                if (col.owned() != null) {
-                    SequenceDef q = sequence(c.name() + "_" + col.name() + "_SEQ", col.owned(), col.type(), c.name(),
-                            col.name());
-                    owned.add(q);
-                    def = def.withSequence(q.name(), col.identity());
-                } else if (col.defaultSequence() != null) {
-                    def = def.withSequence(col.defaultSequence(), ColumnDef.Identity.NONE);
-                }
-                columns.add(def);
-            } catch (TellException e) {
-                throw TellException.of(e.code(), "table " + c.name() + ": " + e.getMessage(), e);
-            }
+            columns.add(column(c.name(), col, owned));
         }
         TableSpec spec = new TableSpec(c.name(), columns, c.primaryKey(), c.uniques(), c.foreignKeys());
         catalog.createTable(spec, owned, c.ifNotExists());
+    }
+
+    /**
+     * The catalog's form of a column of table {@code table}; a sequence it owns (identity,
+     * SERIAL) is added to {@code owned}. DEFAULT values are coerced to the column's type.
+     */
+    static ColumnDef column(String table, DdlStatement.Column col, List<SequenceDef> owned) {
+        try {
+            ColumnDef def = new ColumnDef(col.name(), col.type(), col.nullable(), col.defaultValue());
+            if (col.owned() != null) {
+                SequenceDef q = sequence(table + "_" + col.name() + "_SEQ", col.owned(), col.type(), table, col.name());
+                owned.add(q);
+                def = def.withSequence(q.name(), col.identity());
+            } else if (col.defaultSequence() != null) {
+                def = def.withSequence(col.defaultSequence(), ColumnDef.Identity.NONE);
+            }
+            return def;
+        } catch (TellException e) {
+            throw TellException.of(e.code(), "table " + table + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -119,20 +128,31 @@ public final class DdlExecutor {
         if (c.ifNotExists() && node.catalog().snapshot().tableOfIndex(c.name()).isPresent()) {
             return;
         }
-        TableDef def = node.catalog().createIndex(c.table(), c.name(), c.columns(), c.unique(), c.ifNotExists());
+        createIndex(node, c.table(), c.name(), c.columns(), c.unique(), false, c.ifNotExists());
+    }
+
+    /** CREATE INDEX, or with {@code constraint} ALTER TABLE ... ADD UNIQUE: the same steps. */
+    static void createIndex(ProcessingNode node, String table, String name, List<String> columns, boolean unique,
+                            boolean constraint, boolean ifNotExists) {
+        TableDef def = node.catalog().createIndex(table, name, columns, unique, constraint, ifNotExists);
         try {
             OlderWriters.await(node.transactions());
-            backfill(node, node.table(def), c.name());
-            node.catalog().publishIndex(c.name());
+            backfill(node, node.table(def), name);
+            node.catalog().publishIndex(name);
         } catch (TellException e) {
             try {
-                dropIndex(node, c.name(), true);
+                if (constraint) {
+                    node.catalog().alterTable(table, true, List.of(new TableChange.DropConstraint(name, true)));
+                    node.keepIndexesOf(node.catalog().snapshot());
+                } else {
+                    dropIndex(node, name, true);
+                }
             } catch (TellException dropFailed) {
                 e.addSuppressed(dropFailed);
             }
             if (e.code() == ErrorCode.DUPLICATE_KEY) {
-                throw TellException.of(ErrorCode.DUPLICATE_KEY, "could not create unique index " + c.name()
-                        + ": table " + c.table() + " has rows with equal keys (" + e.getMessage() + ")", e);
+                throw TellException.of(ErrorCode.DUPLICATE_KEY, "could not create unique " + (constraint ? "constraint "
+                        : "index ") + name + ": table " + table + " has rows with equal keys (" + e.getMessage() + ")", e);
             }
             throw e;
         }
@@ -211,7 +231,7 @@ public final class DdlExecutor {
         }
     }
 
-    private static void dropIndex(ProcessingNode node, String name, boolean ifExists) {
+    static void dropIndex(ProcessingNode node, String name, boolean ifExists) {
         if (node.catalog().dropIndex(name, ifExists)) {
             node.keepIndexesOf(node.catalog().snapshot()); // this node stops at once; others at their next transaction
         }

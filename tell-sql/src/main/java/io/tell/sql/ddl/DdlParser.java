@@ -29,6 +29,12 @@ import java.util.List;
  *   sequence-options: AS type | START [WITH] n | INCREMENT [BY] n | MINVALUE n | NO MINVALUE
  *                     | MAXVALUE n | NO MAXVALUE | CACHE n | NO CYCLE  (any order)
  * DROP SEQUENCE [IF EXISTS] name
+ * ALTER TABLE [IF EXISTS] name action [, action ...]
+ *   action:           ADD [COLUMN] [IF NOT EXISTS] column | DROP [COLUMN] [IF EXISTS] c [RESTRICT | CASCADE]
+ *                     | RENAME [COLUMN] c TO d | RENAME TO t
+ *                     | ALTER [COLUMN] c {SET DEFAULT default | DROP DEFAULT | SET NOT NULL | DROP NOT NULL}
+ *                     | ADD [CONSTRAINT n] {UNIQUE (columns) | FOREIGN KEY (columns) REFERENCES t [(columns)]}
+ *                     | DROP CONSTRAINT [IF EXISTS] n [RESTRICT | CASCADE]
  * </pre>
  *
  * Types and literals: {@link DdlTerms}. Keywords are case-insensitive; unquoted identifiers fold
@@ -43,11 +49,11 @@ public final class DdlParser {
         this.in = new DdlTerms(new DdlLexer(sql));
     }
 
-    /** True when the first keyword, after white space and comments, is CREATE or DROP. */
+    /** True when the first keyword, after white space and comments, is CREATE, DROP or ALTER. */
     public static boolean isDdl(String sql) {
         try {
             Token first = new DdlLexer(sql).next();
-            return first.is("CREATE") || first.is("DROP");
+            return first.is("CREATE") || first.is("DROP") || first.is("ALTER");
         } catch (TellException e) {
             return false;
         }
@@ -95,7 +101,127 @@ public final class DdlParser {
             }
             throw in.expected("TABLE, INDEX or SEQUENCE");
         }
-        throw in.expected("CREATE or DROP");
+        if (in.accept("ALTER")) {
+            in.expect("TABLE");
+            boolean ifExists = ifExists();
+            String table = in.identifier("a table name");
+            List<DdlStatement.AlterAction> actions = new ArrayList<>();
+            do {
+                actions.add(alterAction(table));
+            } while (in.acceptSymbol(','));
+            return new DdlStatement.AlterTable(table, ifExists, actions);
+        }
+        throw in.expected("CREATE, DROP or ALTER");
+    }
+
+    private DdlStatement.AlterAction alterAction(String table) {
+        Token at = in.token();
+        if (in.accept("ADD")) {
+            if (in.token().is("CONSTRAINT") || in.token().is("PRIMARY") || in.token().is("UNIQUE")
+                    || in.token().is("FOREIGN") || in.token().is("CHECK")) {
+                return addConstraint(table);
+            }
+            in.accept("COLUMN");
+            boolean ifNotExists = ifNotExists();
+            TableParts t = new TableParts(table);
+            column(t);
+            if (!t.primaryKey.isEmpty() || !t.uniques.isEmpty()) {
+                throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "PRIMARY KEY or UNIQUE in ADD COLUMN is not"
+                        + " supported: add the column, then ADD CONSTRAINT ... UNIQUE", at.line(), at.column());
+            }
+            return new DdlStatement.AddColumn(t.columns.get(0), ifNotExists, t.foreignKeys);
+        }
+        if (in.accept("DROP")) {
+            if (in.accept("CONSTRAINT")) {
+                boolean ifExists = ifExists();
+                String name = in.identifier("a constraint name");
+                dropBehaviour();
+                return new DdlStatement.DropConstraint(name, ifExists);
+            }
+            in.accept("COLUMN");
+            boolean ifExists = ifExists();
+            String column = in.identifier("a column name");
+            return new DdlStatement.DropColumn(column, ifExists, dropBehaviour());
+        }
+        if (in.accept("RENAME")) {
+            if (in.accept("TO")) {
+                return new DdlStatement.RenameTable(in.identifier("a table name"));
+            }
+            if (in.token().is("CONSTRAINT")) {
+                throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "RENAME CONSTRAINT is not supported",
+                        at.line(), at.column());
+            }
+            in.accept("COLUMN");
+            String from = in.identifier("a column name");
+            in.expect("TO");
+            return new DdlStatement.RenameColumn(from, in.identifier("a column name"));
+        }
+        if (in.accept("ALTER")) {
+            in.accept("COLUMN");
+            String column = in.identifier("a column name");
+            Token verb = in.token();
+            if (in.accept("SET")) {
+                if (in.accept("DEFAULT")) {
+                    if (in.token().is("NEXT") || in.token().is("NEXTVAL")) {
+                        return new DdlStatement.SetDefault(column, null, defaultSequence(), false);
+                    }
+                    return new DdlStatement.SetDefault(column, in.literal(), null, false);
+                }
+                if (in.accept("NOT")) {
+                    in.expect("NULL");
+                    return new DdlStatement.SetNotNull(column, true);
+                }
+                if (in.token().is("DATA")) {
+                    throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "Changing a column's type is not supported",
+                            verb.line(), verb.column());
+                }
+                throw in.expected("DEFAULT or NOT NULL");
+            }
+            if (in.accept("DROP")) {
+                if (in.accept("DEFAULT")) {
+                    return new DdlStatement.SetDefault(column, null, null, true);
+                }
+                if (in.accept("NOT")) {
+                    in.expect("NULL");
+                    return new DdlStatement.SetNotNull(column, false);
+                }
+                throw in.expected("DEFAULT or NOT NULL");
+            }
+            if (in.token().is("TYPE")) {
+                throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "Changing a column's type is not supported",
+                        verb.line(), verb.column());
+            }
+            throw in.expected("SET or DROP");
+        }
+        throw in.expected("ADD, DROP, RENAME or ALTER");
+    }
+
+    /** {@code [CONSTRAINT n] UNIQUE (...) | FOREIGN KEY ...} after ADD. */
+    private DdlStatement.AlterAction addConstraint(String table) {
+        Token at = in.token();
+        TableParts t = new TableParts(table);
+        tableConstraint(t);
+        return constraintOf(t, at);
+    }
+
+    private static DdlStatement.AlterAction constraintOf(TableParts t, Token at) {
+        if (!t.primaryKey.isEmpty()) {
+            throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "Adding a PRIMARY KEY to an existing table is not"
+                    + " supported (a table's rows are stored by it)", at.line(), at.column());
+        }
+        if (!t.uniques.isEmpty()) {
+            return new DdlStatement.AddUnique(t.uniques.get(0));
+        }
+        return new DdlStatement.AddForeignKey(t.foreignKeys.get(0));
+    }
+
+    /** {@code [RESTRICT | CASCADE]}: true for CASCADE. */
+    private boolean dropBehaviour() {
+        if (in.accept("CASCADE")) {
+            return true;
+        }
+        in.accept("RESTRICT");
+        return false;
     }
 
     private DdlStatement createTable() {
@@ -104,7 +230,7 @@ public final class DdlParser {
         in.expectSymbol('(');
         do {
             if (in.token().is("CONSTRAINT") || in.token().is("PRIMARY") || in.token().is("UNIQUE")
-                    || in.token().is("FOREIGN")) {
+                    || in.token().is("FOREIGN") || in.token().is("CHECK")) {
                 tableConstraint(t);
             } else if (in.token().kind() == Kind.WORD || in.token().kind() == Kind.QUOTED) {
                 column(t);
@@ -128,7 +254,8 @@ public final class DdlParser {
         boolean hasDefault = false;
         ColumnDef.Identity identity = ColumnDef.Identity.NONE;
         DdlStatement.SequenceOptions owned = serial != null ? DdlStatement.SequenceOptions.DEFAULTS : null;
-        while (!in.token().isSymbol(',') && !in.token().isSymbol(')')) {
+        while (!in.token().isSymbol(',') && !in.token().isSymbol(')') && !in.token().isSymbol(';')
+                && in.token().kind() != Kind.END) {
             Token at = in.token();
             if (in.accept("DEFAULT")) {
                 if (hasDefault) {
@@ -322,6 +449,10 @@ public final class DdlParser {
     private void tableConstraint(TableParts t) {
         String name = in.accept("CONSTRAINT") ? in.identifier("a constraint name") : null;
         Token at = in.token();
+        if (at.is("CHECK")) {
+            throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "CHECK constraints are not supported", at.line(),
+                    at.column());
+        }
         if (in.accept("PRIMARY")) {
             in.expect("KEY");
             t.primaryKey(columns(), at);

@@ -77,4 +77,57 @@ public sealed interface DdlStatement {
     /** {@code DROP INDEX}. */
     record DropIndex(String name, boolean ifExists) implements DdlStatement {
     }
+
+    /**
+     * {@code ALTER TABLE [IF EXISTS] t action, ...}: the actions apply together, as one catalog
+     * change; an action that must check or fill existing rows stands alone.
+     */
+    record AlterTable(String table, boolean ifExists, List<AlterAction> actions) implements DdlStatement {
+        public AlterTable {
+            actions = List.copyOf(actions);
+        }
+    }
+
+    /** One action of an ALTER TABLE. */
+    sealed interface AlterAction {
+    }
+
+    /** {@code ADD [COLUMN] [IF NOT EXISTS] column}. */
+    record AddColumn(Column column, boolean ifNotExists, List<TableSpec.ForeignKeySpec> references) implements AlterAction {
+        public AddColumn {
+            references = List.copyOf(references);
+        }
+    }
+
+    /** {@code DROP [COLUMN] [IF EXISTS] c [RESTRICT | CASCADE]}. */
+    record DropColumn(String column, boolean ifExists, boolean cascade) implements AlterAction {
+    }
+
+    /** {@code RENAME [COLUMN] c TO d}. */
+    record RenameColumn(String from, String to) implements AlterAction {
+    }
+
+    /** {@code RENAME TO t}. */
+    record RenameTable(String to) implements AlterAction {
+    }
+
+    /** {@code ALTER [COLUMN] c SET DEFAULT default} (a literal or a sequence's next value) or {@code DROP DEFAULT} (both null). */
+    record SetDefault(String column, Object value, String sequence, boolean drop) implements AlterAction {
+    }
+
+    /** {@code ALTER [COLUMN] c SET NOT NULL} ({@code notNull}) or {@code DROP NOT NULL}. */
+    record SetNotNull(String column, boolean notNull) implements AlterAction {
+    }
+
+    /** {@code ADD [CONSTRAINT n] UNIQUE (columns)}. */
+    record AddUnique(TableSpec.IndexSpec unique) implements AlterAction {
+    }
+
+    /** {@code ADD [CONSTRAINT n] FOREIGN KEY (columns) REFERENCES t [(columns)]}. */
+    record AddForeignKey(TableSpec.ForeignKeySpec foreignKey) implements AlterAction {
+    }
+
+    /** {@code DROP CONSTRAINT [IF EXISTS] n}. */
+    record DropConstraint(String name, boolean ifExists) implements AlterAction {
+    }
 }

@@ -20,8 +20,8 @@ import java.util.Map;
 public final class CatalogCodec {
     /** The directory's format: 2 added the sequences; 1 (none) is still read. */
     public static final int FORMAT = 2;
-    /** The table definitions' format: 2 added the rid tree, 3 columns' sequences; older ones are still read. */
-    public static final int TABLE_FORMAT = 3;
+    /** The table definitions' format: 2 added the rid tree, 3 columns' sequences, 4 slots; older ones are still read. */
+    public static final int TABLE_FORMAT = 4;
 
     /** One directory entry: the table's id and the id of its current definition record. */
     public record DirEntry(long tableId, long defId) {
@@ -96,10 +96,7 @@ public final class CatalogCodec {
         out.writeVarint(t.columns().size());
         for (ColumnDef c : t.columns()) {
             out.writeString(c.name());
-            out.writeString(c.type().type().name());
-            out.writeVarint(c.type().precision());
-            out.writeVarint(c.type().scale());
-            out.writeVarint(c.type().length());
+            writeType(out, c.type());
             out.write((c.nullable() ? 1 : 0) | (c.defaultValue() != null ? 2 : 0) | (c.sequence() != null ? 4 : 0)
                     | (c.identity() == ColumnDef.Identity.ALWAYS ? 8 : 0)
                     | (c.identity() == ColumnDef.Identity.BY_DEFAULT ? 16 : 0));
@@ -130,6 +127,14 @@ public final class CatalogCodec {
             out.writeString(fk.refTable());
             writeNames(out, fk.refColumns());
         }
+        out.writeVarint(t.slots().size());
+        for (TableDef.Slot q : t.slots()) {
+            writeType(out, q.type());
+            out.write((q.dropped() ? 1 : 0) | (q.fill() != null ? 2 : 0));
+            if (q.fill() != null) {
+                out.writeBytes(new RowCodec(List.of(q.type())).encode(new Object[] {q.fill()}));
+            }
+        }
         return out.toByteArray();
     }
 
@@ -145,8 +150,7 @@ public final class CatalogCodec {
         List<ColumnDef> columns = new ArrayList<>();
         for (long i = 0; i < nc; i++) {
             String cname = in.readString();
-            ColumnType type = new ColumnType(sqlType(in.readString()), (int) in.readVarint(), (int) in.readVarint(),
-                    (int) in.readVarint());
+            ColumnType type = readType(in);
             int flags = in.read();
             Object def = (flags & 2) != 0 ? new RowCodec(List.of(type)).decode(in.readBytes())[0] : null;
             String sequence = (flags & 4) != 0 ? in.readString() : null;
@@ -173,9 +177,28 @@ public final class CatalogCodec {
         for (long i = 0; i < nf; i++) {
             fks.add(new ForeignKeyDef(in.readString(), readNames(in), in.readString(), readNames(in)));
         }
+        List<TableDef.Slot> slots = new ArrayList<>();
+        long ns = format < 4 ? 0 : in.readVarint();
+        for (long i = 0; i < ns; i++) {
+            ColumnType type = readType(in);
+            int flags = in.read();
+            Object fill = (flags & 2) != 0 ? new RowCodec(List.of(type)).decode(in.readBytes())[0] : null;
+            slots.add(new TableDef.Slot(type, fill, (flags & 1) != 0));
+        }
         end(in, "table definition");
         return new TableDef(id, name, columns, pk, indexes, fks, rowDomain, ridCounter,
-                pkTree.isEmpty() ? null : pkTree, ridTree.isEmpty() ? null : ridTree, nextIndexNo);
+                pkTree.isEmpty() ? null : pkTree, ridTree.isEmpty() ? null : ridTree, nextIndexNo, slots);
+    }
+
+    private static void writeType(ByteSink out, ColumnType type) {
+        out.writeString(type.type().name());
+        out.writeVarint(type.precision());
+        out.writeVarint(type.scale());
+        out.writeVarint(type.length());
+    }
+
+    private static ColumnType readType(ByteSource in) {
+        return new ColumnType(sqlType(in.readString()), (int) in.readVarint(), (int) in.readVarint(), (int) in.readVarint());
     }
 
     private static SqlType sqlType(String name) {

@@ -14,16 +14,29 @@ import java.util.List;
  * Encodes rows ({@code Object[]}, one canonical value per column, see
  * {@link io.tell.sql.SqlType#javaClass()}) for one schema (the column types in order). The
  * format is in {@code docs/sql-rows.md}: a format byte, the column count, a null bitmap, then
- * each non-null value in column order. Immutable and thread-safe.
+ * each non-null value in column order. A row written before columns were added (ALTER TABLE
+ * ADD COLUMN) has fewer: the missing ones decode as their {@code fills}; a row written after
+ * (read under an older schema) has more, and the extra ones are not read. Immutable and
+ * thread-safe.
  */
 public final class RowCodec {
     /** The format byte every row starts with. */
     public static final int FORMAT = 1;
 
     private final ColumnType[] types;
+    private final Object[] fills;
 
     public RowCodec(List<ColumnType> types) {
+        this(types, new Object[types.size()]);
+    }
+
+    /** With {@code fills[i]} the value of column {@code i} in rows that end before it. */
+    public RowCodec(List<ColumnType> types, Object[] fills) {
         this.types = types.toArray(ColumnType[]::new);
+        this.fills = fills.clone();
+        if (this.fills.length != this.types.length) {
+            throw new IllegalArgumentException(fills.length + " fills for " + types.size() + " columns");
+        }
     }
 
     public int columnCount() {
@@ -61,16 +74,19 @@ public final class RowCodec {
     }
 
     public Object[] decode(byte[] bytes) {
-        ByteSource in = header(bytes);
+        ByteSource in = new ByteSource(bytes);
+        int count = header(in);
         int bitmap = in.position();
-        in.skip((types.length + 7) / 8);
+        in.skip((count + 7) / 8);
         Object[] row = new Object[types.length];
         for (int i = 0; i < types.length; i++) {
-            if (!isNull(bytes, bitmap, i)) {
+            if (i >= count) {
+                row[i] = fills[i];
+            } else if (!isNull(bytes, bitmap, i)) {
                 row[i] = read(in, types[i]);
             }
         }
-        if (!in.atEnd()) {
+        if (count == types.length && !in.atEnd()) {
             throw ByteSource.corrupt("row has bytes after its last column");
         }
         return row;
@@ -78,12 +94,16 @@ public final class RowCodec {
 
     /** Column {@code column} of an encoded row, skipping the values before it without decoding them. */
     public Object decodeColumn(byte[] bytes, int column) {
-        ByteSource in = header(bytes);
+        ByteSource in = new ByteSource(bytes);
+        int count = header(in);
+        if (column >= count) {
+            return fills[column];
+        }
         int bitmap = in.position();
         if (isNull(bytes, bitmap, column)) {
             return null;
         }
-        in.skip((types.length + 7) / 8);
+        in.skip((count + 7) / 8);
         for (int i = 0; i < column; i++) {
             if (!isNull(bytes, bitmap, i)) {
                 skip(in, types[i]);
@@ -97,14 +117,19 @@ public final class RowCodec {
      * skips the others without building their values.
      */
     public Object[] decode(byte[] bytes, int[] columns) {
-        ByteSource in = header(bytes);
+        ByteSource in = new ByteSource(bytes);
+        int count = header(in);
         int bitmap = in.position();
-        in.skip((types.length + 7) / 8);
+        in.skip((count + 7) / 8);
         Object[] out = new Object[columns.length];
         int next = 0;
         for (int i = 0; i < types.length && next < columns.length; i++) {
             boolean wanted = columns[next] == i;
-            if (isNull(bytes, bitmap, i)) {
+            if (i >= count) {
+                if (wanted) {
+                    out[next++] = fills[i];
+                }
+            } else if (isNull(bytes, bitmap, i)) {
                 next += wanted ? 1 : 0;
             } else if (wanted) {
                 out[next++] = read(in, types[i]);
@@ -115,17 +140,17 @@ public final class RowCodec {
         return out;
     }
 
-    private ByteSource header(byte[] bytes) {
-        ByteSource in = new ByteSource(bytes);
+    /** Reads the format and returns the row's column count. */
+    private static int header(ByteSource in) {
         int format = in.read();
         if (format != FORMAT) {
             throw ByteSource.corrupt("unknown row format " + format);
         }
         long n = in.readVarint();
-        if (n != types.length) {
-            throw ByteSource.corrupt("row has " + n + " columns, schema " + types.length);
+        if (n < 0 || n > 100_000) {
+            throw ByteSource.corrupt("row has " + n + " columns");
         }
-        return in;
+        return (int) n;
     }
 
     private static boolean isNull(byte[] bytes, int bitmap, int column) {

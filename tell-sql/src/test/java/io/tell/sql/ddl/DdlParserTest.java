@@ -185,9 +185,9 @@ class DdlParserTest {
     @Test
     void syntaxErrorsSayWhatWasExpectedAndWhere() {
         assertSyntaxError("CREATE TABLE t (a INT",
-                "Expected a column constraint, \",\" or \")\" but found end of input (at line 1, column 22)");
+                "Expected \",\" or \")\" but found end of input (at line 1, column 22)");
         assertSyntaxError("CREATE TABLE t (a INT, b INT   \n  -- trailing comment\n",
-                "Expected a column constraint, \",\" or \")\" but found end of input (at line 1, column 29)");
+                "Expected \",\" or \")\" but found end of input (at line 1, column 29)");
         assertSyntaxError("CREATE TABLE t a INT)", "Expected \"(\" but found \"a\" (at line 1, column 16)");
         assertSyntaxError("CREATE TABLE t (\n  id INT,\n  name TEXT\n)", "Unknown type \"TEXT\" (at line 3, column 8)");
         assertSyntaxError("DROP TABLE t x", "Expected end of statement but found \"x\" (at line 1, column 14)");
@@ -197,7 +197,9 @@ class DdlParserTest {
         assertSyntaxError("CREATE TABLE t (a INT) garbage",
                 "Expected end of statement but found \"garbage\" (at line 1, column 24)");
         assertSyntaxError("CREATE VIEW v", "Expected TABLE, INDEX, UNIQUE INDEX or SEQUENCE but found \"VIEW\" (at line 1, column 8)");
-        assertSyntaxError("ALTER TABLE t", "Expected CREATE or DROP but found \"ALTER\" (at line 1, column 1)");
+        assertSyntaxError("ALTER TABLE t", "Expected ADD, DROP, RENAME or ALTER but found end of input (at line 1, column 14)");
+        assertSyntaxError("ALTER VIEW v", "Expected TABLE but found \"VIEW\" (at line 1, column 7)");
+        assertSyntaxError("ALTER TABLE t ALTER c SET", "Expected DEFAULT or NOT NULL but found end of input (at line 1, column 26)");
         assertSyntaxError("/* x\n*/ DROP VIEW v", "Expected TABLE, INDEX or SEQUENCE but found \"VIEW\" (at line 2, column 9)");
         assertSyntaxError("CREATE TABLE t (a VARCHAR)", "Expected \"(\" but found \")\" (at line 1, column 26)");
         assertSyntaxError("CREATE TABLE t (a DECIMAL(5,))", "Expected a scale but found \")\" (at line 1, column 29)");

@@ -1,0 +1,44 @@
+package io.tell.sql;
+
+import java.util.List;
+
+/**
+ * One change of an ALTER TABLE, as the catalog applies it ({@link Catalog#alterTable}); values
+ * already coerced to their column types.
+ */
+public sealed interface TableChange {
+    /** Adds {@code column} last; rows already stored read {@code fill} in it. */
+    record AddColumn(ColumnDef column, Object fill, List<TableSpec.ForeignKeySpec> references, boolean ifNotExists)
+            implements TableChange {
+        public AddColumn {
+            references = List.copyOf(references);
+        }
+    }
+
+    /**
+     * Drops a column with the indexes, UNIQUE constraints and foreign keys of this table that
+     * use it; foreign keys of other tables that reference it only with {@code cascade}.
+     */
+    record DropColumn(String column, boolean ifExists, boolean cascade) implements TableChange {
+    }
+
+    record RenameColumn(String from, String to) implements TableChange {
+    }
+
+    record RenameTable(String to) implements TableChange {
+    }
+
+    /** A new DEFAULT: {@code value}, or the next value of {@code sequence}; neither drops the default. */
+    record SetDefault(String column, Object value, String sequence) implements TableChange {
+    }
+
+    record SetNullable(String column, boolean nullable) implements TableChange {
+    }
+
+    record AddForeignKey(TableSpec.ForeignKeySpec foreignKey) implements TableChange {
+    }
+
+    /** Drops a foreign key or a UNIQUE constraint (its index goes too). */
+    record DropConstraint(String name, boolean ifExists) implements TableChange {
+    }
+}

@@ -1,0 +1,237 @@
+# ALTER TABLE: columns added (stored rows read the DEFAULT given), dropped, renamed; defaults and
+# NOT NULL; constraints added and dropped. Stored rows are never rewritten; a change the rows
+# break fails with the matching SQLState and changes nothing.
+
+statement ok
+CREATE TABLE emp (id INT PRIMARY KEY, name VARCHAR(10) NOT NULL, dept INT, salary DECIMAL(8, 2))
+
+statement ok
+INSERT INTO emp VALUES (1, 'ann', 10, 100.00), (2, 'bob', 20, NULL), (3, 'cy', NULL, 300.00)
+
+statement ok
+CREATE INDEX emp_dept ON emp (dept)
+
+statement ok
+ALTER TABLE emp ADD COLUMN active BOOLEAN DEFAULT TRUE NOT NULL
+
+statement ok
+ALTER TABLE emp ADD note VARCHAR(5)
+
+query
+SELECT id, name, active, note FROM emp ORDER BY id
+----
+1 | ann | true | NULL
+2 | bob | true | NULL
+3 | cy | true | NULL
+
+# A later DEFAULT changes what new rows get, not what stored rows read.
+statement ok
+ALTER TABLE emp ALTER COLUMN active SET DEFAULT FALSE
+
+statement ok
+INSERT INTO emp (id, name) VALUES (4, 'dee')
+
+query
+SELECT id, active FROM emp ORDER BY id
+----
+1 | true
+2 | true
+3 | true
+4 | false
+
+statement error 42P07
+ALTER TABLE emp ADD COLUMN note INT
+
+statement ok
+ALTER TABLE emp ADD COLUMN IF NOT EXISTS note INT
+
+# ADD COLUMN ... NOT NULL without DEFAULT on rows: 23502, and the column is not there.
+statement error 23502 contains null values
+ALTER TABLE emp ADD COLUMN badge INT NOT NULL
+
+statement error 42000
+SELECT badge FROM emp
+
+# Dropping a column takes its indexes with it; the slot stays in stored rows.
+statement ok
+ALTER TABLE emp DROP COLUMN dept
+
+statement error 42000
+SELECT dept FROM emp
+
+statement error 42P01
+DROP INDEX emp_dept
+
+query
+SELECT * FROM emp WHERE id = 2
+----
+2 | bob | NULL | true | NULL
+
+statement ok
+INSERT INTO emp (id, name, salary, note) VALUES (5, 'eve', 50.5, 'x')
+
+query
+SELECT id, name, salary, active, note FROM emp ORDER BY id
+----
+1 | ann | 100.00 | true | NULL
+2 | bob | NULL | true | NULL
+3 | cy | 300.00 | true | NULL
+4 | dee | NULL | false | NULL
+5 | eve | 50.50 | false | x
+
+statement ok
+ALTER TABLE emp DROP COLUMN IF EXISTS dept
+
+statement error 42000
+ALTER TABLE emp DROP COLUMN dept
+
+statement error 0A000 primary key
+ALTER TABLE emp DROP COLUMN id
+
+# A new column takes the place of none: stored rows read its DEFAULT.
+statement ok
+ALTER TABLE emp ADD COLUMN dept INT DEFAULT 7
+
+query
+SELECT id, dept FROM emp ORDER BY id
+----
+1 | 7
+2 | 7
+3 | 7
+4 | 7
+5 | 7
+
+statement ok
+ALTER TABLE emp RENAME COLUMN name TO full_name
+
+query
+SELECT full_name FROM emp WHERE id = 1
+----
+ann
+
+statement ok
+ALTER TABLE emp RENAME TO staff
+
+statement error 42000
+SELECT * FROM emp
+
+query
+SELECT COUNT(*) FROM staff
+----
+5
+
+# SET NOT NULL checks the stored rows.
+statement error 23502 column SALARY of table STAFF contains null values
+ALTER TABLE staff ALTER COLUMN salary SET NOT NULL
+
+statement ok
+INSERT INTO staff (id, full_name) VALUES (6, 'fay')
+
+statement ok
+UPDATE staff SET salary = 0 WHERE salary IS NULL
+
+statement ok
+ALTER TABLE staff ALTER COLUMN salary SET NOT NULL
+
+statement error 23502
+INSERT INTO staff (id, full_name) VALUES (7, 'gus')
+
+statement ok
+ALTER TABLE staff ALTER salary DROP NOT NULL, ALTER salary SET DEFAULT 1.5
+
+statement ok
+INSERT INTO staff (id, full_name) VALUES (7, 'gus')
+
+query
+SELECT salary FROM staff WHERE id = 7
+----
+1.50
+
+statement error 42000
+ALTER TABLE staff ALTER COLUMN id DROP NOT NULL
+
+# Constraints: UNIQUE over the rows (23505 when they repeat), foreign keys (23503 for orphans).
+statement error 23505
+ALTER TABLE staff ADD CONSTRAINT one_dept UNIQUE (dept)
+
+statement ok
+ALTER TABLE staff ADD CONSTRAINT one_name UNIQUE (full_name)
+
+statement error 23505 unique constraint "ONE_NAME"
+INSERT INTO staff (id, full_name) VALUES (8, 'ann')
+
+statement ok
+CREATE TABLE dept (id INT PRIMARY KEY, title VARCHAR(10))
+
+statement error 23503 Key (DEPT)=(7) is not present in table "DEPT"
+ALTER TABLE staff ADD CONSTRAINT staff_dept FOREIGN KEY (dept) REFERENCES dept
+
+statement ok
+INSERT INTO dept VALUES (7, 'ops')
+
+statement ok
+ALTER TABLE staff ADD CONSTRAINT staff_dept FOREIGN KEY (dept) REFERENCES dept (id)
+
+# Several actions apply together or not at all.
+statement error 42000
+ALTER TABLE dept RENAME COLUMN title TO name, DROP COLUMN nope
+
+query
+SELECT title FROM dept
+----
+ops
+
+statement ok
+ALTER TABLE dept RENAME COLUMN id TO dept_id, ADD COLUMN code INT DEFAULT 1
+
+statement ok
+ALTER TABLE dept ADD CONSTRAINT dept_code UNIQUE (code)
+
+statement ok
+ALTER TABLE staff ADD COLUMN dept_code INT
+
+statement ok
+ALTER TABLE staff ADD CONSTRAINT staff_code FOREIGN KEY (dept_code) REFERENCES dept (code)
+
+# A column another table's foreign key references goes only with CASCADE, which drops that key.
+statement error 2BP01 STAFF_CODE
+ALTER TABLE dept DROP COLUMN code
+
+statement ok
+ALTER TABLE dept DROP COLUMN code CASCADE
+
+statement error 42P01
+ALTER TABLE staff DROP CONSTRAINT staff_code
+
+statement ok
+ALTER TABLE staff DROP CONSTRAINT staff_dept, DROP CONSTRAINT one_name
+
+statement ok
+INSERT INTO staff (id, full_name, dept) VALUES (8, 'ann', 99)
+
+statement error 42P01
+ALTER TABLE staff DROP CONSTRAINT staff_dept
+
+statement ok
+ALTER TABLE staff DROP CONSTRAINT IF EXISTS staff_dept
+
+statement ok
+ALTER TABLE IF EXISTS nothing_here ADD COLUMN x INT
+
+statement error 42P01
+ALTER TABLE nothing_here ADD COLUMN x INT
+
+statement error 0A000
+ALTER TABLE staff ALTER COLUMN salary TYPE BIGINT
+
+statement error 0A000
+ALTER TABLE staff ADD PRIMARY KEY (id)
+
+statement error 0A000
+ALTER TABLE staff ADD COLUMN serial_no SERIAL
+
+statement error 0A000
+ALTER TABLE staff ADD CONSTRAINT pos CHECK (salary > 0)
+
+statement error 0A000
+ALTER TABLE staff ADD COLUMN x INT NOT NULL, ADD COLUMN y INT
