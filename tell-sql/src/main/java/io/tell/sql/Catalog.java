@@ -264,6 +264,59 @@ public final class Catalog {
     }
 
     /**
+     * Empties tables (TRUNCATE) by giving each the fresh storage of a new table id in one
+     * catalog change; the old storage is the sweeper's, as a dropped table's is. Transactions
+     * that began before write nothing more to it (their commits fail the catalog check).
+     * A table another table's foreign key references is emptied only with that table
+     * ({@code cascade} adds it); with {@code restartIdentity} the sequences the tables own
+     * start over.
+     */
+    public void truncate(List<String> names, boolean restartIdentity, boolean cascade) {
+        change(cat -> {
+            java.util.LinkedHashSet<String> emptied = new java.util.LinkedHashSet<>();
+            for (String n : names) {
+                if (!cat.tableMap().containsKey(n)) {
+                    throw undefined("table " + n + " does not exist");
+                }
+                emptied.add(n);
+            }
+            for (boolean grew = true; grew; ) {
+                grew = false;
+                for (TableDef other : cat.tableMap().values()) {
+                    if (emptied.contains(other.name())) {
+                        continue;
+                    }
+                    for (ForeignKeyDef fk : other.foreignKeys()) {
+                        if (emptied.contains(fk.refTable())) {
+                            if (!cascade) {
+                                throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "cannot truncate table "
+                                        + fk.refTable() + ": foreign key " + fk.name() + " of table " + other.name()
+                                        + " references it (truncate that table too, or use CASCADE)");
+                            }
+                            grew |= emptied.add(other.name());
+                        }
+                    }
+                }
+            }
+            List<TableDef> puts = new ArrayList<>();
+            for (String n : emptied) {
+                puts.add(cat.tableMap().get(n).withStorage(store.increment(DOMAIN, TABLE_ID_COUNTER, 1)));
+            }
+            List<SequenceDef> old = new ArrayList<>();
+            List<SequenceDef> restarted = new ArrayList<>();
+            if (restartIdentity) {
+                for (SequenceDef q : cat.sequenceMap().values()) {
+                    if (q.ownerTable() != null && emptied.contains(q.ownerTable())) {
+                        old.add(q);
+                        restarted.add(q.withId(store.increment(DOMAIN, SEQUENCE_ID_COUNTER, 1))); // a fresh counter
+                    }
+                }
+            }
+            return new Edit<>(null, puts, List.of(), restarted, old);
+        });
+    }
+
+    /**
      * Alters a table: {@code changes} apply together as one catalog change, with the other
      * tables and sequences they touch (foreign keys naming the table, owned sequences). Returns
      * the new definition; null when the table does not exist and {@code ifExists}.

@@ -119,6 +119,20 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         return new TableDef(id, newName, cols, pk, ixs, fks, rowDomain, ridCounter, pkTree, ridTree, nextIndex, newSlots);
     }
 
+    /**
+     * This table, empty, in the fresh storage of table id {@code newId} (TRUNCATE): the same
+     * columns, keys and indexes, with trees and domains named after the new id. Rows stored
+     * before are written in full, so the slots start over too.
+     */
+    TableDef withStorage(long newId) {
+        String base = "tell.t" + newId;
+        List<IndexDef> ixs = indexes.stream().map(ix -> new IndexDef(ix.name(), ix.columns(), ix.unique(),
+                ix.constraint(), base + ix.treeName().substring(rowDomain.length()), ix.writeOnly())).toList();
+        List<ColumnDef> cols = columns;
+        return new TableDef(newId, name, cols, primaryKey, ixs, foreignKeys, base, base + ".rid",
+                pkTree != null ? base + ".pk" : null, ridTree != null ? base + ".rows" : null, nextIndexNo, List.of());
+    }
+
     /** This table under another name. */
     TableDef renamed(String newName) {
         return with(newName, columns, primaryKey, indexes, foreignKeys, nextIndexNo, slots);

@@ -51,6 +51,10 @@ public final class DdlExecutor {
                     catalog.createSequence(sequence(c.name(), c.options(), null, null, null), c.ifNotExists());
             case DdlStatement.DropSequence d -> catalog.dropSequence(d.name(), d.ifExists());
             case DdlStatement.AlterTable a -> AlterTableExecutor.execute(node, a);
+            case DdlStatement.Truncate t -> {
+                catalog.truncate(t.tables(), t.restartIdentity(), t.cascade());
+                node.keepIndexesOf(catalog.snapshot());
+            }
         }
         return 0;
     }

@@ -29,6 +29,7 @@ import java.util.List;
  *   sequence-options: AS type | START [WITH] n | INCREMENT [BY] n | MINVALUE n | NO MINVALUE
  *                     | MAXVALUE n | NO MAXVALUE | CACHE n | NO CYCLE  (any order)
  * DROP SEQUENCE [IF EXISTS] name
+ * TRUNCATE [TABLE] name [, name ...] [RESTART IDENTITY | CONTINUE IDENTITY] [CASCADE | RESTRICT]
  * ALTER TABLE [IF EXISTS] name action [, action ...]
  *   action:           ADD [COLUMN] [IF NOT EXISTS] column | DROP [COLUMN] [IF EXISTS] c [RESTRICT | CASCADE]
  *                     | RENAME [COLUMN] c TO d | RENAME TO t
@@ -49,11 +50,11 @@ public final class DdlParser {
         this.in = new DdlTerms(new DdlLexer(sql));
     }
 
-    /** True when the first keyword, after white space and comments, is CREATE, DROP or ALTER. */
+    /** True when the first keyword, after white space and comments, is CREATE, DROP, ALTER or TRUNCATE. */
     public static boolean isDdl(String sql) {
         try {
             Token first = new DdlLexer(sql).next();
-            return first.is("CREATE") || first.is("DROP") || first.is("ALTER");
+            return first.is("CREATE") || first.is("DROP") || first.is("ALTER") || first.is("TRUNCATE");
         } catch (TellException e) {
             return false;
         }
@@ -111,7 +112,22 @@ public final class DdlParser {
             } while (in.acceptSymbol(','));
             return new DdlStatement.AlterTable(table, ifExists, actions);
         }
-        throw in.expected("CREATE, DROP or ALTER");
+        if (in.accept("TRUNCATE")) {
+            in.accept("TABLE");
+            List<String> tables = new ArrayList<>();
+            do {
+                tables.add(in.identifier("a table name"));
+            } while (in.acceptSymbol(','));
+            boolean restart = false;
+            if (in.accept("RESTART")) {
+                in.expect("IDENTITY");
+                restart = true;
+            } else if (in.accept("CONTINUE")) {
+                in.expect("IDENTITY");
+            }
+            return new DdlStatement.Truncate(tables, restart, dropBehaviour());
+        }
+        throw in.expected("CREATE, DROP, ALTER or TRUNCATE");
     }
 
     private DdlStatement.AlterAction alterAction(String table) {

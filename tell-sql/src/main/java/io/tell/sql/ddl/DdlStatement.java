@@ -130,4 +130,11 @@ public sealed interface DdlStatement {
     /** {@code DROP CONSTRAINT [IF EXISTS] n}. */
     record DropConstraint(String name, boolean ifExists) implements AlterAction {
     }
+
+    /** {@code TRUNCATE [TABLE] t, ... [RESTART IDENTITY | CONTINUE IDENTITY] [CASCADE | RESTRICT]}. */
+    record Truncate(List<String> tables, boolean restartIdentity, boolean cascade) implements DdlStatement {
+        public Truncate {
+            tables = List.copyOf(tables);
+        }
+    }
 }
