@@ -52,7 +52,7 @@ public final class Catalog {
 
     private final RecordStore store;
     private final Map<Long, TableDef> defsById = new ConcurrentHashMap<>();
-    private volatile CatalogSnapshot cached = new CatalogSnapshot(0, 0, Map.of(), Map.of(), Map.of());
+    private volatile CatalogSnapshot cached = new CatalogSnapshot(0, 0, Map.of(), Map.of(), Map.of(), Map.of());
 
     public Catalog(RecordStore store) {
         this.store = store;
@@ -152,6 +152,76 @@ public final class Catalog {
         });
     }
 
+    /**
+     * Creates a view, or with {@code orReplace} replaces one whose columns the new one keeps
+     * (same names and types, in order; more may follow).
+     */
+    public void createView(ViewDef view, boolean orReplace) {
+        change(cat -> {
+            ViewDef old = cat.viewMap().get(view.name());
+            if (old != null && orReplace) {
+                for (int i = 0; i < old.columns().size(); i++) {
+                    ColumnDef was = old.columns().get(i);
+                    if (i >= view.columns().size() || !was.name().equals(view.columns().get(i).name())
+                            || !was.type().equals(view.columns().get(i).type())) {
+                        throw TellException.of(ErrorCode.INVALID_DEFINITION, "cannot replace view " + view.name()
+                                + ": its column " + was.name() + " " + was.type() + " would change or go");
+                    }
+                }
+                if (readsTransitively(cat, view, view.name())) {
+                    throw TellException.of(ErrorCode.INVALID_DEFINITION, "view " + view.name() + " would read itself");
+                }
+            } else {
+                checkRelationNameFree(cat, view.name());
+            }
+            return Edit.none(null).withViews(List.of(view), List.of());
+        });
+    }
+
+    /** Drops a view; with {@code cascade} also the views that read it. False when absent and {@code ifExists}. */
+    public boolean dropView(String name, boolean ifExists, boolean cascade) {
+        return change(cat -> {
+            if (!cat.viewMap().containsKey(name)) {
+                if (ifExists) {
+                    return Edit.none(false);
+                }
+                throw undefined("view " + name + " does not exist");
+            }
+            List<String> drops = new ArrayList<>(dependentViews(cat, name, cascade, "view"));
+            drops.add(name);
+            return Edit.none(true).withViews(List.of(), drops);
+        });
+    }
+
+    /** The views that read {@code name}, transitively: none, or DEPENDENT_OBJECTS without {@code cascade}. */
+    private static List<String> dependentViews(CatalogSnapshot cat, String name, boolean cascade, String kind) {
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        List<String> todo = new ArrayList<>(List.of(name));
+        while (!todo.isEmpty()) {
+            for (ViewDef v : cat.viewsOn(todo.remove(todo.size() - 1))) {
+                if (!cascade) {
+                    throw TellException.of(ErrorCode.DEPENDENT_OBJECTS, "cannot drop " + kind + " " + name
+                            + " because view " + v.name() + " reads it (use CASCADE to drop that too)");
+                }
+                if (out.add(v.name())) {
+                    todo.add(v.name());
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Whether {@code view} reads {@code name}, directly or through other views. */
+    private static boolean readsTransitively(CatalogSnapshot cat, ViewDef view, String name) {
+        for (String d : view.dependsOn()) {
+            ViewDef inner = cat.viewMap().get(d);
+            if (d.equals(name) || inner != null && readsTransitively(cat, inner, name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Creates a sequence; false when one of that name exists and {@code ifNotExists}. */
     public boolean createSequence(SequenceDef spec, boolean ifNotExists) {
         return change(cat -> {
@@ -205,6 +275,11 @@ public final class Catalog {
 
     /** Drops a table; false when it did not exist and {@code ifExists}. */
     public boolean dropTable(String name, boolean ifExists) {
+        return dropTable(name, ifExists, false);
+    }
+
+    /** Drops a table; with {@code cascade} also the views that read it (else they keep it: DEPENDENT_OBJECTS). */
+    public boolean dropTable(String name, boolean ifExists, boolean cascade) {
         return change(cat -> {
             if (!cat.tableMap().containsKey(name)) {
                 if (ifExists) {
@@ -231,7 +306,8 @@ public final class Catalog {
                     }
                 }
             }
-            return new Edit<>(true, List.of(), List.of(name), List.of(), owned);
+            List<String> views = dependentViews(cat, name, cascade, "table");
+            return new Edit<>(true, List.of(), List.of(name), List.of(), owned).withViews(List.of(), views);
         });
     }
 
@@ -377,7 +453,12 @@ public final class Catalog {
      * to drop (by name; a rename drops the old name and puts the new), sequences to add or drop.
      */
     private record Edit<T>(T result, List<TableDef> puts, List<String> drops, List<SequenceDef> addSequences,
-                           List<SequenceDef> dropSequences) {
+                           List<SequenceDef> dropSequences, List<ViewDef> putViews, List<String> dropViews) {
+        Edit(T result, List<TableDef> puts, List<String> drops, List<SequenceDef> addSequences,
+             List<SequenceDef> dropSequences) {
+            this(result, puts, drops, addSequences, dropSequences, List.of(), List.of());
+        }
+
         static <T> Edit<T> none(T result) {
             return new Edit<>(result, List.of(), List.of(), List.of(), List.of());
         }
@@ -387,11 +468,16 @@ public final class Catalog {
         }
 
         Edit<T> withSequences(List<SequenceDef> add, List<SequenceDef> drop) {
-            return new Edit<>(result, puts, drops, add, drop);
+            return new Edit<>(result, puts, drops, add, drop, putViews, dropViews);
+        }
+
+        Edit<T> withViews(List<ViewDef> put, List<String> drop) {
+            return new Edit<>(result, puts, drops, addSequences, dropSequences, put, drop);
         }
 
         boolean changes() {
-            return !puts.isEmpty() || !drops.isEmpty() || !addSequences.isEmpty() || !dropSequences.isEmpty();
+            return !puts.isEmpty() || !drops.isEmpty() || !addSequences.isEmpty() || !dropSequences.isEmpty()
+                    || !putViews.isEmpty() || !dropViews.isEmpty();
         }
     }
 
@@ -418,7 +504,10 @@ public final class Catalog {
             Map<String, SequenceDef> sequences = new TreeMap<>(cat.sequenceMap());
             e.dropSequences().forEach(q -> sequences.remove(q.name()));
             e.addSequences().forEach(q -> sequences.put(q.name(), q));
-            byte[] dir = CatalogCodec.encodeDirectory(new Directory(cat.version() + 1, entries, sequences));
+            Map<String, ViewDef> views = new TreeMap<>(cat.viewMap());
+            e.dropViews().forEach(views::remove);
+            e.putViews().forEach(v -> views.put(v.name(), v));
+            byte[] dir = CatalogCodec.encodeDirectory(new Directory(cat.version() + 1, entries, sequences, views));
             Expect expect = cat.storeVersion() == 0 ? Expect.ABSENT : Expect.version(cat.storeVersion());
             if (store.write(WriteOp.put(DOMAIN, DIR_KEY, dir, expect)).written()) {
                 for (SequenceDef q : e.dropSequences()) { // its counter; ids are never reused, so a leftover is harmless
@@ -439,7 +528,7 @@ public final class Catalog {
 
     private CatalogSnapshot load(Versioned dirRecord) {
         if (dirRecord == null) {
-            return new CatalogSnapshot(0, 0, Map.of(), Map.of(), Map.of());
+            return new CatalogSnapshot(0, 0, Map.of(), Map.of(), Map.of(), Map.of());
         }
         Directory dir = CatalogCodec.decodeDirectory(dirRecord.value());
         List<RecordKey> missing = new ArrayList<>();
@@ -464,7 +553,7 @@ public final class Catalog {
             tables.put(name, defsById.get(e.defId()));
             defIds.put(name, e.defId());
         });
-        return new CatalogSnapshot(dir.version(), dirRecord.version(), tables, defIds, dir.sequences());
+        return new CatalogSnapshot(dir.version(), dirRecord.version(), tables, defIds, dir.sequences(), dir.views());
     }
 
     /** Keeps the newer of the cached and the given snapshot (store versions only grow). */
@@ -482,6 +571,9 @@ public final class Catalog {
         }
         if (cat.sequenceMap().containsKey(name)) {
             throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "sequence " + name + " already exists");
+        }
+        if (cat.viewMap().containsKey(name)) {
+            throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "view " + name + " already exists");
         }
     }
 

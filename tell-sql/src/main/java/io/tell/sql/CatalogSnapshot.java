@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The catalog as of one version: every table and sequence by name. Immutable; a processing node caches the
+ * The catalog as of one version: every table, sequence and view by name. Immutable; a processing node caches the
  * newest one it has seen, and a plan built against version v is valid while the catalog is at v.
  */
 public final class CatalogSnapshot {
@@ -17,14 +17,34 @@ public final class CatalogSnapshot {
     private final Map<String, TableDef> tables;
     private final Map<String, Long> defIds;
     private final Map<String, SequenceDef> sequences;
+    private final Map<String, ViewDef> views;
 
     CatalogSnapshot(long version, long storeVersion, Map<String, TableDef> tables, Map<String, Long> defIds,
-                    Map<String, SequenceDef> sequences) {
+                    Map<String, SequenceDef> sequences, Map<String, ViewDef> views) {
         this.version = version;
         this.storeVersion = storeVersion;
         this.tables = Collections.unmodifiableMap(tables);
         this.defIds = Collections.unmodifiableMap(defIds);
         this.sequences = Collections.unmodifiableMap(sequences);
+        this.views = Collections.unmodifiableMap(views);
+    }
+
+    Map<String, ViewDef> viewMap() {
+        return views;
+    }
+
+    public Optional<ViewDef> view(String name) {
+        return Optional.ofNullable(views.get(name));
+    }
+
+    /** All views, by name. */
+    public List<ViewDef> views() {
+        return List.copyOf(new TreeMap<>(views).values());
+    }
+
+    /** The views that read relation {@code name} directly. */
+    public List<ViewDef> viewsOn(String name) {
+        return views().stream().filter(v -> v.dependsOn().contains(name)).toList();
     }
 
     /** The catalog version: 0 for an empty, never-changed catalog, one more with every DDL. */

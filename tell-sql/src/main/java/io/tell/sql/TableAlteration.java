@@ -50,6 +50,14 @@ final class TableAlteration {
 
     void apply(TableChange change) {
         TableDef t = def();
+        if (change instanceof TableChange.DropColumn || change instanceof TableChange.RenameColumn
+                || change instanceof TableChange.RenameTable) {
+            List<ViewDef> views = cat.viewsOn(t.name());
+            if (!views.isEmpty()) {
+                throw TellException.of(ErrorCode.DEPENDENT_OBJECTS, "cannot drop or rename columns of table " + t.name()
+                        + ", or rename it, because view " + views.get(0).name() + " reads it");
+            }
+        }
         switch (change) {
             case TableChange.AddColumn a -> addColumn(t, a);
             case TableChange.DropColumn d -> {

@@ -13,6 +13,7 @@ import io.tell.sql.TableChange;
 import io.tell.sql.TableDef;
 import io.tell.sql.TableSpec;
 import io.tell.sql.TableStore;
+import io.tell.sql.Views;
 import io.tell.txn.Transaction;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ public final class DdlExecutor {
             case DdlStatement.CreateTable c -> createTable(catalog, c);
             case DdlStatement.CreateIndex c -> createIndex(node, c);
             case DdlStatement.DropTable d -> {
-                if (catalog.dropTable(d.name(), d.ifExists())) {
+                if (catalog.dropTable(d.name(), d.ifExists(), d.cascade())) {
                     node.keepIndexesOf(catalog.snapshot());
                 }
             }
@@ -51,6 +52,9 @@ public final class DdlExecutor {
                     catalog.createSequence(sequence(c.name(), c.options(), null, null, null), c.ifNotExists());
             case DdlStatement.DropSequence d -> catalog.dropSequence(d.name(), d.ifExists());
             case DdlStatement.AlterTable a -> AlterTableExecutor.execute(node, a);
+            case DdlStatement.CreateView v -> catalog.createView(
+                    Views.define(catalog.snapshot(), v.name(), v.columns(), v.query()), v.orReplace());
+            case DdlStatement.DropView d -> catalog.dropView(d.name(), d.ifExists(), d.cascade());
             case DdlStatement.Truncate t -> {
                 catalog.truncate(t.tables(), t.restartIdentity(), t.cascade());
                 node.keepIndexesOf(catalog.snapshot());

@@ -23,8 +23,10 @@ import java.util.List;
  *   table-constraint: [CONSTRAINT n] PRIMARY KEY (columns) | [CONSTRAINT n] UNIQUE (columns)
  *                     | [CONSTRAINT n] FOREIGN KEY (columns) REFERENCES table [(columns)]
  * CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC], ...)
- * DROP TABLE [IF EXISTS] name
+ * DROP TABLE [IF EXISTS] name [RESTRICT | CASCADE]
  * DROP INDEX [IF EXISTS] name
+ * CREATE [OR REPLACE] VIEW name [( column, ... )] AS query
+ * DROP VIEW [IF EXISTS] name [RESTRICT | CASCADE]
  * CREATE SEQUENCE [IF NOT EXISTS] name [sequence-options]
  *   sequence-options: AS type | START [WITH] n | INCREMENT [BY] n | MINVALUE n | NO MINVALUE
  *                     | MAXVALUE n | NO MAXVALUE | CACHE n | NO CYCLE  (any order)
@@ -44,9 +46,11 @@ import java.util.List;
  * expected and what was found, their message ending in {@code (at line L, column C)}.
  */
 public final class DdlParser {
+    private final String sql;
     private final DdlTerms in;
 
     private DdlParser(String sql) {
+        this.sql = sql;
         this.in = new DdlTerms(new DdlLexer(sql));
     }
 
@@ -64,6 +68,9 @@ public final class DdlParser {
     public static DdlStatement parse(String sql) {
         DdlParser p = new DdlParser(sql);
         DdlStatement statement = p.statement();
+        if (statement instanceof DdlStatement.CreateView) {
+            return statement;
+        }
         p.in.acceptSymbol(';');
         if (p.in.token().kind() != Kind.END) {
             throw p.in.expected("end of statement");
@@ -73,6 +80,17 @@ public final class DdlParser {
 
     private DdlStatement statement() {
         if (in.accept("CREATE")) {
+            boolean orReplace = false;
+            if (in.accept("OR")) {
+                in.expect("REPLACE");
+                orReplace = true;
+                if (!in.token().is("VIEW")) {
+                    throw in.expected("VIEW");
+                }
+            }
+            if (in.accept("VIEW")) {
+                return createView(orReplace);
+            }
             if (in.accept("TABLE")) {
                 return createTable();
             }
@@ -85,12 +103,18 @@ public final class DdlParser {
             if (in.accept("INDEX")) {
                 return createIndex(unique);
             }
-            throw in.expected(unique ? "INDEX" : "TABLE, INDEX, UNIQUE INDEX or SEQUENCE");
+            throw in.expected(unique ? "INDEX" : "TABLE, INDEX, UNIQUE INDEX, SEQUENCE or VIEW");
         }
         if (in.accept("DROP")) {
             if (in.accept("TABLE")) {
                 boolean ifExists = ifExists();
-                return new DdlStatement.DropTable(in.identifier("a table name"), ifExists);
+                String name = in.identifier("a table name");
+                return new DdlStatement.DropTable(name, ifExists, dropBehaviour());
+            }
+            if (in.accept("VIEW")) {
+                boolean ifExists = ifExists();
+                String name = in.identifier("a view name");
+                return new DdlStatement.DropView(name, ifExists, dropBehaviour());
             }
             if (in.accept("INDEX")) {
                 boolean ifExists = ifExists();
@@ -100,7 +124,7 @@ public final class DdlParser {
                 boolean ifExists = ifExists();
                 return new DdlStatement.DropSequence(in.identifier("a sequence name"), ifExists);
             }
-            throw in.expected("TABLE, INDEX or SEQUENCE");
+            throw in.expected("TABLE, INDEX, SEQUENCE or VIEW");
         }
         if (in.accept("ALTER")) {
             in.expect("TABLE");
@@ -238,6 +262,31 @@ public final class DdlParser {
         }
         in.accept("RESTRICT");
         return false;
+    }
+
+    /** {@code name [(columns)] AS query}: the query is the rest of the text, which Calcite parses. */
+    private DdlStatement createView(boolean orReplace) {
+        String name = in.identifier("a view name");
+        List<String> columns = in.token().isSymbol('(') ? columns() : List.of();
+        in.expect("AS");
+        Token start = in.token();
+        if (start.kind() == Kind.END) {
+            throw in.expected("a query");
+        }
+        String query = sql.substring(offset(start)).strip();
+        while (query.endsWith(";")) {
+            query = query.substring(0, query.length() - 1).stripTrailing();
+        }
+        return new DdlStatement.CreateView(name, orReplace, columns, query); // the rest is not DDL tokens
+    }
+
+    /** Where {@code t} starts in the text. */
+    private int offset(Token t) {
+        int at = 0;
+        for (int line = 1; line < t.line(); line++) {
+            at = sql.indexOf('\n', at) + 1;
+        }
+        return at + t.column() - 1;
     }
 
     private DdlStatement createTable() {

@@ -70,8 +70,22 @@ public sealed interface DdlStatement {
         }
     }
 
-    /** {@code DROP TABLE}. */
-    record DropTable(String name, boolean ifExists) implements DdlStatement {
+    /** {@code DROP TABLE}; {@code cascade} drops the views that read it too. */
+    record DropTable(String name, boolean ifExists, boolean cascade) implements DdlStatement {
+        public DropTable(String name, boolean ifExists) {
+            this(name, ifExists, false);
+        }
+    }
+
+    /** {@code CREATE [OR REPLACE] VIEW name [(columns)] AS query}; {@code query} is the text after AS. */
+    record CreateView(String name, boolean orReplace, List<String> columns, String query) implements DdlStatement {
+        public CreateView {
+            columns = List.copyOf(columns);
+        }
+    }
+
+    /** {@code DROP VIEW [IF EXISTS] name [CASCADE | RESTRICT]}. */
+    record DropView(String name, boolean ifExists, boolean cascade) implements DdlStatement {
     }
 
     /** {@code DROP INDEX}. */

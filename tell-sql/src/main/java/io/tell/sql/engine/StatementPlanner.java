@@ -139,10 +139,15 @@ final class StatementPlanner {
         }
     }
 
-    /** Calcite's SQL-to-relational converter over {@code v}'s validator, as Tell configures it. */
+    /**
+     * Calcite's SQL-to-relational converter over {@code v}'s validator, as Tell configures it.
+     * A view read by the statement is expanded in place: its stored query validated and
+     * converted in the same cluster.
+     */
     static SqlToRelConverter converter(SqlFrontEnd frontEnd, SqlFrontEnd.Validated v, RelOptCluster cluster) {
         return new SqlToRelConverter((rowType, queryString, schemaPath, viewPath) -> {
-            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "views are not supported");
+            SqlFrontEnd.Validated view = frontEnd.validate(queryString);
+            return converter(frontEnd, view, cluster).convertQuery(view.node(), true, false);
         }, v.validator(), frontEnd.catalogReader(), cluster, StandardConvertletTable.INSTANCE,
                 SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
     }

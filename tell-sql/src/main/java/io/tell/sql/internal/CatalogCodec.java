@@ -7,6 +7,7 @@ import io.tell.sql.IndexDef;
 import io.tell.sql.SequenceDef;
 import io.tell.sql.SqlType;
 import io.tell.sql.TableDef;
+import io.tell.sql.ViewDef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,8 +19,8 @@ import java.util.Map;
  * one write-once record per table definition.
  */
 public final class CatalogCodec {
-    /** The directory's format: 2 added the sequences; 1 (none) is still read. */
-    public static final int FORMAT = 2;
+    /** The directory's format: 2 added the sequences, 3 the views; older ones are still read. */
+    public static final int FORMAT = 3;
     /** The table definitions' format: 2 added the rid tree, 3 columns' sequences, 4 slots; older ones are still read. */
     public static final int TABLE_FORMAT = 4;
 
@@ -28,7 +29,11 @@ public final class CatalogCodec {
     }
 
     /** The decoded directory: catalog version, entries by table name and sequences by name, in name order. */
-    public record Directory(long version, Map<String, DirEntry> entries, Map<String, SequenceDef> sequences) {
+    public record Directory(long version, Map<String, DirEntry> entries, Map<String, SequenceDef> sequences,
+                            Map<String, ViewDef> views) {
+        public Directory(long version, Map<String, DirEntry> entries, Map<String, SequenceDef> sequences) {
+            this(version, entries, sequences, Map.of());
+        }
     }
 
     private CatalogCodec() {
@@ -56,13 +61,25 @@ public final class CatalogCodec {
             out.writeString(q.ownerTable() == null ? "" : q.ownerTable());
             out.writeString(q.ownerColumn() == null ? "" : q.ownerColumn());
         });
+        out.writeVarint(dir.views().size());
+        dir.views().forEach((name, v) -> {
+            out.writeString(name);
+            out.writeString(v.sql());
+            out.writeVarint(v.columns().size());
+            for (ColumnDef c : v.columns()) {
+                out.writeString(c.name());
+                writeType(out, c.type());
+                out.write(c.nullable() ? 1 : 0);
+            }
+            writeNames(out, v.dependsOn());
+        });
         return out.toByteArray();
     }
 
     public static Directory decodeDirectory(byte[] bytes) {
         ByteSource in = new ByteSource(bytes);
         int format = in.read();
-        if (format != 1 && format != FORMAT) {
+        if (format < 1 || format > FORMAT) {
             throw ByteSource.corrupt("unknown catalog directory format " + format);
         }
         long version = in.readVarint();
@@ -80,8 +97,22 @@ public final class CatalogCodec {
                     emptyAsNull(in.readString()));
             sequences.put(name, q);
         }
+        Map<String, ViewDef> views = new LinkedHashMap<>();
+        long nv = format < 3 ? 0 : in.readVarint();
+        for (long i = 0; i < nv; i++) {
+            String name = in.readString();
+            String sql = in.readString();
+            long nc = in.readVarint();
+            List<ColumnDef> columns = new ArrayList<>();
+            for (long c = 0; c < nc; c++) {
+                String cname = in.readString();
+                ColumnType type = readType(in);
+                columns.add(new ColumnDef(cname, type, (in.read() & 1) != 0, null));
+            }
+            views.put(name, new ViewDef(name, sql, columns, readNames(in)));
+        }
         end(in, "catalog directory");
-        return new Directory(version, entries, sequences);
+        return new Directory(version, entries, sequences, views);
     }
 
     private static String emptyAsNull(String s) {

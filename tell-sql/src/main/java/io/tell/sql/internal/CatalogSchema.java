@@ -5,9 +5,14 @@ import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.SequenceDef;
 import io.tell.sql.TableDef;
+import io.tell.sql.ViewDef;
 import java.util.List;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.schema.ColumnStrategy;
@@ -39,7 +44,46 @@ public final class CatalogSchema {
         for (SequenceDef q : snapshot.sequences()) {
             root.add(q.name(), new Sequence(q));
         }
+        for (ViewDef v : snapshot.views()) {
+            root.add(v.name(), new View(v));
+        }
         return root;
+    }
+
+    /**
+     * A view: its stored query expanded in place wherever it is read (through the planner's view
+     * expander), cast to the columns it was created with.
+     */
+    public static final class View extends AbstractTable implements TranslatableTable {
+        private final ViewDef def;
+
+        View(ViewDef def) {
+            this.def = def;
+        }
+
+        public ViewDef def() {
+            return def;
+        }
+
+        @Override
+        public Schema.TableType getJdbcTableType() {
+            return Schema.TableType.VIEW;
+        }
+
+        @Override
+        public RelDataType getRowType(RelDataTypeFactory types) {
+            RelDataTypeFactory.Builder row = types.builder();
+            for (ColumnDef c : def.columns()) {
+                row.add(c.name(), types.createTypeWithNullability(sqlType(types, c.type()), c.nullable()));
+            }
+            return row.build();
+        }
+
+        @Override
+        public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable table) {
+            RelRoot root = context.expandView(table.getRowType(), def.sql(), List.of(), List.of(def.name()));
+            return RelOptUtil.createCastRel(root.rel, table.getRowType(), true);
+        }
     }
 
     /** A sequence, for the validator of NEXT VALUE FOR (which looks for a table of type SEQUENCE). */

@@ -8,6 +8,7 @@ import io.tell.sql.IndexDef;
 import io.tell.sql.SequenceDef;
 import io.tell.sql.SqlType;
 import io.tell.sql.TableDef;
+import io.tell.sql.ViewDef;
 import java.math.BigDecimal;
 import java.sql.DatabaseMetaData;
 import java.time.LocalDate;
@@ -59,19 +60,22 @@ final class CatalogMetadata {
     MetadataTable tables(String catalogName, String schemaPattern, String tablePattern, String[] types) {
         MetadataTable out = new MetadataTable("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE", "REMARKS",
                 "TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "SELF_REFERENCING_COL_NAME", "REF_GENERATION");
-        if (types == null || List.of(types).contains("TABLE")) {
-            for (TableDef t : tables(catalogName, schemaPattern, tablePattern)) {
-                out.add(null, SCHEMA, t.name(), "TABLE", null, null, null, null, null, null);
-            }
+        if (!inCatalog(catalogName) || !NamePattern.of(schemaPattern).matches(SCHEMA)) {
+            return out;
         }
-        if ((types == null || List.of(types).contains("SEQUENCE")) && inCatalog(catalogName)
-                && NamePattern.of(schemaPattern).matches(SCHEMA)) {
-            NamePattern names = NamePattern.of(tablePattern);
-            for (SequenceDef q : catalog.sequences()) {
-                if (names.matches(q.name())) {
-                    out.add(null, SCHEMA, q.name(), "SEQUENCE", null, null, null, null, null, null);
-                }
-            }
+        NamePattern names = NamePattern.of(tablePattern);
+        Predicate<String> wanted = type -> types == null || List.of(types).contains(type);
+        if (wanted.test("SEQUENCE")) { // ordered by TABLE_TYPE, then name
+            catalog.sequences().stream().map(SequenceDef::name).filter(names::matches)
+                    .forEach(n -> out.add(null, SCHEMA, n, "SEQUENCE", null, null, null, null, null, null));
+        }
+        if (wanted.test("TABLE")) {
+            tables(catalogName, schemaPattern, tablePattern)
+                    .forEach(t -> out.add(null, SCHEMA, t.name(), "TABLE", null, null, null, null, null, null));
+        }
+        if (wanted.test("VIEW")) {
+            catalog.views().stream().map(ViewDef::name).filter(names::matches)
+                    .forEach(n -> out.add(null, SCHEMA, n, "VIEW", null, null, null, null, null, null));
         }
         return out;
     }
@@ -83,15 +87,23 @@ final class CatalogMetadata {
                 "CHAR_OCTET_LENGTH:INTEGER", "ORDINAL_POSITION:INTEGER", "IS_NULLABLE", "SCOPE_CATALOG", "SCOPE_SCHEMA",
                 "SCOPE_TABLE", "SOURCE_DATA_TYPE:SMALLINT", "IS_AUTOINCREMENT", "IS_GENERATEDCOLUMN");
         NamePattern names = NamePattern.of(columnPattern);
+        java.util.TreeMap<String, List<ColumnDef>> relations = new java.util.TreeMap<>();
         for (TableDef t : tables(catalogName, schemaPattern, tablePattern)) {
-            for (int i = 0; i < t.columns().size(); i++) {
-                ColumnDef c = t.columns().get(i);
+            relations.put(t.name(), t.columns());
+        }
+        if (inCatalog(catalogName) && NamePattern.of(schemaPattern).matches(SCHEMA)) {
+            NamePattern viewNames = NamePattern.of(tablePattern);
+            catalog.views().stream().filter(v -> viewNames.matches(v.name())).forEach(v -> relations.put(v.name(), v.columns()));
+        }
+        for (var relation : relations.entrySet()) {
+            for (int i = 0; i < relation.getValue().size(); i++) {
+                ColumnDef c = relation.getValue().get(i);
                 if (!names.matches(c.name())) {
                     continue;
                 }
                 ColumnType type = c.type();
                 boolean text = type.type() == SqlType.VARCHAR || type.type() == SqlType.CHAR;
-                out.add(null, SCHEMA, t.name(), c.name(), JdbcTypes.jdbcType(type.type()), type.type().name(),
+                out.add(null, SCHEMA, relation.getKey(), c.name(), JdbcTypes.jdbcType(type.type()), type.type().name(),
                         JdbcTypes.columnSize(type), null, JdbcTypes.decimalDigits(type), JdbcTypes.radix(type.type()),
                         c.nullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls, null,
                         columnDefault(c), null, null, text ? 4 * type.length() : null, i + 1,

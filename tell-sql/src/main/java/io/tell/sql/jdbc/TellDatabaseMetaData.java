@@ -160,7 +160,7 @@ public final class TellDatabaseMetaData extends DatabaseCapabilities {
     @Override
     public ResultSet getTableTypes() throws SQLException {
         connection.checkOpen();
-        return new MetadataTable("TABLE_TYPE").add("SEQUENCE").add("TABLE").resultSet(null);
+        return new MetadataTable("TABLE_TYPE").add("SEQUENCE").add("TABLE").add("VIEW").resultSet(null);
     }
 
     @Override

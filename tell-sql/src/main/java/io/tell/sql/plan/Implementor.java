@@ -45,8 +45,10 @@ public final class Implementor {
     public static TableDef def(RelOptTable table) {
         io.tell.sql.internal.CatalogSchema.Table t = table.unwrap(io.tell.sql.internal.CatalogSchema.Table.class);
         if (t == null) {
-            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, String.join(".", table.getQualifiedName())
-                    + " is a sequence, not a table: read it with NEXT VALUE FOR or nextval()");
+            String name = String.join(".", table.getQualifiedName());
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, table.unwrap(io.tell.sql.internal.CatalogSchema.View.class)
+                    != null ? name + " is a view, and views are read-only: INSERT, UPDATE and DELETE need a table"
+                    : name + " is a sequence, not a table: read it with NEXT VALUE FOR or nextval()");
         }
         return t.def();
     }

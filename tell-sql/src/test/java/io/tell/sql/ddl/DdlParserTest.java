@@ -196,11 +196,13 @@ class DdlParserTest {
                 "Expected a column name or table constraint but found \")\" (at line 1, column 17)");
         assertSyntaxError("CREATE TABLE t (a INT) garbage",
                 "Expected end of statement but found \"garbage\" (at line 1, column 24)");
-        assertSyntaxError("CREATE VIEW v", "Expected TABLE, INDEX, UNIQUE INDEX or SEQUENCE but found \"VIEW\" (at line 1, column 8)");
+        assertSyntaxError("CREATE TRIGGER v", "Expected TABLE, INDEX, UNIQUE INDEX, SEQUENCE or VIEW but found \"TRIGGER\" (at line 1, column 8)");
+        assertSyntaxError("CREATE VIEW v", "Expected AS but found end of input (at line 1, column 14)");
+        assertSyntaxError("CREATE OR REPLACE TABLE t (a INT)", "Expected VIEW but found \"TABLE\" (at line 1, column 19)");
         assertSyntaxError("ALTER TABLE t", "Expected ADD, DROP, RENAME or ALTER but found end of input (at line 1, column 14)");
         assertSyntaxError("ALTER VIEW v", "Expected TABLE but found \"VIEW\" (at line 1, column 7)");
         assertSyntaxError("ALTER TABLE t ALTER c SET", "Expected DEFAULT or NOT NULL but found end of input (at line 1, column 26)");
-        assertSyntaxError("/* x\n*/ DROP VIEW v", "Expected TABLE, INDEX or SEQUENCE but found \"VIEW\" (at line 2, column 9)");
+        assertSyntaxError("/* x\n*/ DROP TRIGGER v", "Expected TABLE, INDEX, SEQUENCE or VIEW but found \"TRIGGER\" (at line 2, column 9)");
         assertSyntaxError("CREATE TABLE t (a VARCHAR)", "Expected \"(\" but found \")\" (at line 1, column 26)");
         assertSyntaxError("CREATE TABLE t (a DECIMAL(5,))", "Expected a scale but found \")\" (at line 1, column 29)");
         assertSyntaxError("CREATE TABLE t (a INT DEFAULT)", "Expected a literal but found \")\" (at line 1, column 30)");

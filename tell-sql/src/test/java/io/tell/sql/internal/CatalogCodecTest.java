@@ -12,6 +12,7 @@ import io.tell.sql.ForeignKeyDef;
 import io.tell.sql.IndexDef;
 import io.tell.sql.SequenceDef;
 import io.tell.sql.TableDef;
+import io.tell.sql.ViewDef;
 import io.tell.sql.internal.CatalogCodec.DirEntry;
 import io.tell.sql.internal.CatalogCodec.Directory;
 import java.nio.charset.StandardCharsets;
@@ -55,9 +56,9 @@ class CatalogCodecTest {
         String hex = HexFormat.of().formatHex(v2);
         String pkTree = HexFormat.of().formatHex("tell.t7.pk".getBytes(StandardCharsets.UTF_8));
         int at = hex.indexOf(pkTree + "00") / 2 + "tell.t7.pk".length(); // the empty rid tree name
-        byte[] v1 = new byte[v2.length - 1];
+        byte[] v1 = new byte[v2.length - 2]; // without the rid tree's name and, at the end, the slot count
         System.arraycopy(v2, 0, v1, 0, at);
-        System.arraycopy(v2, at + 1, v1, at, v2.length - at - 1);
+        System.arraycopy(v2, at + 1, v1, at, v2.length - at - 2);
         v1[0] = 1;
         assertEquals(TABLE, CatalogCodec.decodeTable(v1));
     }
@@ -73,10 +74,14 @@ class CatalogCodecTest {
         Directory dir = new Directory(42, entries, sequences);
         assertEquals(dir, CatalogCodec.decodeDirectory(CatalogCodec.encodeDirectory(dir)));
         Directory noSequences = new Directory(43, entries, Map.of());
-        byte[] v2 = CatalogCodec.encodeDirectory(noSequences);
-        byte[] v1 = Arrays.copyOf(v2, v2.length - 1); // format 1 ended before the sequence count
+        byte[] v3 = CatalogCodec.encodeDirectory(noSequences);
+        byte[] v1 = Arrays.copyOf(v3, v3.length - 2); // format 1 ended before the sequence and view counts
         v1[0] = 1;
         assertEquals(noSequences, CatalogCodec.decodeDirectory(v1));
+        Map<String, ViewDef> views = Map.of("V", new ViewDef("V", "SELECT \"A\" FROM \"T\"",
+                List.of(ColumnDef.notNull("A", ColumnType.decimal(5, 2))), List.of("T")));
+        Directory withViews = new Directory(44, entries, sequences, views);
+        assertEquals(withViews, CatalogCodec.decodeDirectory(CatalogCodec.encodeDirectory(withViews)));
     }
 
     @Test

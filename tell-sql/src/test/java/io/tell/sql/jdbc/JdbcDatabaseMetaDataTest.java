@@ -115,6 +115,20 @@ class JdbcDatabaseMetaDataTest {
     }
 
     @Test
+    void viewsAndSequencesAreListedWithTheirTypes() throws SQLException {
+        try (java.sql.Statement s = connection.createStatement()) {
+            s.execute("CREATE VIEW rich (who, money) AS SELECT email, balance FROM customer WHERE balance > 100");
+            s.execute("CREATE SEQUENCE tickets");
+        }
+        assertEquals(List.of(List.of("TICKETS", "SEQUENCE"), List.of("CUSTOMER", "TABLE"), List.of("NOTES", "TABLE"),
+                List.of("ORDERS", "TABLE"), List.of("RICH", "VIEW")), rows(md.getTables(null, null, "%", null),
+                "TABLE_NAME", "TABLE_TYPE"));
+        assertEquals(List.of("RICH"), column(md.getTables(null, null, "%", new String[] {"VIEW"}), "TABLE_NAME"));
+        assertEquals(List.of(List.of("WHO", "VARCHAR", 1), List.of("MONEY", "DECIMAL", 2)),
+                rows(md.getColumns(null, null, "RICH", "%"), "COLUMN_NAME", "TYPE_NAME", "ORDINAL_POSITION"));
+    }
+
+    @Test
     void patternEscapesMatchLiterally() throws SQLException {
         node.catalog().createTable(TableSpec.builder("A_B").column("X", ColumnType.INTEGER).build(), false);
         node.catalog().createTable(TableSpec.builder("AXB").column("X", ColumnType.INTEGER).build(), false);
@@ -228,7 +242,7 @@ class JdbcDatabaseMetaDataTest {
                 .map(r -> r.stream().map(v -> v == null ? "-" : v).toList()).toList());
         assertEquals(List.of(), column(md.getSchemas(null, "X%"), "TABLE_SCHEM"));
         assertEquals(List.of(), column(md.getCatalogs(), "TABLE_CAT"));
-        assertEquals(List.of("SEQUENCE", "TABLE"), column(md.getTableTypes(), "TABLE_TYPE"));
+        assertEquals(List.of("SEQUENCE", "TABLE", "VIEW"), column(md.getTableTypes(), "TABLE_TYPE"));
         List<List<Object>> types = rows(md.getTypeInfo(), "TYPE_NAME", "DATA_TYPE");
         assertEquals(SqlType.values().length, types.size());
         List<Integer> codes = types.stream().map(r -> (Integer) r.get(1)).toList();
