@@ -51,5 +51,5 @@ SELECT name FROM cust WHERE id = (SELECT cust FROM orders WHERE id = 12)
 ----
 bob
 
-statement error 22018
+statement error 21000
 SELECT name FROM cust WHERE id = (SELECT cust FROM orders)

@@ -32,6 +32,7 @@ public final class SqlStates {
             case SQL_INVALID -> "42000";                            // syntax error or access rule violation
             case DATA_EXCEPTION -> "22018";                         // invalid character value for cast
             case DIVISION_BY_ZERO -> "22012";                       // division by zero
+            case CARDINALITY_VIOLATION -> "21000";                  // cardinality violation
             case FOREIGN_KEY_VIOLATION -> "23503";                  // foreign key violation
             case GENERATED_ALWAYS -> "428C9";                       // generated always
             case SEQUENCE_EXHAUSTED -> "2200H";                     // sequence generator limit exceeded

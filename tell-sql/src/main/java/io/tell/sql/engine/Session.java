@@ -37,6 +37,8 @@ public final class Session implements SqlSession {
     private CatalogSnapshot catalog;
     private TellException failed;
     private volatile ExecContext running;
+    /** Trees of the unique keys INSERT … ON CONFLICT checked in the open transaction: a duplicate there at commit is a race. */
+    private final java.util.Set<String> upserted = new java.util.HashSet<>();
     private boolean closed;
 
     private record Named(String name, Transaction.Savepoint point) {
@@ -146,6 +148,7 @@ public final class Session implements SqlSession {
             if (plan.catalogVersion() != catalog.version()) {
                 plan = plans.plan(plan.sql(), catalog);
             }
+            upserted.addAll(plan.upsertTrees());
             ctx = new ExecContext(tx, Params.coerce(values, plan.parameterTypes()), null, timeoutMillis);
             CatalogSnapshot cat = catalog;
             ctx.useSequences(name -> node.sequences().next(cat, name));
@@ -165,9 +168,7 @@ public final class Session implements SqlSession {
                 tx.release(atomic);
             }
             if (implicit && autoCommit) {
-                Transaction t = tx;
-                tx = null;
-                t.commit();
+                commitOpen();
             }
             return result;
         } catch (RuntimeException e) {
@@ -209,6 +210,7 @@ public final class Session implements SqlSession {
         }
         Transaction t = tx;
         tx = null;
+        upserted.clear();
         savepoints.clear();
         if (!statementTx) {
             failed = e instanceof TellException te ? te : TellException.of(ErrorCode.INTERNAL, String.valueOf(e), e);
@@ -248,12 +250,31 @@ public final class Session implements SqlSession {
         if (tx == null) {
             return;
         }
-        Transaction t = tx;
-        tx = null;
         try {
-            t.commit();
+            commitOpen();
         } catch (RuntimeException e) {
             throw ConstraintErrors.readable(node.catalog().cached(), e);
+        }
+    }
+
+    /**
+     * Commits the open transaction. An upsert that found no row, and so inserted, fails its
+     * commit on a duplicate of a key it checked only when another transaction inserted the key
+     * meanwhile: that is a race (40001), and a retry finds the row.
+     */
+    private void commitOpen() {
+        Transaction t = tx;
+        java.util.Set<String> checked = java.util.Set.copyOf(upserted);
+        tx = null;
+        upserted.clear();
+        try {
+            t.commit();
+        } catch (io.tell.txn.DuplicateKeyException e) {
+            if (!checked.contains(e.index())) {
+                throw e;
+            }
+            throw TellException.of(ErrorCode.TX_CONFLICT, "another transaction inserted a key this INSERT ... ON CONFLICT"
+                    + " inserted, while it ran; retry it (it then finds that row): " + e.getMessage(), e);
         }
     }
 
@@ -262,6 +283,7 @@ public final class Session implements SqlSession {
         checkOpen();
         failed = null;
         savepoints.clear();
+        upserted.clear();
         if (tx != null) {
             Transaction t = tx;
             tx = null;

@@ -36,6 +36,36 @@ final class SqlText {
         if (!verb.equals("INSERT") && !verb.equals("UPDATE") && !verb.equals("DELETE")) {
             return null;
         }
+        int at = topLevel(sql, "RETURNING");
+        return at < 0 ? null : new Returning(sql.substring(0, at).stripTrailing(), sql.substring(at + 9).strip());
+    }
+
+    /** An INSERT's text split at its ON CONFLICT clause (the clause without the words ON CONFLICT). */
+    record OnConflict(String statement, String clause) {
+    }
+
+    /** {@code sql} (an INSERT) split before {@code ON CONFLICT} outside parentheses, quotes and comments; null when none. */
+    static OnConflict withoutOnConflict(String sql) {
+        if (!firstWord(sql).equals("INSERT")) {
+            return null;
+        }
+        int on = 0;
+        while ((on = topLevel(sql, on, "ON")) >= 0) {
+            int after = skipBlanks(sql, on + 2);
+            if (after > on + 2 && sql.regionMatches(true, after, "CONFLICT", 0, 8) && boundary(sql, after + 8)) {
+                return new OnConflict(sql.substring(0, on).stripTrailing(), sql.substring(after + 8).strip());
+            }
+            on += 2;
+        }
+        return null;
+    }
+
+    private static int topLevel(String sql, String word) {
+        return topLevel(sql, 0, word);
+    }
+
+    /** Where {@code word} (a whole word, any case) first stands from {@code from} on, outside parentheses, quotes and comments; -1 if nowhere. */
+    private static int topLevel(String sql, int from, String word) {
         int depth = 0;
         int n = sql.length();
         for (int i = 0; i < n; i++) {
@@ -56,12 +86,19 @@ final class SqlText {
                 depth++;
             } else if (c == ')') {
                 depth--;
-            } else if (depth == 0 && sql.regionMatches(true, i, "RETURNING", 0, 9) && boundary(sql, i - 1)
-                    && boundary(sql, i + 9)) {
-                return new Returning(sql.substring(0, i).stripTrailing(), sql.substring(i + 9).strip());
+            } else if (i >= from && depth == 0 && sql.regionMatches(true, i, word, 0, word.length())
+                    && boundary(sql, i - 1) && boundary(sql, i + word.length())) {
+                return i;
             }
         }
-        return null;
+        return -1;
+    }
+
+    private static int skipBlanks(String sql, int i) {
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        return i;
     }
 
     private static boolean boundary(String sql, int i) {

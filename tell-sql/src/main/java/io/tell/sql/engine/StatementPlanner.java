@@ -13,6 +13,7 @@ import io.tell.sql.plan.Implementor;
 import io.tell.sql.plan.Projections;
 import io.tell.sql.plan.TellRel;
 import io.tell.sql.plan.TellRules;
+import io.tell.sql.plan.Upsert;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.ConventionTraitDef;
@@ -68,6 +69,10 @@ final class StatementPlanner {
         if (returning != null) {
             sql = returning.statement();
         }
+        SqlText.OnConflict onConflict = SqlText.withoutOnConflict(sql);
+        if (onConflict != null) {
+            sql = onConflict.statement();
+        }
         String query = SqlText.withoutForUpdate(sql);
         boolean forUpdate = query != null;
         SqlFrontEnd.Validated v = frontEnd.validate(forUpdate ? query : sql);
@@ -89,23 +94,30 @@ final class StatementPlanner {
         }
         ExecNode exec;
         List<ColumnInfo> columns;
+        java.util.Set<String> upsertTrees = java.util.Set.of();
         if (explain) {
             List<Object[]> lines = RelOptUtil.toString(physical).lines().map(l -> new Object[] {l}).toList();
             exec = ctx -> Cursor.of(lines);
             columns = ColumnInfos.of(v.rowType(), null);
-        } else if (returning != null) {
-            ReturningClause clause = ReturningClause.plan(frontEnd, body, returning.list());
-            Implementor impl = new Implementor(node, forUpdate);
-            impl.returnRows(clause::row);
-            exec = impl.visit(physical);
-            columns = clause.columns();
         } else {
-            exec = new Implementor(node, forUpdate).visit(physical);
-            columns = kind == PreparedSql.Kind.QUERY
-                    ? ColumnInfos.of(v.rowType(), v.validator().getFieldOrigins(body)) : List.of();
+            Implementor impl = new Implementor(node, forUpdate);
+            if (onConflict != null) {
+                Upsert upsert = ConflictClause.plan(frontEnd, body, onConflict.clause());
+                impl.resolveConflicts(upsert);
+                upsertTrees = upsert.trees();
+            }
+            if (returning != null) {
+                ReturningClause clause = ReturningClause.plan(frontEnd, body, returning.list());
+                impl.returnRows(clause::row);
+                columns = clause.columns();
+            } else {
+                columns = kind == PreparedSql.Kind.QUERY
+                        ? ColumnInfos.of(v.rowType(), v.validator().getFieldOrigins(body)) : List.of();
+            }
+            exec = impl.visit(physical);
         }
         return new Plan(text, kind, columns, params, paramTypes, exec, frontEnd.catalogVersion(), forUpdate,
-                returning != null);
+                returning != null, upsertTrees);
     }
 
     private static RelNode physical(SqlFrontEnd frontEnd, SqlFrontEnd.Validated v, SqlNode body) {

@@ -25,7 +25,7 @@ final class ValueAccumulator implements Accumulator {
     public void add(Object[] row) {
         if (single) {
             if (seen) {
-                throw TellException.of(ErrorCode.DATA_EXCEPTION, "more than one row returned by a subquery used as an expression");
+                throw TellException.of(ErrorCode.CARDINALITY_VIOLATION, "more than one row returned by a subquery used as an expression");
             }
             seen = true;
             value = row[arg];

@@ -19,6 +19,7 @@ public final class Implementor {
     private final boolean forUpdate;
     private RelNode ridSource;
     private RowReturner returner;
+    private Upsert upsert;
 
     /** What a data modification with RETURNING makes of each row it changed. */
     @FunctionalInterface
@@ -60,6 +61,16 @@ public final class Implementor {
     /** The data modification returns {@code returner}'s rows, one per changed row, instead of a count. */
     public void returnRows(RowReturner rows) {
         returner = rows;
+    }
+
+    /** The INSERT resolves unique-key conflicts as {@code upsert} says (ON CONFLICT). */
+    public void resolveConflicts(Upsert upsert) {
+        this.upsert = upsert;
+    }
+
+    /** The ON CONFLICT of the INSERT, or null. */
+    Upsert upsert() {
+        return upsert;
     }
 
     /** The RETURNING rows of the data modification, or null when it returns its count. */

@@ -48,7 +48,7 @@ public final class TellTableModify extends TableModify implements TellRel {
         TableDef def = store.def();
         Operation op = getOperation();
         if (op == Operation.MERGE) {
-            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "MERGE is not supported");
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "MERGE is not supported; use INSERT ... ON CONFLICT");
         }
         if (op != Operation.INSERT) {
             impl.setRidSource(targetScan(getInput(), def));
@@ -57,6 +57,10 @@ public final class TellTableModify extends TableModify implements TellRel {
         int width = def.columns().size();
         int[] updated = op == Operation.UPDATE ? def.columnIndexes(getUpdateColumnList()) : new int[0];
         Implementor.RowReturner returner = impl.returner();
+        Upsert upsert = impl.upsert();
+        if (upsert != null) {
+            return ctx -> Cursor.of(new Upserts(store, upsert, returner, ctx).run(in.open(ctx)));
+        }
         return ctx -> {
             Cursor c = in.open(ctx);
             List<Object[]> rows = new ArrayList<>();

@@ -139,7 +139,7 @@ class AggregateCompilerTest {
         assertEquals(7, run(single, input, List.<Object[]>of(new Object[] {7})));
         TellException e = assertThrows(TellException.class,
                 () -> run(single, input, List.of(new Object[] {7}, new Object[] {8})));
-        assertEquals(ErrorCode.DATA_EXCEPTION, e.code());
+        assertEquals(ErrorCode.CARDINALITY_VIOLATION, e.code());
         assertEquals("more than one row returned by a subquery used as an expression", e.getMessage());
         AggregateCall sum0 = AggregateCall.create(SqlStdOperatorTable.SUM0, false, false, false, List.of(),
                 List.of(0), -1, null, RelCollations.EMPTY, 0, input, null, "Z");
