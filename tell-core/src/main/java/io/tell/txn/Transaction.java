@@ -351,6 +351,35 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
+     * Fails now with TX_CONFLICT (and rolls back), rather than at commit, when a record among
+     * {@code keys} that this transaction wrote, and that existed when it read it, has a version
+     * its snapshot does not see: one batched read. For SQL's statement-level conflict checks,
+     * where a statement learns of a concurrent writer when it runs, as in PostgreSQL.
+     */
+    public void checkCurrent(List<RecordKey> keys) {
+        checkActive();
+        List<RecordKey> existing = new ArrayList<>();
+        for (RecordKey k : keys) {
+            Entry e = buffer.get(k);
+            if (e != null && e.written && e.stored != null) {
+                existing.add(k);
+            }
+        }
+        if (existing.isEmpty()) {
+            return;
+        }
+        List<Versioned> fresh = guard(() -> TellException.join(manager.store().getAllAsync(existing)));
+        for (int i = 0; i < existing.size(); i++) {
+            Entry now = new Entry(existing.get(i), fresh.get(i));
+            if (newerThanSnapshot(now)) {
+                rollback();
+                throw TellException.of(ErrorCode.TX_CONFLICT, "write-write conflict on " + now.key + ": version "
+                        + now.record.newest().tid() + " is newer than snapshot of tid " + start.tid());
+            }
+        }
+    }
+
+    /**
      * Makes a commit with writes conditional on record {@code key} still having store version
      * {@code version} (0: absent) when the commit logs, checked in the log write's batch at no
      * extra round trip; otherwise the commit fails with TX_CONFLICT before writing anything.

@@ -1,5 +1,6 @@
 package io.tell.sql;
 
+import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.txn.DuplicateKeyException;
 import java.util.List;
@@ -35,20 +36,25 @@ public final class ConstraintErrors {
                 }
             }
             if (constraint != null) {
-                return TellException.of(d.code(), "duplicate key value violates unique constraint \"" + constraint
-                        + "\"\n  Detail: Key (" + String.join(", ", columns) + ")=(" + values(t, columns, d.key())
-                        + ") already exists.", d);
+                return duplicate(constraint, columns, values(t, columns, d.key()), d);
             }
         }
         return e;
     }
 
-    private static String values(TableDef t, List<String> columns, byte[] key) {
+    /** DUPLICATE_KEY for {@code values} of the key over {@code columns} of unique constraint {@code constraint}. */
+    public static TellException duplicate(String constraint, List<String> columns, Object[] values, Throwable cause) {
+        return TellException.of(ErrorCode.DUPLICATE_KEY, "duplicate key value violates unique constraint \"" + constraint
+                + "\"\n  Detail: Key (" + String.join(", ", columns) + ")=("
+                + java.util.Arrays.stream(values).map(String::valueOf).collect(Collectors.joining(", "))
+                + ") already exists.", cause);
+    }
+
+    private static Object[] values(TableDef t, List<String> columns, byte[] key) {
         try {
-            Object[] values = t.keyEncoder(columns).decode(key);
-            return java.util.Arrays.stream(values).map(String::valueOf).collect(Collectors.joining(", "));
+            return t.keyEncoder(columns).decode(key);
         } catch (TellException undecodable) {
-            return java.util.HexFormat.of().formatHex(key);
+            return new Object[] {java.util.HexFormat.of().formatHex(key)};
         }
     }
 }

@@ -15,6 +15,15 @@ import java.util.List;
  * <p>Used by one thread at a time, except {@link #cancel()}, which any thread may call.
  */
 public interface SqlSession extends AutoCloseable {
+    /**
+     * With {@code on}, data modifications in an explicit transaction check for conflicts when
+     * they run, as PostgreSQL's do: a row a concurrent transaction changed since this one's
+     * snapshot fails the UPDATE or DELETE with 40001, and a unique key a visible row holds fails
+     * the INSERT with 23505 (a store round trip per statement, or per row and key for inserts).
+     * Off (the default), both are found at commit. JDBC property {@code conflicts=statement}.
+     */
+    void setStatementChecks(boolean on);
+
     /** Parses, validates and plans {@code sql} (or takes the plan from the node's cache). */
     PreparedSql prepare(String sql);
 

@@ -140,6 +140,53 @@ public final class TableStore {
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
     }
 
+    /**
+     * The row that holds {@code key} in the primary key ({@code index} null) or in unique index
+     * {@code index}, as {@code tx} sees it (its own writes included); empty when none does.
+     */
+    public Optional<Row> holding(Transaction tx, String index, Object[] key) {
+        List<Row> found = index == null ? getByKey(tx, key).map(List::of).orElse(List.of()) : lookup(tx, index, key);
+        return found.stream().findFirst();
+    }
+
+    /**
+     * DUPLICATE_KEY, in PostgreSQL's words, when a row {@code tx} sees already holds a unique key
+     * (primary key or unique index) of {@code row}, which is about to be inserted: the check a
+     * statement makes when its session checks conflicts at each statement instead of at commit.
+     */
+    public void checkUniqueKeys(Transaction tx, Object[] row) {
+        if (!def.primaryKey().isEmpty()) {
+            checkKey(tx, null, def.name() + "_PK", def.primaryKey(), row);
+        }
+        for (IndexDef ix : def.indexes()) {
+            if (ix.unique()) {
+                checkKey(tx, ix.name(), ix.name(), ix.columns(), row);
+            }
+        }
+    }
+
+    private void checkKey(Transaction tx, String index, String constraint, List<String> columns, Object[] row) {
+        Object[] key = new Object[columns.size()];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = row[def.columnIndex(columns.get(i))];
+            if (key[i] == null) {
+                return; // NULLs conflict with nothing
+            }
+        }
+        if (holding(tx, index, key).isPresent()) {
+            throw ConstraintErrors.duplicate(constraint, columns, key, null);
+        }
+    }
+
+    /** TX_CONFLICT now when a row among {@code rids} that {@code tx} changed was changed by a transaction it does not see. */
+    public void checkCurrent(Transaction tx, List<Long> rids) {
+        List<io.tell.store.RecordKey> keys = new ArrayList<>(rids.size());
+        for (long rid : rids) {
+            keys.add(new io.tell.store.RecordKey(def.rowDomain(), TableIndex.ridKey(rid)));
+        }
+        tx.checkCurrent(keys);
+    }
+
     /** Inner-node cache hits and misses of this table's index trees, summed (for metrics). */
     long[] treeCacheCounts() {
         long[] sum = primaryKey == null ? new long[2] : primaryKey.tree().cacheHitsAndMisses();

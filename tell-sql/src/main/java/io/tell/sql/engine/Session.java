@@ -31,6 +31,7 @@ public final class Session implements SqlSession {
     private boolean autoCommit = true;
     private Isolation isolation = Isolation.SNAPSHOT;
     private boolean readOnly;
+    private boolean statementChecks;
     private Transaction tx;
     /** The open transaction's savepoints, oldest first. */
     private final List<Named> savepoints = new ArrayList<>();
@@ -152,6 +153,7 @@ public final class Session implements SqlSession {
             ctx = new ExecContext(tx, Params.coerce(values, plan.parameterTypes()), null, timeoutMillis);
             CatalogSnapshot cat = catalog;
             ctx.useSequences(name -> node.sequences().next(cat, name));
+            ctx.checkAtStatement(statementChecks && !autoCommit);
             running = ctx;
             Cursor c = plan.exec().open(ctx);
             SqlResult result;
@@ -216,6 +218,11 @@ public final class Session implements SqlSession {
             failed = e instanceof TellException te ? te : TellException.of(ErrorCode.INTERNAL, String.valueOf(e), e);
         }
         rollbackQuietly(t);
+    }
+
+    @Override
+    public void setStatementChecks(boolean on) {
+        statementChecks = on;
     }
 
     @Override

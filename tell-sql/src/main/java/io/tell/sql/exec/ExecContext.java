@@ -21,6 +21,7 @@ public final class ExecContext {
     private final long deadlineNanos;
     private long targetRid;
     private volatile boolean cancelled;
+    private boolean checkAtStatement;
     private SequenceSource sequences = name -> {
         throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "sequences are not available here");
     };
@@ -76,6 +77,18 @@ public final class ExecContext {
 
     public void setTargetRid(long rid) {
         targetRid = rid;
+    }
+
+    /**
+     * Data modifications check for conflicts when they run (newer versions of the rows they
+     * change, unique keys already held) instead of leaving it to the commit.
+     */
+    public void checkAtStatement(boolean on) {
+        checkAtStatement = on;
+    }
+
+    public boolean checksAtStatement() {
+        return checkAtStatement;
     }
 
     public void useSequences(SequenceSource source) {

@@ -1,6 +1,7 @@
 package io.tell.sql.jdbc;
 
 import io.tell.sql.ProcessingNode;
+import io.tell.sql.SqlSession;
 import io.tell.sql.TellUrl;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -43,7 +44,18 @@ public final class TellDriver implements java.sql.Driver {
             throw SqlExceptions.of(e);
         }
         String user = info == null ? null : info.getProperty("user");
-        return new TellConnection(node, node::openSession, url, user);
+        String conflicts = info == null ? null : info.getProperty("conflicts", "commit");
+        if (conflicts != null && !conflicts.equals("commit") && !conflicts.equals("statement")) {
+            node.close();
+            throw SqlExceptions.of(SqlExceptions.INVALID_ARGUMENT, "property conflicts must be commit or statement, not "
+                    + conflicts);
+        }
+        boolean atStatement = "statement".equals(conflicts);
+        return new TellConnection(node, () -> {
+            SqlSession s = node.openSession();
+            s.setStatementChecks(atStatement);
+            return s;
+        }, url, user);
     }
 
     @Override
@@ -61,7 +73,11 @@ public final class TellDriver implements java.sql.Driver {
         user.description = "the user name, reported by DatabaseMetaData.getUserName (no authentication yet)";
         DriverPropertyInfo password = new DriverPropertyInfo("password", given.getProperty("password"));
         password.description = "ignored: Tell has no authentication yet";
-        return new DriverPropertyInfo[] {user, password};
+        DriverPropertyInfo conflicts = new DriverPropertyInfo("conflicts", given.getProperty("conflicts", "commit"));
+        conflicts.description = "when an explicit transaction learns of write conflicts and duplicate keys: at commit"
+                + " (default), or at each statement, as PostgreSQL reports them (one store round trip per statement)";
+        conflicts.choices = new String[] {"commit", "statement"};
+        return new DriverPropertyInfo[] {user, password, conflicts};
     }
 
     @Override

@@ -88,6 +88,9 @@ public final class TellTableModify extends TableModify implements TellRel {
             for (int i = 0; i < rows.size(); i++) {
                 boolean changed = switch (op) {
                     case INSERT -> {
+                        if (ctx.checksAtStatement()) {
+                            store.checkUniqueKeys(ctx.transaction(), rows.get(i));
+                        }
                         store.insert(ctx.transaction(), rows.get(i));
                         yield true;
                     }
@@ -100,6 +103,9 @@ public final class TellTableModify extends TableModify implements TellRel {
                         returned.add(returner.row(rows.get(i), ctx));
                     }
                 }
+            }
+            if (ctx.checksAtStatement() && !rids.isEmpty()) {
+                store.checkCurrent(ctx.transaction(), rids);
             }
             return Cursor.of(returner != null ? returned : List.<Object[]>of(new Object[] {count}));
         };

@@ -65,11 +65,9 @@ final class Upserts {
             if (!complete) {
                 continue;
             }
-            List<TableStore.Row> found = k.index() == null
-                    ? store.getByKey(ctx.transaction(), key).map(List::of).orElse(List.of())
-                    : store.lookup(ctx.transaction(), k.index(), key);
-            if (!found.isEmpty()) {
-                return found.get(0);
+            java.util.Optional<TableStore.Row> found = store.holding(ctx.transaction(), k.index(), key);
+            if (found.isPresent()) {
+                return found.get();
             }
         }
         return null;

@@ -142,6 +142,10 @@ final class FakeSession implements SqlSession {
     }
 
     @Override
+    public void setStatementChecks(boolean on) {
+    }
+
+    @Override
     public boolean autoCommit() {
         return autoCommit;
     }
