@@ -230,8 +230,17 @@ ALTER TABLE staff ADD PRIMARY KEY (id)
 statement error 0A000
 ALTER TABLE staff ADD COLUMN serial_no SERIAL
 
-statement error 0A000
+statement error 23514 is violated by some row
 ALTER TABLE staff ADD CONSTRAINT pos CHECK (salary > 0)
+
+statement ok
+ALTER TABLE staff ADD CONSTRAINT pos CHECK (salary >= 0)
+
+statement error 23514 violates check constraint "POS"
+UPDATE staff SET salary = -1 WHERE id = 1
+
+statement ok
+ALTER TABLE staff DROP CONSTRAINT pos
 
 statement error 0A000
 ALTER TABLE staff ADD COLUMN x INT NOT NULL, ADD COLUMN y INT

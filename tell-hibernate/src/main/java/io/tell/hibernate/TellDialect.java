@@ -30,7 +30,7 @@ import org.hibernate.type.SqlTypes;
  *       {@code getGeneratedKeys}) and sequences ({@code NEXT VALUE FOR}); Hibernate's pooled
  *       sequences work as they are.</li>
  *   <li>DDL: {@code IF EXISTS} where Tell takes it, foreign keys added and dropped by ALTER
- *       TABLE, no CHECK constraints (Tell has none) and no schemas but PUBLIC.</li>
+ *       TABLE, CHECK constraints (Hibernate's for enums), no schemas but PUBLIC.</li>
  *   <li>Errors: Tell's 40001 (a write-write conflict or a failed SERIALIZABLE validation)
  *       becomes {@link LockAcquisitionException}, which JPA reports as an
  *       {@code OptimisticLockException}; 23xxx become constraint violations naming the
@@ -128,16 +128,6 @@ public class TellDialect extends Dialect {
     }
 
     @Override
-    public boolean supportsColumnCheck() {
-        return false;
-    }
-
-    @Override
-    public boolean supportsTableCheck() {
-        return false;
-    }
-
-    @Override
     public boolean supportsCascadeDelete() {
         return false;
     }
@@ -164,7 +154,7 @@ public class TellDialect extends Dialect {
             }
             ConstraintViolationException.ConstraintKind kind = switch (state) {
                 case "23505" -> ConstraintViolationException.ConstraintKind.UNIQUE;
-                case "23502", "23503" -> ConstraintViolationException.ConstraintKind.OTHER;
+                case "23502", "23503", "23514" -> ConstraintViolationException.ConstraintKind.OTHER;
                 default -> null;
             };
             return kind == null ? null

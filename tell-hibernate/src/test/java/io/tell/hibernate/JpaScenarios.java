@@ -182,6 +182,21 @@ abstract class JpaScenarios {
         assertNotNull(cve.getConstraintName(), cve::getMessage);
     }
 
+    @Test
+    void enumColumnsAreCheckedByTheDatabase() {
+        inTx(em -> {
+            Author a = new Author("Eve");
+            a.write(new Book("E", 1, BigDecimal.ONE, LocalDate.of(2021, 1, 1), Book.Genre.POETRY));
+            em.persist(a);
+            return null;
+        });
+        PersistenceException e = assertThrows(PersistenceException.class, () -> inTx(em ->
+                em.createNativeQuery("update Book set genre = 'COMIC'").executeUpdate()));
+        ConstraintViolationException cve = cause(e, ConstraintViolationException.class);
+        assertNotNull(cve, () -> "expected Hibernate's CHECK on the enum column to refuse the value: " + e);
+        assertEquals("23514", cve.getSQLState());
+    }
+
     private <T> T inTx(Function<EntityManager, T> work) {
         EntityManager em = emf.createEntityManager();
         try {

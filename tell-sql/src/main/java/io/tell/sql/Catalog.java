@@ -148,6 +148,9 @@ public final class Catalog {
             }
             TableDef resolved = def.withForeignKeys(def.foreignKeys().stream()
                     .map(fk -> checkForeignKey(cat, def, fk)).toList());
+            for (CheckDef c : resolved.checks()) {
+                Checks.validate(cat.with(resolved), resolved, c);
+            }
             return Edit.put(resolved, resolved).withSequences(sequences, List.of());
         });
     }

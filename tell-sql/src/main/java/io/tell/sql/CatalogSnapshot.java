@@ -29,6 +29,14 @@ public final class CatalogSnapshot {
         this.views = Collections.unmodifiableMap(views);
     }
 
+    /** This catalog with {@code def} added or replaced, as it would be after a DDL (for validating that DDL). */
+    CatalogSnapshot with(TableDef def) {
+        Map<String, TableDef> next = new TreeMap<>(tables);
+        next.values().removeIf(t -> t.id() == def.id());
+        next.put(def.name(), def);
+        return new CatalogSnapshot(version, storeVersion, next, defIds, sequences, views);
+    }
+
     Map<String, ViewDef> viewMap() {
         return views;
     }

@@ -34,6 +34,7 @@ public final class SqlStates {
             case DIVISION_BY_ZERO -> "22012";                       // division by zero
             case CARDINALITY_VIOLATION -> "21000";                  // cardinality violation
             case FOREIGN_KEY_VIOLATION -> "23503";                  // foreign key violation
+            case CHECK_VIOLATION -> "23514";                        // check violation
             case GENERATED_ALWAYS -> "428C9";                       // generated always
             case SEQUENCE_EXHAUSTED -> "2200H";                     // sequence generator limit exceeded
             case DEPENDENT_OBJECTS -> "2BP01";                      // dependent objects still exist

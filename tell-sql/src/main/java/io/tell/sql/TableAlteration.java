@@ -91,6 +91,19 @@ final class TableAlteration {
                 put(t.withColumn(c.name(), x -> x.withNullable(n.nullable())));
             }
             case TableChange.AddForeignKey f -> addForeignKey(t, f.foreignKey());
+            case TableChange.AddCheck c -> {
+                String name = c.check().name() != null ? c.check().name() : freeName(t, t.name() + "_CHECK_");
+                if (constraintNamed(t, name)) {
+                    throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "constraint " + name + " of table " + t.name()
+                            + " already exists");
+                }
+                CheckDef check = new CheckDef(name, c.check().condition());
+                List<CheckDef> checks = new ArrayList<>(t.checks());
+                checks.add(check);
+                TableDef next = t.withChecks(checks);
+                Checks.validate(cat.with(next), next, check);
+                put(next);
+            }
             case TableChange.DropConstraint d -> dropConstraint(t, d);
         }
     }
@@ -156,6 +169,7 @@ final class TableAlteration {
             }
         }
         next = next.withForeignKeys(next.foreignKeys().stream().filter(fk -> !fk.columns().contains(column)).toList());
+        next = next.withChecks(next.checks().stream().filter(c -> !Checks.mentions(c, column)).toList());
         for (SequenceDef q : List.copyOf(sequences.values())) {
             if (t.name().equals(q.ownerTable()) && column.equals(q.ownerColumn())) {
                 sequences.remove(q.name());
@@ -167,6 +181,12 @@ final class TableAlteration {
 
     private void renameColumn(TableDef t, String from, String to) {
         column(t, from);
+        for (CheckDef c : t.checks()) {
+            if (Checks.mentions(c, from)) {
+                throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "cannot rename column " + from + " of table "
+                        + t.name() + ": check constraint " + c.name() + " uses it (drop the check, rename, add it again)");
+            }
+        }
         Names.check("column", to);
         put(t.withColumnRenamed(from, to));
         for (TableDef other : List.copyOf(defs.values())) {
@@ -204,6 +224,8 @@ final class TableAlteration {
         IndexDef ix = t.index(d.name());
         if (ix != null && ix.constraint()) {
             put(t.withoutIndex(d.name()));
+        } else if (Checks.names(t).contains(d.name())) {
+            put(t.withChecks(t.checks().stream().filter(c -> !c.name().equals(d.name())).toList()));
         } else if (t.foreignKeys().stream().anyMatch(fk -> fk.name().equals(d.name()))) {
             put(t.withForeignKeys(t.foreignKeys().stream().filter(fk -> !fk.name().equals(d.name())).toList()));
         } else if (d.name().equals(t.name() + "_PK") && !t.primaryKey().isEmpty()) {
@@ -261,7 +283,7 @@ final class TableAlteration {
 
     private boolean constraintNamed(TableDef t, String name) {
         return t.index(name) != null || t.foreignKeys().stream().anyMatch(fk -> fk.name().equals(name))
-                || name.equals(t.name() + "_PK");
+                || name.equals(t.name() + "_PK") || Checks.names(t).contains(name);
     }
 
     private String freeName(TableDef t, String prefix) {

@@ -38,7 +38,11 @@ public sealed interface TableChange {
     record AddForeignKey(TableSpec.ForeignKeySpec foreignKey) implements TableChange {
     }
 
-    /** Drops a foreign key or a UNIQUE constraint (its index goes too). */
+    /** Adds a CHECK constraint (named when {@code check.name()} is null). */
+    record AddCheck(TableSpec.CheckSpec check) implements TableChange {
+    }
+
+    /** Drops a foreign key, a CHECK or a UNIQUE constraint (its index goes too). */
     record DropConstraint(String name, boolean ifExists) implements TableChange {
     }
 }

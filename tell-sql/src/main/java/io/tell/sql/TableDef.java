@@ -28,11 +28,12 @@ import java.util.Set;
  * @param slots        the values a row holds, in order, once columns were added or dropped
  *                     (ALTER TABLE): the visible columns are the slots not dropped, in order;
  *                     empty while the columns are the slots
+ * @param checks       CHECK constraints, in creation order
  */
 public record TableDef(long id, String name, List<ColumnDef> columns, List<String> primaryKey,
                        List<IndexDef> indexes, List<ForeignKeyDef> foreignKeys,
                        String rowDomain, String ridCounter, String pkTree, String ridTree,
-                       int nextIndexNo, List<Slot> slots) {
+                       int nextIndexNo, List<Slot> slots, List<CheckDef> checks) {
     public static final String RID_COUNTER_KEY = "rid";
 
     /**
@@ -52,6 +53,7 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         indexes = List.copyOf(indexes);
         foreignKeys = List.copyOf(foreignKeys);
         slots = java.util.Collections.unmodifiableList(new ArrayList<>(slots)); // fills may be null
+        checks = List.copyOf(checks);
         if (!slots.isEmpty() && slots.stream().filter(q -> !q.dropped()).count() != columns.size()) {
             throw TellException.of(ErrorCode.INTERNAL, "table " + name + " has " + columns.size() + " columns but "
                     + slots.stream().filter(q -> !q.dropped()).count() + " visible slots");
@@ -95,14 +97,19 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
             fks.add(new ForeignKeyDef(fk.name() != null ? fk.name() : name + "_FK_" + fkNo++,
                     fk.columns(), fk.refTable(), fk.refColumns()));
         }
-        return def.withForeignKeys(fks);
+        List<CheckDef> checks = new ArrayList<>();
+        int checkNo = 1;
+        for (TableSpec.CheckSpec c : spec.checks()) {
+            checks.add(new CheckDef(c.name() != null ? c.name() : name + "_CHECK_" + checkNo++, c.condition()));
+        }
+        return def.withForeignKeys(fks).withChecks(checks);
     }
 
     public TableDef(long id, String name, List<ColumnDef> columns, List<String> primaryKey, List<IndexDef> indexes,
                     List<ForeignKeyDef> foreignKeys, String rowDomain, String ridCounter, String pkTree, String ridTree,
                     int nextIndexNo) {
         this(id, name, columns, primaryKey, indexes, foreignKeys, rowDomain, ridCounter, pkTree, ridTree, nextIndexNo,
-                List.of());
+                List.of(), List.of());
     }
 
     /** The slots of a stored row: {@link #slots}, or one per column while no column was added or dropped. */
@@ -116,7 +123,14 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
     /** This definition with other columns, keys and slots (the same table and storage). */
     private TableDef with(String newName, List<ColumnDef> cols, List<String> pk, List<IndexDef> ixs,
                           List<ForeignKeyDef> fks, int nextIndex, List<Slot> newSlots) {
-        return new TableDef(id, newName, cols, pk, ixs, fks, rowDomain, ridCounter, pkTree, ridTree, nextIndex, newSlots);
+        return new TableDef(id, newName, cols, pk, ixs, fks, rowDomain, ridCounter, pkTree, ridTree, nextIndex, newSlots,
+                checks);
+    }
+
+    /** This table with CHECK constraints {@code next}. */
+    TableDef withChecks(List<CheckDef> next) {
+        return new TableDef(id, name, columns, primaryKey, indexes, foreignKeys, rowDomain, ridCounter, pkTree, ridTree,
+                nextIndexNo, slots, next);
     }
 
     /**
@@ -130,7 +144,8 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
                 ix.constraint(), base + ix.treeName().substring(rowDomain.length()), ix.writeOnly())).toList();
         List<ColumnDef> cols = columns;
         return new TableDef(newId, name, cols, primaryKey, ixs, foreignKeys, base, base + ".rid",
-                pkTree != null ? base + ".pk" : null, ridTree != null ? base + ".rows" : null, nextIndexNo, List.of());
+                pkTree != null ? base + ".pk" : null, ridTree != null ? base + ".rows" : null, nextIndexNo, List.of(),
+                checks);
     }
 
     /** This table under another name. */

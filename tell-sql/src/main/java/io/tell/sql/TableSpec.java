@@ -8,12 +8,22 @@ import java.util.List;
  * one with {@link #builder}; an index or foreign key without a name gets one from the catalog.
  */
 public record TableSpec(String name, List<ColumnDef> columns, List<String> primaryKey,
-                        List<IndexSpec> indexes, List<ForeignKeySpec> foreignKeys) {
+                        List<IndexSpec> indexes, List<ForeignKeySpec> foreignKeys, List<CheckSpec> checks) {
     public TableSpec {
         columns = List.copyOf(columns);
         primaryKey = List.copyOf(primaryKey);
         indexes = List.copyOf(indexes);
         foreignKeys = List.copyOf(foreignKeys);
+        checks = List.copyOf(checks);
+    }
+
+    public TableSpec(String name, List<ColumnDef> columns, List<String> primaryKey, List<IndexSpec> indexes,
+                     List<ForeignKeySpec> foreignKeys) {
+        this(name, columns, primaryKey, indexes, foreignKeys, List.of());
+    }
+
+    /** A CHECK constraint as written: its name (may be null) and condition (SQL text over the row's columns). */
+    public record CheckSpec(String name, String condition) {
     }
 
     /** A UNIQUE constraint ({@code constraint}) or an index created with the table; name may be null. */

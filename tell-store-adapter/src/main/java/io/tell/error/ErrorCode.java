@@ -73,6 +73,8 @@ public enum ErrorCode {
     DIVISION_BY_ZERO(false),
     /** More rows than a construct allows: a scalar subquery's, or an upsert changing one row twice. */
     CARDINALITY_VIOLATION(false),
+    /** A row a CHECK constraint finds FALSE. */
+    CHECK_VIOLATION(false),
     /** A row names a parent key that the referenced table does not hold (a foreign key). */
     FOREIGN_KEY_VIOLATION(false),
     /** A value was given for a column GENERATED ALWAYS AS IDENTITY. */

@@ -63,6 +63,18 @@ final class AlterTableExecutor {
             }
             return;
         }
+        if (only instanceof DdlStatement.AddCheck c) {
+            TableDef checked = node.catalog().alterTable(def.name(), false, List.of(new TableChange.AddCheck(c.check())));
+            String name = checked.checks().get(checked.checks().size() - 1).name();
+            try {
+                OlderWriters.await(node.transactions());
+                checkRowsPass(node, checked, checked.checks().get(checked.checks().size() - 1));
+            } catch (TellException e) {
+                undo(node, checked.name(), new TableChange.DropConstraint(name, true), e);
+                throw e;
+            }
+            return;
+        }
         List<TableChange> changes = new ArrayList<>();
         for (DdlStatement.AlterAction action : a.actions()) {
             changes.add(change(def, action));
@@ -90,6 +102,7 @@ final class AlterTableExecutor {
             case DdlStatement.AddColumn c -> !c.column().nullable() && c.column().defaultValue() == null;
             case DdlStatement.AddUnique u -> true;
             case DdlStatement.AddForeignKey f -> true;
+            case DdlStatement.AddCheck c -> true;
             default -> false;
         };
     }
@@ -124,6 +137,7 @@ final class AlterTableExecutor {
             case DdlStatement.DropConstraint d -> new TableChange.DropConstraint(d.name(), d.ifExists());
             case DdlStatement.AddUnique u -> throw new IllegalStateException("ADD UNIQUE stands alone");
             case DdlStatement.AddForeignKey f -> throw new IllegalStateException("ADD FOREIGN KEY stands alone");
+            case DdlStatement.AddCheck c -> throw new IllegalStateException("ADD CHECK stands alone");
         };
     }
 
@@ -150,6 +164,18 @@ final class AlterTableExecutor {
             if (nulls) {
                 throw TellException.of(ErrorCode.NOT_NULL_VIOLATION, "column " + column + " of table " + def.name()
                         + " contains null values");
+            }
+        }
+    }
+
+    /** CHECK_VIOLATION when a stored row (in a snapshot taken now) makes {@code check} FALSE. */
+    private static void checkRowsPass(ProcessingNode node, TableDef def, io.tell.sql.CheckDef check) {
+        String sql = "SELECT * FROM " + quoted(def.name()) + " WHERE NOT (" + check.condition() + ") FETCH FIRST 1 ROWS ONLY";
+        try (SqlSession s = node.openSession(); SqlResult r = s.execute(s.prepare(sql), List.of(), 1, 0)) {
+            if (r.next()) {
+                throw TellException.of(ErrorCode.CHECK_VIOLATION, "check constraint \"" + check.name() + "\" of relation \""
+                        + def.name() + "\" is violated by some row\n  Detail: Failing row contains ("
+                        + String.join(", ", java.util.Arrays.stream(r.row()).map(String::valueOf).toList()) + ").");
             }
         }
     }

@@ -74,7 +74,7 @@ public final class DdlExecutor {
         for (DdlStatement.Column col : c.columns()) {
             columns.add(column(c.name(), col, owned));
         }
-        TableSpec spec = new TableSpec(c.name(), columns, c.primaryKey(), c.uniques(), c.foreignKeys());
+        TableSpec spec = new TableSpec(c.name(), columns, c.primaryKey(), c.uniques(), c.foreignKeys(), c.checks());
         catalog.createTable(spec, owned, c.ifNotExists());
     }
 

@@ -73,6 +73,34 @@ final class DdlLexer {
         throw error("Unexpected character \"" + c + "\"", line, column);
     }
 
+    /**
+     * The raw text from here to the parenthesis that closes the one just read ({@code open}),
+     * which it consumes: for expressions DDL keeps as SQL text (CHECK). Quotes and comments are
+     * skipped whole.
+     */
+    String closeParenthesis(Token open) {
+        int depth = 1;
+        int start = pos;
+        while (pos < sql.length()) {
+            char c = sql.charAt(pos);
+            if (c == '\'' || c == '"') {
+                quoted(c, pos, pos - lineStart + 1);
+            } else if (c == '\n' || sql.startsWith("--", pos) || sql.startsWith("/*", pos)) {
+                skipBlanks();
+            } else {
+                if (c == '(') {
+                    depth++;
+                } else if (c == ')' && --depth == 0) {
+                    String inner = sql.substring(start, pos).strip();
+                    pos++;
+                    return inner;
+                }
+                pos++;
+            }
+        }
+        throw error("Unclosed \"(\"", open.line(), open.column());
+    }
+
     /** A positioned {@link ErrorCode#SQL_SYNTAX} error. */
     static TellException error(String message, int line, int column) {
         return error(ErrorCode.SQL_SYNTAX, message, line, column);

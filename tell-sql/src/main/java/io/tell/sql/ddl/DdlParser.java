@@ -17,11 +17,13 @@ import java.util.List;
  * CREATE TABLE [IF NOT EXISTS] name ( column | table-constraint , ... )
  *   column:           name type [DEFAULT default] [NOT NULL | NULL] [[CONSTRAINT n] PRIMARY KEY]
  *                     [[CONSTRAINT n] UNIQUE] [[CONSTRAINT n] REFERENCES table [(column)]]
+ *                     [[CONSTRAINT n] CHECK (condition)]
  *                     [GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [( sequence-options )]]
  *                     [AUTO_INCREMENT]  (any order); type may be SMALLSERIAL, SERIAL or BIGSERIAL
  *   default:          literal | NEXT VALUE FOR sequence | nextval('sequence')
  *   table-constraint: [CONSTRAINT n] PRIMARY KEY (columns) | [CONSTRAINT n] UNIQUE (columns)
  *                     | [CONSTRAINT n] FOREIGN KEY (columns) REFERENCES table [(columns)]
+ *                     | [CONSTRAINT n] CHECK (condition)
  * CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column [ASC], ...)
  * DROP TABLE [IF EXISTS] name [RESTRICT | CASCADE]
  * DROP INDEX [IF EXISTS] name
@@ -36,7 +38,8 @@ import java.util.List;
  *   action:           ADD [COLUMN] [IF NOT EXISTS] column | DROP [COLUMN] [IF EXISTS] c [RESTRICT | CASCADE]
  *                     | RENAME [COLUMN] c TO d | RENAME TO t
  *                     | ALTER [COLUMN] c {SET DEFAULT default | DROP DEFAULT | SET NOT NULL | DROP NOT NULL}
- *                     | ADD [CONSTRAINT n] {UNIQUE (columns) | FOREIGN KEY (columns) REFERENCES t [(columns)]}
+ *                     | ADD [CONSTRAINT n] {UNIQUE (columns) | FOREIGN KEY (columns) REFERENCES t [(columns)]
+ *                                         | CHECK (condition)}
  *                     | DROP CONSTRAINT [IF EXISTS] n [RESTRICT | CASCADE]
  * </pre>
  *
@@ -165,9 +168,9 @@ public final class DdlParser {
             boolean ifNotExists = ifNotExists();
             TableParts t = new TableParts(table);
             column(t);
-            if (!t.primaryKey.isEmpty() || !t.uniques.isEmpty()) {
-                throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "PRIMARY KEY or UNIQUE in ADD COLUMN is not"
-                        + " supported: add the column, then ADD CONSTRAINT ... UNIQUE", at.line(), at.column());
+            if (!t.primaryKey.isEmpty() || !t.uniques.isEmpty() || !t.checks.isEmpty()) {
+                throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "PRIMARY KEY, UNIQUE or CHECK in ADD COLUMN is not"
+                        + " supported: add the column, then ADD CONSTRAINT", at.line(), at.column());
             }
             return new DdlStatement.AddColumn(t.columns.get(0), ifNotExists, t.foreignKeys);
         }
@@ -252,6 +255,9 @@ public final class DdlParser {
         if (!t.uniques.isEmpty()) {
             return new DdlStatement.AddUnique(t.uniques.get(0));
         }
+        if (!t.checks.isEmpty()) {
+            return new DdlStatement.AddCheck(t.checks.get(0));
+        }
         return new DdlStatement.AddForeignKey(t.foreignKeys.get(0));
     }
 
@@ -306,7 +312,8 @@ public final class DdlParser {
         if (!in.acceptSymbol(')')) {
             throw in.expected("\",\" or \")\"");
         }
-        return new DdlStatement.CreateTable(t.name, ifNotExists, t.columns, t.primaryKey, t.uniques, t.foreignKeys);
+        return new DdlStatement.CreateTable(t.name, ifNotExists, t.columns, t.primaryKey, t.uniques, t.foreignKeys,
+                t.checks);
     }
 
     private void column(TableParts t) {
@@ -347,7 +354,8 @@ public final class DdlParser {
                 identity = identity();
                 owned = identity == ColumnDef.Identity.NONE ? null
                         : in.acceptSymbol('(') ? parenthesizedOptions() : DdlStatement.SequenceOptions.DEFAULTS;
-            } else if (at.is("CONSTRAINT") || at.is("PRIMARY") || at.is("UNIQUE") || at.is("REFERENCES")) {
+            } else if (at.is("CONSTRAINT") || at.is("PRIMARY") || at.is("UNIQUE") || at.is("REFERENCES")
+                    || at.is("CHECK")) {
                 columnConstraint(t, name);
             } else {
                 throw in.expected("a column constraint, \",\" or \")\"");
@@ -506,17 +514,19 @@ public final class DdlParser {
         } else if (in.accept("REFERENCES")) {
             String table = in.identifier("a table name");
             t.foreignKeys.add(new TableSpec.ForeignKeySpec(name, List.of(column), table, optionalColumns()));
+        } else if (in.accept("CHECK")) {
+            t.checks.add(new TableSpec.CheckSpec(name, in.parenthesized("a condition")));
         } else {
-            throw in.expected("PRIMARY KEY, UNIQUE or REFERENCES");
+            throw in.expected("PRIMARY KEY, UNIQUE, REFERENCES or CHECK");
         }
     }
 
     private void tableConstraint(TableParts t) {
         String name = in.accept("CONSTRAINT") ? in.identifier("a constraint name") : null;
         Token at = in.token();
-        if (at.is("CHECK")) {
-            throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "CHECK constraints are not supported", at.line(),
-                    at.column());
+        if (in.accept("CHECK")) {
+            t.checks.add(new TableSpec.CheckSpec(name, in.parenthesized("a condition")));
+            return;
         }
         if (in.accept("PRIMARY")) {
             in.expect("KEY");
@@ -530,7 +540,7 @@ public final class DdlParser {
             String table = in.identifier("a table name");
             t.foreignKeys.add(new TableSpec.ForeignKeySpec(name, cols, table, optionalColumns()));
         } else {
-            throw in.expected("PRIMARY KEY, UNIQUE or FOREIGN KEY");
+            throw in.expected("PRIMARY KEY, UNIQUE, FOREIGN KEY or CHECK");
         }
     }
 
@@ -594,6 +604,7 @@ public final class DdlParser {
         List<String> primaryKey = List.of();
         final List<TableSpec.IndexSpec> uniques = new ArrayList<>();
         final List<TableSpec.ForeignKeySpec> foreignKeys = new ArrayList<>();
+        final List<TableSpec.CheckSpec> checks = new ArrayList<>();
 
         TableParts(String name) {
             this.name = name;

@@ -18,13 +18,15 @@ public sealed interface DdlStatement {
      * @param uniques UNIQUE constraints ({@link TableSpec.IndexSpec#constraint()} true), named or not
      */
     record CreateTable(String name, boolean ifNotExists, List<Column> columns, List<String> primaryKey,
-                       List<TableSpec.IndexSpec> uniques, List<TableSpec.ForeignKeySpec> foreignKeys)
+                       List<TableSpec.IndexSpec> uniques, List<TableSpec.ForeignKeySpec> foreignKeys,
+                       List<TableSpec.CheckSpec> checks)
             implements DdlStatement {
         public CreateTable {
             columns = List.copyOf(columns);
             primaryKey = List.copyOf(primaryKey);
             uniques = List.copyOf(uniques);
             foreignKeys = List.copyOf(foreignKeys);
+            checks = List.copyOf(checks);
         }
     }
 
@@ -139,6 +141,10 @@ public sealed interface DdlStatement {
 
     /** {@code ADD [CONSTRAINT n] FOREIGN KEY (columns) REFERENCES t [(columns)]}. */
     record AddForeignKey(TableSpec.ForeignKeySpec foreignKey) implements AlterAction {
+    }
+
+    /** {@code ADD [CONSTRAINT n] CHECK (condition)}. */
+    record AddCheck(TableSpec.CheckSpec check) implements AlterAction {
     }
 
     /** {@code DROP CONSTRAINT [IF EXISTS] n}. */

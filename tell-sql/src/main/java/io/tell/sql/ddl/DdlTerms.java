@@ -165,6 +165,20 @@ final class DdlTerms {
                 + at.shown(), at);
     }
 
+    /** {@code ( text )}: the text between the parentheses as written, e.g. a CHECK's condition. */
+    String parenthesized(String what) {
+        Token open = token;
+        if (!open.isSymbol('(')) {
+            throw expected("\"(\" and " + what);
+        }
+        String inner = lexer.closeParenthesis(open);
+        token = lexer.next();
+        if (inner.isEmpty()) {
+            throw error("Expected " + what + " inside the parentheses", open);
+        }
+        return inner;
+    }
+
     /** A 'string' literal. */
     String string(String what) {
         Token at = token;

@@ -93,6 +93,23 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
         return like.get(0);
     }
 
+    /**
+     * The CHECK constraints of an INSERT's or UPDATE's target table compiled over its rows (as a
+     * RETURNING list of the conditions); null for other statements and tables without checks.
+     */
+    static io.tell.sql.plan.RowChecks checks(SqlFrontEnd frontEnd, SqlNode dml) {
+        if (!(dml instanceof SqlInsert) && !(dml instanceof SqlUpdate)) {
+            return null;
+        }
+        TableDef def = frontEnd.snapshot().table(targetName(dml)).orElse(null);
+        if (def == null || def.checks().isEmpty()) {
+            return null;
+        }
+        String list = String.join(", ", def.checks().stream().map(c -> "(" + c.condition() + ")").toList());
+        List<String> names = def.checks().stream().map(io.tell.sql.CheckDef::name).toList();
+        return new io.tell.sql.plan.RowChecks(def.name(), names, plan(frontEnd, dml, list).exprs());
+    }
+
     /** Evaluates the clause on one changed row. */
     Object[] row(Object[] changed, io.tell.sql.exec.ExecContext ctx) {
         Object[] out = new Object[exprs.size()];

@@ -11,6 +11,7 @@ import io.tell.sql.exec.ExecNode;
 import io.tell.sql.plan.FastPath;
 import io.tell.sql.plan.Implementor;
 import io.tell.sql.plan.Projections;
+import io.tell.sql.plan.RowChecks;
 import io.tell.sql.plan.TellRel;
 import io.tell.sql.plan.TellRules;
 import io.tell.sql.plan.Upsert;
@@ -101,6 +102,10 @@ final class StatementPlanner {
             columns = ColumnInfos.of(v.rowType(), null);
         } else {
             Implementor impl = new Implementor(node, forUpdate);
+            RowChecks checks = ReturningClause.checks(frontEnd, body);
+            if (checks != null) {
+                impl.checkRows(checks);
+            }
             if (onConflict != null) {
                 Upsert upsert = ConflictClause.plan(frontEnd, body, onConflict.clause());
                 impl.resolveConflicts(upsert);

@@ -1,5 +1,6 @@
 package io.tell.sql.internal;
 
+import io.tell.sql.CheckDef;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.ForeignKeyDef;
@@ -21,8 +22,8 @@ import java.util.Map;
 public final class CatalogCodec {
     /** The directory's format: 2 added the sequences, 3 the views; older ones are still read. */
     public static final int FORMAT = 3;
-    /** The table definitions' format: 2 added the rid tree, 3 columns' sequences, 4 slots; older ones are still read. */
-    public static final int TABLE_FORMAT = 4;
+    /** The table definitions' format: 2 added the rid tree, 3 columns' sequences, 4 slots, 5 checks; older ones are still read. */
+    public static final int TABLE_FORMAT = 5;
 
     /** One directory entry: the table's id and the id of its current definition record. */
     public record DirEntry(long tableId, long defId) {
@@ -166,6 +167,11 @@ public final class CatalogCodec {
                 out.writeBytes(new RowCodec(List.of(q.type())).encode(new Object[] {q.fill()}));
             }
         }
+        out.writeVarint(t.checks().size());
+        for (CheckDef c : t.checks()) {
+            out.writeString(c.name());
+            out.writeString(c.condition());
+        }
         return out.toByteArray();
     }
 
@@ -216,9 +222,14 @@ public final class CatalogCodec {
             Object fill = (flags & 2) != 0 ? new RowCodec(List.of(type)).decode(in.readBytes())[0] : null;
             slots.add(new TableDef.Slot(type, fill, (flags & 1) != 0));
         }
+        List<CheckDef> checks = new ArrayList<>();
+        long nchecks = format < 5 ? 0 : in.readVarint();
+        for (long i = 0; i < nchecks; i++) {
+            checks.add(new CheckDef(in.readString(), in.readString()));
+        }
         end(in, "table definition");
         return new TableDef(id, name, columns, pk, indexes, fks, rowDomain, ridCounter,
-                pkTree.isEmpty() ? null : pkTree, ridTree.isEmpty() ? null : ridTree, nextIndexNo, slots);
+                pkTree.isEmpty() ? null : pkTree, ridTree.isEmpty() ? null : ridTree, nextIndexNo, slots, checks);
     }
 
     private static void writeType(ByteSink out, ColumnType type) {

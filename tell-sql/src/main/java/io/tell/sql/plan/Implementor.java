@@ -20,6 +20,7 @@ public final class Implementor {
     private RelNode ridSource;
     private RowReturner returner;
     private Upsert upsert;
+    private RowChecks checks;
 
     /** What a data modification with RETURNING makes of each row it changed. */
     @FunctionalInterface
@@ -61,6 +62,16 @@ public final class Implementor {
     /** The data modification returns {@code returner}'s rows, one per changed row, instead of a count. */
     public void returnRows(RowReturner rows) {
         returner = rows;
+    }
+
+    /** The INSERT or UPDATE checks every new row against {@code checks} before its first write. */
+    public void checkRows(RowChecks rowChecks) {
+        this.checks = rowChecks;
+    }
+
+    /** The CHECK constraints new rows must pass, or null. */
+    RowChecks rowChecks() {
+        return checks;
     }
 
     /** The INSERT resolves unique-key conflicts as {@code upsert} says (ON CONFLICT). */

@@ -58,8 +58,9 @@ public final class TellTableModify extends TableModify implements TellRel {
         int[] updated = op == Operation.UPDATE ? def.columnIndexes(getUpdateColumnList()) : new int[0];
         Implementor.RowReturner returner = impl.returner();
         Upsert upsert = impl.upsert();
+        RowChecks checks = impl.rowChecks();
         if (upsert != null) {
-            return ctx -> Cursor.of(new Upserts(store, upsert, returner, ctx).run(in.open(ctx)));
+            return ctx -> Cursor.of(new Upserts(store, upsert, returner, checks, ctx).run(in.open(ctx)));
         }
         return ctx -> {
             Cursor c = in.open(ctx);
@@ -68,13 +69,13 @@ public final class TellTableModify extends TableModify implements TellRel {
             for (Object[] r = c.next(); r != null; r = c.next()) {
                 ctx.check();
                 switch (op) {
-                    case INSERT -> rows.add(store.validate(r));
+                    case INSERT -> rows.add(checked(store.validate(r), checks, ctx));
                     case UPDATE -> {
                         Object[] next = java.util.Arrays.copyOf(r, width);
                         for (int i = 0; i < updated.length; i++) {
                             next[updated[i]] = r[width + i];
                         }
-                        rows.add(store.validate(next));
+                        rows.add(checked(store.validate(next), checks, ctx));
                         rids.add(ctx.targetRid());
                     }
                     default -> {
@@ -109,6 +110,13 @@ public final class TellTableModify extends TableModify implements TellRel {
             }
             return Cursor.of(returner != null ? returned : List.<Object[]>of(new Object[] {count}));
         };
+    }
+
+    private static Object[] checked(Object[] row, RowChecks checks, io.tell.sql.exec.ExecContext ctx) {
+        if (checks != null) {
+            checks.check(row, ctx);
+        }
+        return row;
     }
 
     private static RelNode targetScan(RelNode rel, TableDef def) {

@@ -23,15 +23,17 @@ final class Upserts {
     private final TableStore store;
     private final Upsert upsert;
     private final Implementor.RowReturner returner;
+    private final RowChecks checks;
     private final ExecContext ctx;
     private final Set<Long> touched = new HashSet<>();
     private final List<Object[]> returned = new ArrayList<>();
     private long count;
 
-    Upserts(TableStore store, Upsert upsert, Implementor.RowReturner returner, ExecContext ctx) {
+    Upserts(TableStore store, Upsert upsert, Implementor.RowReturner returner, RowChecks checks, ExecContext ctx) {
         this.store = store;
         this.upsert = upsert;
         this.returner = returner;
+        this.checks = checks;
         this.ctx = ctx;
     }
 
@@ -39,7 +41,11 @@ final class Upserts {
         List<Object[]> rows = new ArrayList<>();
         for (Object[] r = input.next(); r != null; r = input.next()) {
             ctx.check();
-            rows.add(store.validate(r));
+            Object[] row = store.validate(r);
+            if (checks != null) {
+                checks.check(row, ctx);
+            }
+            rows.add(row);
         }
         for (Object[] row : rows) {
             TableStore.Row existing = existing(row);
@@ -88,6 +94,9 @@ final class Upserts {
             next[upsert.columns().get(i)] = upsert.values().get(i).eval(both, ctx);
         }
         next = store.validate(next);
+        if (checks != null) {
+            checks.check(next, ctx);
+        }
         if (store.update(ctx.transaction(), existing.rid(), next)) {
             changed(next);
         }

@@ -208,8 +208,10 @@ class DdlParserTest {
         assertSyntaxError("CREATE TABLE t (a INT DEFAULT)", "Expected a literal but found \")\" (at line 1, column 30)");
         assertSyntaxError("CREATE TABLE t (a INT NOT)", "Expected NULL but found \")\" (at line 1, column 26)");
         assertSyntaxError("CREATE TABLE t (a INT PRIMARY)", "Expected KEY but found \")\" (at line 1, column 30)");
-        assertSyntaxError("CREATE TABLE t (a INT CHECK (a > 0))",
-                "Expected a column constraint, \",\" or \")\" but found \"CHECK\" (at line 1, column 23)");
+        assertSyntaxError("CREATE TABLE t (a INT CHECK (a > 0)",
+                "Expected \",\" or \")\" but found end of input (at line 1, column 36)");
+        assertSyntaxError("CREATE TABLE t (a INT CHECK (a > (0)", "Unclosed \"(\" (at line 1, column 29)");
+        assertSyntaxError("CREATE TABLE t (a INT CHECK a > 0)", "Expected \"(\" and a condition but found \"a\" (at line 1, column 29)");
         assertSyntaxError("CREATE TABLE s.t (a INT)", "Expected \"(\" but found \".\" (at line 1, column 15)");
         assertSyntaxError("CREATE TABLE t (a VARCHAR(3) DEFAULT 'ab", "Unterminated string (at line 1, column 38)");
         assertSyntaxError("CREATE TABLE \"t (a INT)", "Unterminated quoted identifier (at line 1, column 14)");

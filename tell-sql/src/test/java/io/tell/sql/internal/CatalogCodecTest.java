@@ -48,6 +48,12 @@ class CatalogCodecTest {
                 ColumnDef.of("C", ColumnType.BIGINT).withSequence("S", ColumnDef.Identity.NONE)),
                 List.of(), List.of(), List.of(), "tell.t9", "tell.t9.rid", null, "tell.t9.rows", 1);
         assertEquals(sequenced, CatalogCodec.decodeTable(CatalogCodec.encodeTable(sequenced)));
+        TableDef altered = new TableDef(10, "A", List.of(ColumnDef.of("X", ColumnType.INTEGER), ColumnDef.of("Z", ColumnType.BIGINT)),
+                List.of(), List.of(), List.of(), "tell.t10", "tell.t10.rid", null, "tell.t10.rows", 1,
+                List.of(new TableDef.Slot(ColumnType.INTEGER, null, false), new TableDef.Slot(ColumnType.DATE, null, true),
+                        new TableDef.Slot(ColumnType.BIGINT, 7L, false)),
+                List.of(new io.tell.sql.CheckDef("A_CHECK_1", "x > 0 AND z < 10")));
+        assertEquals(altered, CatalogCodec.decodeTable(CatalogCodec.encodeTable(altered)));
     }
 
     @Test
@@ -56,9 +62,9 @@ class CatalogCodecTest {
         String hex = HexFormat.of().formatHex(v2);
         String pkTree = HexFormat.of().formatHex("tell.t7.pk".getBytes(StandardCharsets.UTF_8));
         int at = hex.indexOf(pkTree + "00") / 2 + "tell.t7.pk".length(); // the empty rid tree name
-        byte[] v1 = new byte[v2.length - 2]; // without the rid tree's name and, at the end, the slot count
+        byte[] v1 = new byte[v2.length - 3]; // without the rid tree's name and, at the end, the slot and check counts
         System.arraycopy(v2, 0, v1, 0, at);
-        System.arraycopy(v2, at + 1, v1, at, v2.length - at - 2);
+        System.arraycopy(v2, at + 1, v1, at, v2.length - at - 3);
         v1[0] = 1;
         assertEquals(TABLE, CatalogCodec.decodeTable(v1));
     }
