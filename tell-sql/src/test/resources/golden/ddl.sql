@@ -101,3 +101,15 @@ query
 SELECT COUNT(*) FROM parent
 ----
 0
+
+# TEXT and CLOB are VARCHARs of the longest length Tell stores (1 MiB).
+statement ok
+CREATE TABLE notes_t (id INT PRIMARY KEY, body TEXT, extra CLOB)
+
+statement ok
+INSERT INTO notes_t VALUES (1, 'a long story', 'more')
+
+query
+SELECT CHAR_LENGTH(body), extra FROM notes_t
+----
+12 | more

@@ -16,8 +16,8 @@ import java.time.format.DateTimeParseException;
  *
  * <p>Types: INTEGER | INT, BIGINT, SMALLINT, DECIMAL | NUMERIC | DEC [(p [, s])] (bare: p =
  * {@value #DEFAULT_DECIMAL_PRECISION}, s = 0), DOUBLE [PRECISION] | FLOAT, REAL, VARCHAR(n) |
- * CHAR[ACTER] VARYING(n), CHAR[ACTER] [(n)] (bare: 1), BOOLEAN, DATE, TIMESTAMP [WITHOUT TIME
- * ZONE]. Literals: numbers with an optional sign, 'strings', TRUE, FALSE, NULL,
+ * CHAR[ACTER] VARYING(n), TEXT | CLOB (VARCHAR of the longest length), CHAR[ACTER] [(n)] (bare: 1),
+ * BOOLEAN, DATE, TIMESTAMP [WITHOUT TIME ZONE]. Literals: numbers with an optional sign, 'strings', TRUE, FALSE, NULL,
  * DATE 'yyyy-mm-dd', TIMESTAMP 'yyyy-mm-dd hh:mm[:ss[.f]]'.
  */
 final class DdlTerms {
@@ -104,6 +104,7 @@ final class DdlTerms {
                 }
                 case "DECIMAL", "NUMERIC", "DEC" -> decimal();
                 case "VARCHAR" -> ColumnType.varchar(length());
+                case "TEXT", "CLOB" -> ColumnType.varchar(ColumnType.MAX_LENGTH);
                 case "CHAR", "CHARACTER" -> accept("VARYING") ? ColumnType.varchar(length())
                         : ColumnType.character(token.isSymbol('(') ? length() : 1);
                 case "BOOLEAN" -> ColumnType.BOOLEAN;
