@@ -609,7 +609,14 @@ public final class Catalog {
                         + def.name() + " references unknown column " + c + " of " + ref.name());
             }
         }
-        return new ForeignKeyDef(fk.name(), fk.columns(), ref.name(), refCols);
+        java.util.Set<String> keyed = java.util.Set.copyOf(refCols);
+        boolean unique = !ref.primaryKey().isEmpty() && keyed.equals(java.util.Set.copyOf(ref.primaryKey()))
+                || ref.indexes().stream().anyMatch(ix -> ix.unique() && keyed.equals(java.util.Set.copyOf(ix.columns())));
+        if (!unique) {
+            throw TellException.of(ErrorCode.INVALID_DEFINITION, "foreign key " + fk.name() + " of table " + def.name()
+                    + ": no primary key or unique constraint of table " + ref.name() + " is on " + refCols);
+        }
+        return fk.with(fk.name(), fk.columns(), ref.name(), refCols);
     }
 
     private static TellException undefined(String message) {

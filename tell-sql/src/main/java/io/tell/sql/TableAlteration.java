@@ -133,7 +133,8 @@ final class TableAlteration {
             column(t, c);
         }
         List<ForeignKeyDef> fks = new ArrayList<>(t.foreignKeys());
-        fks.add(Catalog.checkForeignKey(t, new ForeignKeyDef(name, spec.columns(), spec.refTable(), spec.refColumns()),
+        fks.add(Catalog.checkForeignKey(t, new ForeignKeyDef(name, spec.columns(), spec.refTable(), spec.refColumns(),
+                spec.onDelete(), spec.onUpdate()),
                 n -> defs.values().stream().filter(d -> d.name().equals(n)).findFirst().orElse(null)));
         put(t.withForeignKeys(fks));
     }
@@ -192,7 +193,7 @@ final class TableAlteration {
         for (TableDef other : List.copyOf(defs.values())) {
             if (other.id() != t.id() && other.foreignKeys().stream().anyMatch(fk -> fk.refTable().equals(t.name()))) {
                 defs.put(keyOf(other), other.withForeignKeys(other.foreignKeys().stream().map(fk -> fk.refTable()
-                        .equals(t.name()) ? new ForeignKeyDef(fk.name(), fk.columns(), fk.refTable(),
+                        .equals(t.name()) ? fk.with(fk.name(), fk.columns(), fk.refTable(),
                         fk.refColumns().stream().map(c -> c.equals(from) ? to : c).toList()) : fk).toList()));
             }
         }
@@ -214,7 +215,7 @@ final class TableAlteration {
         for (TableDef other : List.copyOf(defs.values())) {
             if (other.foreignKeys().stream().anyMatch(fk -> fk.refTable().equals(from))) {
                 defs.put(keyOf(other), other.withForeignKeys(other.foreignKeys().stream().map(fk -> fk.refTable()
-                        .equals(from) ? new ForeignKeyDef(fk.name(), fk.columns(), to, fk.refColumns()) : fk).toList()));
+                        .equals(from) ? fk.with(fk.name(), fk.columns(), to, fk.refColumns()) : fk).toList()));
             }
         }
         followOwner(q -> from.equals(q.ownerTable()) ? owned(q, to, q.ownerColumn()) : q);

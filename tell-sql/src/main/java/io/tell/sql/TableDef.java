@@ -95,7 +95,7 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         for (TableSpec.ForeignKeySpec fk : spec.foreignKeys()) {
             checkColumns(name, "FOREIGN KEY", columns, fk.columns(), false);
             fks.add(new ForeignKeyDef(fk.name() != null ? fk.name() : name + "_FK_" + fkNo++,
-                    fk.columns(), fk.refTable(), fk.refColumns()));
+                    fk.columns(), fk.refTable(), fk.refColumns(), fk.onDelete(), fk.onUpdate()));
         }
         List<CheckDef> checks = new ArrayList<>();
         int checkNo = 1;
@@ -186,7 +186,7 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         List<ColumnDef> cols = columns.stream().map(c -> c.name().equals(from) ? c.renamed(to) : c).toList();
         List<IndexDef> ixs = indexes.stream().map(ix -> new IndexDef(ix.name(), rename.apply(ix.columns()), ix.unique(),
                 ix.constraint(), ix.treeName(), ix.writeOnly())).toList();
-        List<ForeignKeyDef> fks = foreignKeys.stream().map(fk -> new ForeignKeyDef(fk.name(), rename.apply(fk.columns()),
+        List<ForeignKeyDef> fks = foreignKeys.stream().map(fk -> fk.with(fk.name(), rename.apply(fk.columns()),
                 fk.refTable(), fk.refTable().equals(name) ? rename.apply(fk.refColumns()) : fk.refColumns())).toList();
         return with(name, cols, rename.apply(primaryKey), ixs, fks, nextIndexNo, slots);
     }

@@ -34,10 +34,15 @@ public record TableSpec(String name, List<ColumnDef> columns, List<String> prima
     }
 
     /** A FOREIGN KEY; name may be null; empty refColumns mean the referenced table's primary key. */
-    public record ForeignKeySpec(String name, List<String> columns, String refTable, List<String> refColumns) {
+    public record ForeignKeySpec(String name, List<String> columns, String refTable, List<String> refColumns,
+                                 ForeignKeyDef.Action onDelete, ForeignKeyDef.Action onUpdate) {
         public ForeignKeySpec {
             columns = List.copyOf(columns);
             refColumns = List.copyOf(refColumns);
+        }
+
+        public ForeignKeySpec(String name, List<String> columns, String refTable, List<String> refColumns) {
+            this(name, columns, refTable, refColumns, ForeignKeyDef.Action.NO_ACTION, ForeignKeyDef.Action.NO_ACTION);
         }
     }
 

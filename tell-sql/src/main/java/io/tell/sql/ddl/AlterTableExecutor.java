@@ -23,8 +23,7 @@ import java.util.stream.Collectors;
  * from then on keeps it, then checked once the writers that began before have ended
  * ({@link OlderWriters}); when the rows break it, it is undone and the ALTER fails with the
  * matching SQLState: SET NOT NULL and ADD COLUMN … NOT NULL without DEFAULT (23502), ADD
- * UNIQUE (23505, filled like CREATE INDEX), ADD FOREIGN KEY (23503; checked before it is
- * published, as foreign keys are not enforced on writes yet).
+ * UNIQUE (23505, filled like CREATE INDEX), ADD FOREIGN KEY (23503), ADD CHECK (23514).
  */
 final class AlterTableExecutor {
     private AlterTableExecutor() {
@@ -52,8 +51,9 @@ final class AlterTableExecutor {
         }
         if (only instanceof DdlStatement.AddForeignKey f) {
             TableDef checked = node.catalog().alterTable(def.name(), false,
-                    List.of(new TableChange.AddForeignKey(f.foreignKey()))); // validates names first
+                    List.of(new TableChange.AddForeignKey(f.foreignKey()))); // writers keep it from now on
             try {
+                OlderWriters.await(node.transactions());
                 checkNoOrphans(node, checked, f.foreignKey().name() != null ? f.foreignKey().name()
                         : checked.foreignKeys().get(checked.foreignKeys().size() - 1).name());
             } catch (TellException e) {

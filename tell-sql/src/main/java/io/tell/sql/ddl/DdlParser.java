@@ -4,6 +4,7 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
+import io.tell.sql.ForeignKeyDef;
 import io.tell.sql.TableSpec;
 import io.tell.sql.ddl.DdlLexer.Kind;
 import io.tell.sql.ddl.DdlLexer.Token;
@@ -16,7 +17,7 @@ import java.util.List;
  * <pre>
  * CREATE TABLE [IF NOT EXISTS] name ( column | table-constraint , ... )
  *   column:           name type [DEFAULT default] [NOT NULL | NULL] [[CONSTRAINT n] PRIMARY KEY]
- *                     [[CONSTRAINT n] UNIQUE] [[CONSTRAINT n] REFERENCES table [(column)]]
+ *                     [[CONSTRAINT n] UNIQUE] [[CONSTRAINT n] REFERENCES table [(column)] [ON DELETE a] [ON UPDATE a]]
  *                     [[CONSTRAINT n] CHECK (condition)]
  *                     [GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [( sequence-options )]]
  *                     [AUTO_INCREMENT]  (any order); type may be SMALLSERIAL, SERIAL or BIGSERIAL
@@ -512,8 +513,7 @@ public final class DdlParser {
         } else if (in.accept("UNIQUE")) {
             t.uniques.add(new TableSpec.IndexSpec(name, List.of(column), true, true));
         } else if (in.accept("REFERENCES")) {
-            String table = in.identifier("a table name");
-            t.foreignKeys.add(new TableSpec.ForeignKeySpec(name, List.of(column), table, optionalColumns()));
+            t.foreignKeys.add(references(name, List.of(column)));
         } else if (in.accept("CHECK")) {
             t.checks.add(new TableSpec.CheckSpec(name, in.parenthesized("a condition")));
         } else {
@@ -537,8 +537,7 @@ public final class DdlParser {
             in.expect("KEY");
             List<String> cols = columns();
             in.expect("REFERENCES");
-            String table = in.identifier("a table name");
-            t.foreignKeys.add(new TableSpec.ForeignKeySpec(name, cols, table, optionalColumns()));
+            t.foreignKeys.add(references(name, cols));
         } else {
             throw in.expected("PRIMARY KEY, UNIQUE, FOREIGN KEY or CHECK");
         }
@@ -562,6 +561,54 @@ public final class DdlParser {
         } while (in.acceptSymbol(','));
         in.expectSymbol(')');
         return new DdlStatement.CreateIndex(name, table, columns, unique, ifNotExists);
+    }
+
+    /** {@code table [(columns)] [ON DELETE action] [ON UPDATE action]}, after REFERENCES. */
+    private TableSpec.ForeignKeySpec references(String name, List<String> columns) {
+        String table = in.identifier("a table name");
+        List<String> refColumns = optionalColumns();
+        ForeignKeyDef.Action onDelete = null;
+        ForeignKeyDef.Action onUpdate = null;
+        while (in.token().is("ON")) {
+            in.accept("ON");
+            Token at = in.token();
+            if (in.accept("DELETE") && onDelete == null) {
+                onDelete = action();
+            } else if (in.accept("UPDATE") && onUpdate == null) {
+                onUpdate = action();
+            } else {
+                throw DdlLexer.error("Expected DELETE or UPDATE (each once) after ON", at.line(), at.column());
+            }
+        }
+        return new TableSpec.ForeignKeySpec(name, columns, table, refColumns,
+                onDelete == null ? ForeignKeyDef.Action.NO_ACTION : onDelete,
+                onUpdate == null ? ForeignKeyDef.Action.NO_ACTION : onUpdate);
+    }
+
+    /** {@code NO ACTION | RESTRICT | CASCADE | SET NULL}; SET DEFAULT is refused. */
+    private ForeignKeyDef.Action action() {
+        Token at = in.token();
+        if (in.accept("NO")) {
+            in.expect("ACTION");
+            return ForeignKeyDef.Action.NO_ACTION;
+        }
+        if (in.accept("RESTRICT")) {
+            return ForeignKeyDef.Action.RESTRICT;
+        }
+        if (in.accept("CASCADE")) {
+            return ForeignKeyDef.Action.CASCADE;
+        }
+        if (in.accept("SET")) {
+            if (in.accept("NULL")) {
+                return ForeignKeyDef.Action.SET_NULL;
+            }
+            if (in.token().is("DEFAULT")) {
+                throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "ON DELETE/UPDATE SET DEFAULT is not supported",
+                        at.line(), at.column());
+            }
+            throw in.expected("NULL");
+        }
+        throw in.expected("NO ACTION, RESTRICT, CASCADE or SET NULL");
     }
 
     /** {@code ( column, ... )}. */

@@ -110,6 +110,14 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
         return new io.tell.sql.plan.RowChecks(def.name(), names, plan(frontEnd, dml, list).exprs());
     }
 
+    /** The target table of an INSERT, UPDATE or DELETE; null for other statements. */
+    static TableDef target(SqlFrontEnd frontEnd, SqlNode statement) {
+        if (!(statement instanceof SqlInsert) && !(statement instanceof SqlUpdate) && !(statement instanceof SqlDelete)) {
+            return null;
+        }
+        return frontEnd.snapshot().table(targetName(statement)).orElse(null);
+    }
+
     /** Evaluates the clause on one changed row. */
     Object[] row(Object[] changed, io.tell.sql.exec.ExecContext ctx) {
         Object[] out = new Object[exprs.size()];

@@ -9,6 +9,7 @@ import io.tell.sql.SqlFrontEnd;
 import io.tell.sql.exec.Cursor;
 import io.tell.sql.exec.ExecNode;
 import io.tell.sql.plan.FastPath;
+import io.tell.sql.plan.ForeignKeyRules;
 import io.tell.sql.plan.Implementor;
 import io.tell.sql.plan.Projections;
 import io.tell.sql.plan.RowChecks;
@@ -105,6 +106,10 @@ final class StatementPlanner {
             RowChecks checks = ReturningClause.checks(frontEnd, body);
             if (checks != null) {
                 impl.checkRows(checks);
+            }
+            io.tell.sql.TableDef target = ReturningClause.target(frontEnd, body);
+            if (target != null) {
+                impl.keepForeignKeys(ForeignKeyRules.of(frontEnd.snapshot(), node, target));
             }
             if (onConflict != null) {
                 Upsert upsert = ConflictClause.plan(frontEnd, body, onConflict.clause());

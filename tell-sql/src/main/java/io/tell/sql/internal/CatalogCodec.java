@@ -22,8 +22,11 @@ import java.util.Map;
 public final class CatalogCodec {
     /** The directory's format: 2 added the sequences, 3 the views; older ones are still read. */
     public static final int FORMAT = 3;
-    /** The table definitions' format: 2 added the rid tree, 3 columns' sequences, 4 slots, 5 checks; older ones are still read. */
-    public static final int TABLE_FORMAT = 5;
+    /**
+     * The table definitions' format: 2 added the rid tree, 3 columns' sequences, 4 slots, 5 checks,
+     * 6 foreign keys' actions; older ones are still read.
+     */
+    public static final int TABLE_FORMAT = 6;
 
     /** One directory entry: the table's id and the id of its current definition record. */
     public record DirEntry(long tableId, long defId) {
@@ -158,6 +161,8 @@ public final class CatalogCodec {
             writeNames(out, fk.columns());
             out.writeString(fk.refTable());
             writeNames(out, fk.refColumns());
+            out.write(fk.onDelete().ordinal());
+            out.write(fk.onUpdate().ordinal());
         }
         out.writeVarint(t.slots().size());
         for (TableDef.Slot q : t.slots()) {
@@ -212,7 +217,12 @@ public final class CatalogCodec {
         long nf = in.readVarint();
         List<ForeignKeyDef> fks = new ArrayList<>();
         for (long i = 0; i < nf; i++) {
-            fks.add(new ForeignKeyDef(in.readString(), readNames(in), in.readString(), readNames(in)));
+            String fkName = in.readString();
+            List<String> cols = readNames(in);
+            String ref = in.readString();
+            List<String> refCols = readNames(in);
+            fks.add(format < 6 ? new ForeignKeyDef(fkName, cols, ref, refCols)
+                    : new ForeignKeyDef(fkName, cols, ref, refCols, action(in.read()), action(in.read())));
         }
         List<TableDef.Slot> slots = new ArrayList<>();
         long ns = format < 4 ? 0 : in.readVarint();
@@ -230,6 +240,14 @@ public final class CatalogCodec {
         end(in, "table definition");
         return new TableDef(id, name, columns, pk, indexes, fks, rowDomain, ridCounter,
                 pkTree.isEmpty() ? null : pkTree, ridTree.isEmpty() ? null : ridTree, nextIndexNo, slots, checks);
+    }
+
+    private static ForeignKeyDef.Action action(int ordinal) {
+        ForeignKeyDef.Action[] all = ForeignKeyDef.Action.values();
+        if (ordinal < 0 || ordinal >= all.length) {
+            throw ByteSource.corrupt("unknown foreign key action " + ordinal);
+        }
+        return all[ordinal];
     }
 
     private static void writeType(ByteSink out, ColumnType type) {

@@ -21,8 +21,8 @@ import java.util.function.Predicate;
  * {@link CatalogSnapshot}. Every table is in schema {@value TellConnection#SCHEMA} and in no
  * catalog (TABLE_CAT null), so a catalog argument matches only when null or empty. The
  * primary key, which the catalog does not name, is reported as {@code <TABLE>_PK}, after the
- * catalog's own {@code <TABLE>_UNIQUE_n} and {@code <TABLE>_FK_n} names. Foreign keys are not
- * enforced: their rules are reported as NO ACTION.
+ * catalog's own {@code <TABLE>_UNIQUE_n} and {@code <TABLE>_FK_n} names. Foreign keys report their
+ * ON UPDATE / ON DELETE rules.
  */
 final class CatalogMetadata {
     private static final String SCHEMA = TellConnection.SCHEMA;
@@ -111,6 +111,15 @@ final class CatalogMetadata {
             }
         }
         return out;
+    }
+
+    private static int rule(io.tell.sql.ForeignKeyDef.Action action) {
+        return switch (action) {
+            case NO_ACTION -> DatabaseMetaData.importedKeyNoAction;
+            case RESTRICT -> DatabaseMetaData.importedKeyRestrict;
+            case CASCADE -> DatabaseMetaData.importedKeyCascade;
+            case SET_NULL -> DatabaseMetaData.importedKeySetNull;
+        };
     }
 
     /** COLUMN_DEF: the default's SQL text; none for identity columns, whose values are generated. */
@@ -212,7 +221,7 @@ final class CatalogMetadata {
             String pkName = catalog.table(fk.refTable()).map(ref -> keyName(ref, fk.refColumns())).orElse(null);
             for (int i = 0; i < fk.columns().size(); i++) {
                 out.add(null, SCHEMA, fk.refTable(), fk.refColumns().get(i), null, SCHEMA, t.name(), fk.columns().get(i),
-                        i + 1, DatabaseMetaData.importedKeyNoAction, DatabaseMetaData.importedKeyNoAction, fk.name(),
+                        i + 1, rule(fk.onUpdate()), rule(fk.onDelete()), fk.name(),
                         pkName, DatabaseMetaData.importedKeyNotDeferrable);
             }
         }

@@ -21,6 +21,7 @@ public final class Implementor {
     private RowReturner returner;
     private Upsert upsert;
     private RowChecks checks;
+    private ForeignKeyRules foreignKeys;
 
     /** What a data modification with RETURNING makes of each row it changed. */
     @FunctionalInterface
@@ -67,6 +68,16 @@ public final class Implementor {
     /** The INSERT or UPDATE checks every new row against {@code checks} before its first write. */
     public void checkRows(RowChecks rowChecks) {
         this.checks = rowChecks;
+    }
+
+    /** The data modification keeps the foreign keys {@code rules} describe. */
+    public void keepForeignKeys(ForeignKeyRules rules) {
+        this.foreignKeys = rules;
+    }
+
+    /** The foreign keys the data modification keeps, or null. */
+    ForeignKeyRules foreignKeys() {
+        return foreignKeys;
     }
 
     /** The CHECK constraints new rows must pass, or null. */

@@ -59,12 +59,14 @@ public final class TellTableModify extends TableModify implements TellRel {
         Implementor.RowReturner returner = impl.returner();
         Upsert upsert = impl.upsert();
         RowChecks checks = impl.rowChecks();
+        ForeignKeyRules fks = impl.foreignKeys();
         if (upsert != null) {
-            return ctx -> Cursor.of(new Upserts(store, upsert, returner, checks, ctx).run(in.open(ctx)));
+            return ctx -> Cursor.of(new Upserts(store, upsert, returner, checks, fks, ctx).run(in.open(ctx)));
         }
         return ctx -> {
             Cursor c = in.open(ctx);
             List<Object[]> rows = new ArrayList<>();
+            List<Object[]> olds = new ArrayList<>();
             List<Long> rids = new ArrayList<>();
             for (Object[] r = c.next(); r != null; r = c.next()) {
                 ctx.check();
@@ -76,10 +78,12 @@ public final class TellTableModify extends TableModify implements TellRel {
                             next[updated[i]] = r[width + i];
                         }
                         rows.add(checked(store.validate(next), checks, ctx));
+                        olds.add(fks != null ? java.util.Arrays.copyOf(r, width) : null);
                         rids.add(ctx.targetRid());
                     }
                     default -> {
-                        rows.add(returner != null ? java.util.Arrays.copyOf(r, width) : null); // for RETURNING
+                        // the deleted row: for RETURNING, and for the foreign keys that reference it
+                        rows.add(returner != null || fks != null ? java.util.Arrays.copyOf(r, width) : null);
                         rids.add(ctx.targetRid());
                     }
                 }
@@ -92,11 +96,25 @@ public final class TellTableModify extends TableModify implements TellRel {
                         if (ctx.checksAtStatement()) {
                             store.checkUniqueKeys(ctx.transaction(), rows.get(i));
                         }
+                        if (fks != null) {
+                            fks.checkParents(ctx.transaction(), rows.get(i), null);
+                        }
                         store.insert(ctx.transaction(), rows.get(i));
                         yield true;
                     }
-                    case UPDATE -> store.update(ctx.transaction(), rids.get(i), rows.get(i));
-                    default -> store.delete(ctx.transaction(), rids.get(i));
+                    case UPDATE -> {
+                        if (fks != null) {
+                            fks.checkParents(ctx.transaction(), rows.get(i), olds.get(i));
+                            fks.beforeUpdate(ctx.transaction(), olds.get(i), rows.get(i));
+                        }
+                        yield store.update(ctx.transaction(), rids.get(i), rows.get(i));
+                    }
+                    default -> {
+                        if (fks != null) {
+                            fks.beforeDelete(ctx.transaction(), rows.get(i));
+                        }
+                        yield store.delete(ctx.transaction(), rids.get(i));
+                    }
                 };
                 if (changed) {
                     count++;

@@ -24,16 +24,19 @@ final class Upserts {
     private final Upsert upsert;
     private final Implementor.RowReturner returner;
     private final RowChecks checks;
+    private final ForeignKeyRules fks;
     private final ExecContext ctx;
     private final Set<Long> touched = new HashSet<>();
     private final List<Object[]> returned = new ArrayList<>();
     private long count;
 
-    Upserts(TableStore store, Upsert upsert, Implementor.RowReturner returner, RowChecks checks, ExecContext ctx) {
+    Upserts(TableStore store, Upsert upsert, Implementor.RowReturner returner, RowChecks checks, ForeignKeyRules fks,
+            ExecContext ctx) {
         this.store = store;
         this.upsert = upsert;
         this.returner = returner;
         this.checks = checks;
+        this.fks = fks;
         this.ctx = ctx;
     }
 
@@ -50,6 +53,9 @@ final class Upserts {
         for (Object[] row : rows) {
             TableStore.Row existing = existing(row);
             if (existing == null) {
+                if (fks != null) {
+                    fks.checkParents(ctx.transaction(), row, null);
+                }
                 touched.add(store.insert(ctx.transaction(), row));
                 changed(row);
             } else if (!upsert.doNothing()) {
@@ -96,6 +102,10 @@ final class Upserts {
         next = store.validate(next);
         if (checks != null) {
             checks.check(next, ctx);
+        }
+        if (fks != null) {
+            fks.checkParents(ctx.transaction(), next, existing.values());
+            fks.beforeUpdate(ctx.transaction(), existing.values(), next);
         }
         if (store.update(ctx.transaction(), existing.rid(), next)) {
             changed(next);
