@@ -39,13 +39,13 @@ class ForeignKeyRedisIT {
         try (SqlCluster cluster = new SqlCluster(REDIS, NODES)) {
             List<ProcessingNode> nodes = cluster.nodes;
             try (SqlSession s = nodes.get(0).openSession()) {
-                run(s, "CREATE TABLE parent (id INT PRIMARY KEY)");
-                run(s, "CREATE TABLE child (id INT PRIMARY KEY, p INT NOT NULL REFERENCES parent)");
+                SqlCluster.run(s, "CREATE TABLE parent (id INT PRIMARY KEY)");
+                SqlCluster.run(s, "CREATE TABLE child (id INT PRIMARY KEY, p INT NOT NULL REFERENCES parent)");
                 StringBuilder rows = new StringBuilder("INSERT INTO parent VALUES ");
                 for (int i = 0; i < PARENTS; i++) {
                     rows.append(i == 0 ? "" : ", ").append("(").append(i).append(")");
                 }
-                run(s, rows.toString());
+                SqlCluster.run(s, rows.toString());
             }
             AtomicInteger nextChild = new AtomicInteger();
             AtomicLong children = new AtomicLong();
@@ -118,7 +118,4 @@ class ForeignKeyRedisIT {
         }
     }
 
-    private static void run(SqlSession s, String sql) {
-        s.execute(s.prepare(sql), List.of(), 0, 0).close();
-    }
 }

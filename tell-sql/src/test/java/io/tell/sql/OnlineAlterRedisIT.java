@@ -38,12 +38,12 @@ class OnlineAlterRedisIT {
         try (SqlCluster cluster = new SqlCluster(REDIS, NODES)) {
             List<ProcessingNode> nodes = cluster.nodes;
             try (SqlSession s = nodes.get(0).openSession()) {
-                run(s, "CREATE TABLE acct (id INT PRIMARY KEY, owner INT NOT NULL, balance BIGINT NOT NULL, note VARCHAR(5))");
+                SqlCluster.run(s, "CREATE TABLE acct (id INT PRIMARY KEY, owner INT NOT NULL, balance BIGINT NOT NULL, note VARCHAR(5))");
                 StringBuilder rows = new StringBuilder("INSERT INTO acct (id, owner, balance) VALUES ");
                 for (int i = 0; i < ACCOUNTS; i++) {
                     rows.append(i == 0 ? "" : ", ").append("(").append(i).append(", ").append(i % 7).append(", 100)");
                 }
-                run(s, rows.toString());
+                SqlCluster.run(s, rows.toString());
             }
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong writes = new AtomicLong();
@@ -65,11 +65,11 @@ class OnlineAlterRedisIT {
                 String note = "NOTE";
                 for (int round = 1; round <= ROUNDS && failures.isEmpty(); round++) {
                     long before = writes.get();
-                    run(s, "ALTER TABLE acct ADD COLUMN extra" + round + " INT DEFAULT " + round);
+                    SqlCluster.run(s, "ALTER TABLE acct ADD COLUMN extra" + round + " INT DEFAULT " + round);
                     if (round > 1) {
-                        run(s, "ALTER TABLE acct DROP COLUMN extra" + (round - 1));
+                        SqlCluster.run(s, "ALTER TABLE acct DROP COLUMN extra" + (round - 1));
                     }
-                    run(s, "ALTER TABLE acct RENAME COLUMN " + note + " TO note" + round);
+                    SqlCluster.run(s, "ALTER TABLE acct RENAME COLUMN " + note + " TO note" + round);
                     note = "NOTE" + round;
                     check(nodes.get(1 + round % (NODES - 1)), round, why + ", round " + round);
                     while (writes.get() < before + 20 && failures.isEmpty()) {
@@ -102,11 +102,11 @@ class OnlineAlterRedisIT {
                 while (true) {
                     try {
                         if (open) {
-                            run(s, "INSERT INTO acct (id, owner, balance) VALUES (" + id + ", " + id % 7 + ", 0)");
+                            SqlCluster.run(s, "INSERT INTO acct (id, owner, balance) VALUES (" + id + ", " + id % 7 + ", 0)");
                         } else {
                             s.setAutoCommit(false);
-                            run(s, "UPDATE acct SET balance = balance - 1 WHERE id = " + from);
-                            run(s, "UPDATE acct SET balance = balance + 1 WHERE id = " + to);
+                            SqlCluster.run(s, "UPDATE acct SET balance = balance - 1 WHERE id = " + from);
+                            SqlCluster.run(s, "UPDATE acct SET balance = balance + 1 WHERE id = " + to);
                             s.commit();
                             s.setAutoCommit(true);
                         }
@@ -152,7 +152,4 @@ class OnlineAlterRedisIT {
         return out;
     }
 
-    private static void run(SqlSession s, String sql) {
-        s.execute(s.prepare(sql), List.of(), 0, 0).close();
-    }
 }

@@ -54,13 +54,13 @@ class OnlineIndexRedisIT {
             }
             ProcessingNode ddlNode = nodes.get(0);
             try (SqlSession s = ddlNode.openSession()) {
-                run(s, "CREATE TABLE item (id INT PRIMARY KEY, tag INT, note VARCHAR(10))");
+                SqlCluster.run(s, "CREATE TABLE item (id INT PRIMARY KEY, tag INT, note VARCHAR(10))");
                 StringBuilder rows = new StringBuilder("INSERT INTO item VALUES ");
                 for (int i = 0; i < SEED_ROWS; i++) { // ids spread out: writers insert between them
                     rows.append(i == 0 ? "" : ", ").append("(").append(i * 1000).append(", ").append(i % TAGS)
                             .append(", 'seed')");
                 }
-                run(s, rows.toString());
+                SqlCluster.run(s, rows.toString());
             }
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong writes = new AtomicLong();
@@ -81,13 +81,13 @@ class OnlineIndexRedisIT {
             try (SqlSession s = ddlNode.openSession()) {
                 for (int round = 0; round < ROUNDS && failures.isEmpty(); round++) {
                     long before = writes.get();
-                    run(s, "CREATE INDEX by_tag ON item (tag)");
-                    run(s, "CREATE UNIQUE INDEX by_tag_id ON item (tag, id)");
+                    SqlCluster.run(s, "CREATE INDEX by_tag ON item (tag)");
+                    SqlCluster.run(s, "CREATE UNIQUE INDEX by_tag_id ON item (tag, id)");
                     checkIndexes(nodes.get(1 + round % (NODES - 1)), why + ", round " + round);
                     assertTrue(failures.isEmpty(), () -> why + ": " + failures.peek());
                     if (round < ROUNDS - 1) {
-                        run(s, "DROP INDEX by_tag");
-                        run(s, "DROP INDEX by_tag_id");
+                        SqlCluster.run(s, "DROP INDEX by_tag");
+                        SqlCluster.run(s, "DROP INDEX by_tag_id");
                     }
                     while (writes.get() < before + 20 && failures.isEmpty()) {
                         Thread.sleep(5); // writers move on between rounds
@@ -111,15 +111,15 @@ class OnlineIndexRedisIT {
         try (SqlCluster cluster = new SqlCluster(REDIS, 2);
              SqlSession one = cluster.nodes.get(0).openSession();
              SqlSession two = cluster.nodes.get(1).openSession()) {
-            run(one, "CREATE TABLE u (id INT PRIMARY KEY, code INT)");
-            run(one, "CREATE UNIQUE INDEX u_code ON u (code)");
-            run(two, "INSERT INTO u VALUES (1, 7)"); // the second node keeps the index now
+            SqlCluster.run(one, "CREATE TABLE u (id INT PRIMARY KEY, code INT)");
+            SqlCluster.run(one, "CREATE UNIQUE INDEX u_code ON u (code)");
+            SqlCluster.run(two, "INSERT INTO u VALUES (1, 7)"); // the second node keeps the index now
             TellException duplicate = org.junit.jupiter.api.Assertions.assertThrows(TellException.class,
-                    () -> run(two, "INSERT INTO u VALUES (2, 7)"));
+                    () -> SqlCluster.run(two, "INSERT INTO u VALUES (2, 7)"));
             assertEquals(io.tell.error.ErrorCode.DUPLICATE_KEY, duplicate.code());
-            run(one, "DROP INDEX u_code");
-            run(two, "INSERT INTO u VALUES (2, 7)");
-            run(one, "INSERT INTO u VALUES (3, 7)");
+            SqlCluster.run(one, "DROP INDEX u_code");
+            SqlCluster.run(two, "INSERT INTO u VALUES (2, 7)");
+            SqlCluster.run(one, "INSERT INTO u VALUES (3, 7)");
         }
     }
 
@@ -148,7 +148,7 @@ class OnlineIndexRedisIT {
                 }
                 while (true) {
                     try {
-                        run(s, sql);
+                        SqlCluster.run(s, sql);
                         break;
                     } catch (TellException e) {
                         if (!e.retriable()) {
@@ -212,7 +212,4 @@ class OnlineIndexRedisIT {
         return rows.stream().map(r -> (Integer) r.values()[0]).sorted().toList();
     }
 
-    private static void run(SqlSession s, String sql) {
-        s.execute(s.prepare(sql), List.of(), 0, 0).close();
-    }
 }

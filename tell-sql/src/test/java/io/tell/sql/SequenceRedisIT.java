@@ -34,8 +34,8 @@ class SequenceRedisIT {
         try (SqlCluster cluster = new SqlCluster(REDIS, NODES)) {
             List<ProcessingNode> nodes = cluster.nodes;
             try (SqlSession s = nodes.get(0).openSession()) {
-                run(s, "CREATE SEQUENCE tickets CACHE 2");
-                run(s, "CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY (CACHE 3) PRIMARY KEY,"
+                SqlCluster.run(s, "CREATE SEQUENCE tickets CACHE 2");
+                SqlCluster.run(s, "CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY (CACHE 3) PRIMARY KEY,"
                         + " ticket BIGINT DEFAULT NEXT VALUE FOR tickets, writer INT)");
             }
             ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
@@ -110,7 +110,4 @@ class SequenceRedisIT {
         }
     }
 
-    private static void run(SqlSession s, String sql) {
-        s.execute(s.prepare(sql), List.of(), 0, 0).close();
-    }
 }

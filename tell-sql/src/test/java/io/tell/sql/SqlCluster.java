@@ -28,6 +28,11 @@ final class SqlCluster implements AutoCloseable {
         }
     }
 
+    /** Runs one statement and discards its result. */
+    static void run(SqlSession s, String sql) {
+        s.execute(s.prepare(sql), List.of(), 0, 0).close();
+    }
+
     @Override
     public void close() {
         nodes.forEach(ProcessingNode::close);
