@@ -113,3 +113,13 @@ query
 SELECT CHAR_LENGTH(body), extra FROM notes_t
 ----
 12 | more
+
+# DESC index columns are accepted (and reported by DatabaseMetaData); Tell keeps indexes in
+# ascending order and reads them for lookups and ranges, which work either way.
+statement ok
+CREATE INDEX notes_desc ON notes_t (body DESC, id ASC)
+
+query
+SELECT id FROM notes_t WHERE body = 'a long story'
+----
+1

@@ -320,12 +320,12 @@ public final class Catalog {
      * caller's job (see {@code DdlExecutor}).
      */
     public TableDef createIndex(String table, String index, List<String> columns, boolean unique, boolean ifNotExists) {
-        return createIndex(table, index, columns, unique, false, ifNotExists);
+        return createIndex(table, index, columns, unique, false, ifNotExists, List.of());
     }
 
     /** Adds an index, or with {@code constraint} the index of a UNIQUE constraint; write-only as above. */
     public TableDef createIndex(String table, String index, List<String> columns, boolean unique, boolean constraint,
-                                boolean ifNotExists) {
+                                boolean ifNotExists, List<String> descending) {
         return change(cat -> {
             TableDef t = cat.tableMap().get(table);
             if (t == null) {
@@ -337,7 +337,7 @@ public final class Catalog {
                 }
                 throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "index " + index + " already exists");
             }
-            TableDef next = t.withIndex(index, columns, unique, constraint, true);
+            TableDef next = t.withIndex(index, columns, unique, constraint, true, descending);
             return Edit.put(next, next);
         });
     }

@@ -8,20 +8,34 @@ import java.util.List;
  *
  * @param writeOnly being built by CREATE INDEX: writers keep it (and a unique one refuses
  *                  duplicates) but queries do not read it until its backfill is done
+ * @param descending the columns declared DESC. Tell keeps every index in ascending key order
+ *                  (it reads indexes for lookups and ranges, never for their order), so this
+ *                  is what CREATE INDEX said, for DatabaseMetaData and tools
  */
 public record IndexDef(String name, List<String> columns, boolean unique, boolean constraint, String treeName,
-                       boolean writeOnly) {
+                       boolean writeOnly, List<String> descending) {
     public IndexDef {
         Names.check("index", name);
         columns = List.copyOf(columns);
+        descending = List.copyOf(descending);
     }
 
     public IndexDef(String name, List<String> columns, boolean unique, boolean constraint, String treeName) {
-        this(name, columns, unique, constraint, treeName, false);
+        this(name, columns, unique, constraint, treeName, false, List.of());
+    }
+
+    public IndexDef(String name, List<String> columns, boolean unique, boolean constraint, String treeName,
+                    boolean writeOnly) {
+        this(name, columns, unique, constraint, treeName, writeOnly, List.of());
     }
 
     /** This index readable by queries. */
     IndexDef published() {
-        return new IndexDef(name, columns, unique, constraint, treeName, false);
+        return new IndexDef(name, columns, unique, constraint, treeName, false, descending);
+    }
+
+    /** This index over other column names (a rename) or in another tree (TRUNCATE's fresh storage). */
+    IndexDef moved(List<String> newColumns, List<String> newDescending, String newTree) {
+        return new IndexDef(name, newColumns, unique, constraint, newTree, writeOnly, newDescending);
     }
 }

@@ -140,8 +140,8 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
      */
     TableDef withStorage(long newId) {
         String base = "tell.t" + newId;
-        List<IndexDef> ixs = indexes.stream().map(ix -> new IndexDef(ix.name(), ix.columns(), ix.unique(),
-                ix.constraint(), base + ix.treeName().substring(rowDomain.length()), ix.writeOnly())).toList();
+        List<IndexDef> ixs = indexes.stream().map(ix -> ix.moved(ix.columns(), ix.descending(),
+                base + ix.treeName().substring(rowDomain.length()))).toList();
         List<ColumnDef> cols = columns;
         return new TableDef(newId, name, cols, primaryKey, ixs, foreignKeys, base, base + ".rid",
                 pkTree != null ? base + ".pk" : null, ridTree != null ? base + ".rows" : null, nextIndexNo, List.of(),
@@ -184,8 +184,8 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         }
         java.util.function.UnaryOperator<List<String>> rename = l -> l.stream().map(c -> c.equals(from) ? to : c).toList();
         List<ColumnDef> cols = columns.stream().map(c -> c.name().equals(from) ? c.renamed(to) : c).toList();
-        List<IndexDef> ixs = indexes.stream().map(ix -> new IndexDef(ix.name(), rename.apply(ix.columns()), ix.unique(),
-                ix.constraint(), ix.treeName(), ix.writeOnly())).toList();
+        List<IndexDef> ixs = indexes.stream().map(ix -> ix.moved(rename.apply(ix.columns()), rename.apply(ix.descending()),
+                ix.treeName())).toList();
         List<ForeignKeyDef> fks = foreignKeys.stream().map(fk -> fk.with(fk.name(), rename.apply(fk.columns()),
                 fk.refTable(), fk.refTable().equals(name) ? rename.apply(fk.refColumns()) : fk.refColumns())).toList();
         return with(name, cols, rename.apply(primaryKey), ixs, fks, nextIndexNo, slots);
@@ -218,13 +218,19 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
 
     /** This table with one more index, {@code writeOnly} while CREATE INDEX fills it. */
     TableDef withIndex(String indexName, List<String> cols, boolean unique, boolean constraint, boolean writeOnly) {
+        return withIndex(indexName, cols, unique, constraint, writeOnly, List.of());
+    }
+
+    /** This table with one more index, its {@code descending} columns declared DESC. */
+    TableDef withIndex(String indexName, List<String> cols, boolean unique, boolean constraint, boolean writeOnly,
+                       List<String> descending) {
         Names.check("index", indexName);
         checkColumns(name, "index " + indexName, columns, cols, false);
         if (index(indexName) != null) {
             throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "index " + indexName + " already exists on table " + name);
         }
         List<IndexDef> next = new ArrayList<>(indexes);
-        next.add(new IndexDef(indexName, cols, unique, constraint, rowDomain + ".i" + nextIndexNo, writeOnly));
+        next.add(new IndexDef(indexName, cols, unique, constraint, rowDomain + ".i" + nextIndexNo, writeOnly, descending));
         return with(name, columns, primaryKey, next, foreignKeys, nextIndexNo + 1, slots);
     }
 

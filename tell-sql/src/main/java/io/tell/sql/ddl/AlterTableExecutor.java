@@ -46,7 +46,7 @@ final class AlterTableExecutor {
         DdlStatement.AlterAction only = a.actions().get(0);
         if (only instanceof DdlStatement.AddUnique u) {
             String name = u.unique().name() != null ? u.unique().name() : freeName(cat, def.name() + "_UNIQUE_");
-            DdlExecutor.createIndex(node, def.name(), name, u.unique().columns(), true, true, false);
+            DdlExecutor.createIndex(node, def.name(), name, u.unique().columns(), true, true, false, List.of());
             return;
         }
         if (only instanceof DdlStatement.AddForeignKey f) {

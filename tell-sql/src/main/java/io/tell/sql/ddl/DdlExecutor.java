@@ -136,13 +136,13 @@ public final class DdlExecutor {
         if (c.ifNotExists() && node.catalog().snapshot().tableOfIndex(c.name()).isPresent()) {
             return;
         }
-        createIndex(node, c.table(), c.name(), c.columns(), c.unique(), false, c.ifNotExists());
+        createIndex(node, c.table(), c.name(), c.columns(), c.unique(), false, c.ifNotExists(), c.descending());
     }
 
     /** CREATE INDEX, or with {@code constraint} ALTER TABLE ... ADD UNIQUE: the same steps. */
     static void createIndex(ProcessingNode node, String table, String name, List<String> columns, boolean unique,
-                            boolean constraint, boolean ifNotExists) {
-        TableDef def = node.catalog().createIndex(table, name, columns, unique, constraint, ifNotExists);
+                            boolean constraint, boolean ifNotExists, List<String> descending) {
+        TableDef def = node.catalog().createIndex(table, name, columns, unique, constraint, ifNotExists, descending);
         try {
             OlderWriters.await(node.transactions());
             backfill(node, node.table(def), name);

@@ -550,17 +550,18 @@ public final class DdlParser {
         String table = in.identifier("a table name");
         in.expectSymbol('(');
         List<String> columns = new ArrayList<>();
+        List<String> descending = new ArrayList<>();
         do {
-            columns.add(in.identifier("a column name"));
-            Token at = in.token();
+            String column = in.identifier("a column name");
+            columns.add(column);
             if (in.accept("DESC")) {
-                throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "Descending index columns are not supported",
-                        at.line(), at.column());
+                descending.add(column);
+            } else {
+                in.accept("ASC");
             }
-            in.accept("ASC");
         } while (in.acceptSymbol(','));
         in.expectSymbol(')');
-        return new DdlStatement.CreateIndex(name, table, columns, unique, ifNotExists);
+        return new DdlStatement.CreateIndex(name, table, columns, unique, ifNotExists, descending);
     }
 
     /** {@code table [(columns)] [ON DELETE action] [ON UPDATE action]}, after REFERENCES. */

@@ -64,11 +64,16 @@ public sealed interface DdlStatement {
     record DropSequence(String name, boolean ifExists) implements DdlStatement {
     }
 
-    /** {@code CREATE [UNIQUE] INDEX}; the columns in key order, all ascending. */
-    record CreateIndex(String name, String table, List<String> columns, boolean unique, boolean ifNotExists)
-            implements DdlStatement {
+    /** {@code CREATE [UNIQUE] INDEX}; the columns in key order, those declared DESC in {@code descending}. */
+    record CreateIndex(String name, String table, List<String> columns, boolean unique, boolean ifNotExists,
+                       List<String> descending) implements DdlStatement {
         public CreateIndex {
             columns = List.copyOf(columns);
+            descending = List.copyOf(descending);
+        }
+
+        public CreateIndex(String name, String table, List<String> columns, boolean unique, boolean ifNotExists) {
+            this(name, table, columns, unique, ifNotExists, List.of());
         }
     }
 

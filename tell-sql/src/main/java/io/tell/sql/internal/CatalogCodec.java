@@ -151,9 +151,13 @@ public final class CatalogCodec {
         out.writeVarint(t.indexes().size());
         for (IndexDef ix : t.indexes()) {
             out.writeString(ix.name());
-            out.write((ix.unique() ? 1 : 0) | (ix.constraint() ? 2 : 0) | (ix.writeOnly() ? 4 : 0));
+            out.write((ix.unique() ? 1 : 0) | (ix.constraint() ? 2 : 0) | (ix.writeOnly() ? 4 : 0)
+                    | (ix.descending().isEmpty() ? 0 : 8));
             writeNames(out, ix.columns());
             out.writeString(ix.treeName());
+            if (!ix.descending().isEmpty()) {
+                writeNames(out, ix.descending());
+            }
         }
         out.writeVarint(t.foreignKeys().size());
         for (ForeignKeyDef fk : t.foreignKeys()) {
@@ -211,8 +215,10 @@ public final class CatalogCodec {
         for (long i = 0; i < ni; i++) {
             String iname = in.readString();
             int flags = in.read();
-            indexes.add(new IndexDef(iname, readNames(in), (flags & 1) != 0, (flags & 2) != 0, in.readString(),
-                    (flags & 4) != 0));
+            List<String> icols = readNames(in);
+            String tree = in.readString();
+            indexes.add(new IndexDef(iname, icols, (flags & 1) != 0, (flags & 2) != 0, tree, (flags & 4) != 0,
+                    (flags & 8) != 0 ? readNames(in) : List.of()));
         }
         long nf = in.readVarint();
         List<ForeignKeyDef> fks = new ArrayList<>();

@@ -164,20 +164,21 @@ final class CatalogMetadata {
                 "INDEX_QUALIFIER", "INDEX_NAME", "TYPE:SMALLINT", "ORDINAL_POSITION:SMALLINT", "COLUMN_NAME", "ASC_OR_DESC",
                 "CARDINALITY:BIGINT", "PAGES:BIGINT", "FILTER_CONDITION");
         for (TableDef t : table(catalogName, schema, table)) {
-            addIndex(out, t, primaryKeyName(t), t.primaryKey(), true);
+            addIndex(out, t, primaryKeyName(t), t.primaryKey(), true, List.of());
             for (IndexDef ix : t.indexes()) {
                 if ((ix.unique() || !unique) && !ix.writeOnly()) {
-                    addIndex(out, t, ix.name(), ix.columns(), ix.unique());
+                    addIndex(out, t, ix.name(), ix.columns(), ix.unique(), ix.descending());
                 }
             }
         }
         return out.sortBy("NON_UNIQUE", "TYPE", "INDEX_NAME", "ORDINAL_POSITION");
     }
 
-    private static void addIndex(MetadataTable out, TableDef t, String name, List<String> columns, boolean unique) {
+    private static void addIndex(MetadataTable out, TableDef t, String name, List<String> columns, boolean unique,
+                                 List<String> descending) {
         for (int i = 0; i < columns.size(); i++) {
             out.add(null, SCHEMA, t.name(), !unique, null, name, DatabaseMetaData.tableIndexOther, i + 1, columns.get(i),
-                    "A", null, null, null);
+                    descending.contains(columns.get(i)) ? "D" : "A", null, null, null);
         }
     }
 

@@ -177,9 +177,8 @@ class DdlParserTest {
         assertEquals(new DropTable("T", true), DdlParser.parse("DROP TABLE IF EXISTS t"));
         assertEquals(new DropTable("T", false), DdlParser.parse("DROP TABLE t"));
         assertEquals(new DropIndex("I", false), DdlParser.parse("DROP INDEX i"));
-        TellException e = error("CREATE INDEX i ON t (a, b DESC)");
-        assertSame(ErrorCode.FEATURE_NOT_SUPPORTED, e.code());
-        assertEquals("Descending index columns are not supported (at line 1, column 27)", e.getMessage());
+        assertEquals(new CreateIndex("I", "T", List.of("A", "B", "C"), false, false, List.of("B")),
+                DdlParser.parse("CREATE INDEX i ON t (a ASC, b DESC, c)"));
     }
 
     @Test

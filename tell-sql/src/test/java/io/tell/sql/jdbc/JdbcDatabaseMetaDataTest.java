@@ -115,6 +115,16 @@ class JdbcDatabaseMetaDataTest {
     }
 
     @Test
+    void descendingIndexColumnsAreReportedSo() throws SQLException {
+        try (java.sql.Statement s = connection.createStatement()) {
+            s.execute("CREATE INDEX by_balance ON customer (balance DESC, id)");
+        }
+        assertEquals(List.of(List.of("BALANCE", "D"), List.of("ID", "A")),
+                rows(md.getIndexInfo(null, null, "CUSTOMER", false, false), "INDEX_NAME", "COLUMN_NAME", "ASC_OR_DESC")
+                        .stream().filter(r -> r.get(0).equals("BY_BALANCE")).map(r -> r.subList(1, 3)).toList());
+    }
+
+    @Test
     void viewsAndSequencesAreListedWithTheirTypes() throws SQLException {
         try (java.sql.Statement s = connection.createStatement()) {
             s.execute("CREATE VIEW rich (who, money) AS SELECT email, balance FROM customer WHERE balance > 100");
