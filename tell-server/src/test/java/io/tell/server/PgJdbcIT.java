@@ -20,6 +20,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -35,6 +36,35 @@ class PgJdbcIT {
     @AfterAll
     static void stop() {
         server.close();
+    }
+
+    /** The driver's generated keys: RETURNING * for RETURN_GENERATED_KEYS, RETURNING "id" (lower case, quoted) for names. */
+    @Test
+    void generatedKeysComeBackThroughReturning() throws SQLException {
+        try (Connection c = server.connect(""); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE gk (id INT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name VARCHAR(10))");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO gk (name) VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
+                ps.setString(1, "a");
+                assertEquals(1, ps.executeUpdate());
+                try (ResultSet keys = ps.getGeneratedKeys()) {
+                    assertTrue(keys.next());
+                    assertEquals(1, keys.getInt(1));
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO gk (name) VALUES (?)", new String[] {"id"})) {
+                ps.setString(1, "b");
+                assertEquals(1, ps.executeUpdate());
+                try (ResultSet keys = ps.getGeneratedKeys()) {
+                    assertTrue(keys.next());
+                    assertEquals(2, keys.getInt(1));
+                }
+            }
+            try (ResultSet rs = s.executeQuery("INSERT INTO gk (name) VALUES ('c') RETURNING id, UPPER(name)")) {
+                assertTrue(rs.next());
+                assertEquals(3, rs.getInt(1));
+                assertEquals("C", rs.getString(2));
+            }
+        }
     }
 
     /**

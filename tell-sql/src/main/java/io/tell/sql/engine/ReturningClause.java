@@ -23,6 +23,7 @@ import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlUpdate;
 
 /**
@@ -38,7 +39,7 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
 
     static ReturningClause plan(SqlFrontEnd frontEnd, SqlNode dml, String list) {
         String from = from(dml);
-        SqlFrontEnd.Validated v = frontEnd.validate("SELECT " + list + " FROM " + from);
+        SqlFrontEnd.Validated v = frontEnd.validate(caseMatched(frontEnd, dml, "SELECT " + list + " FROM " + from));
         if (v.parameterTypes().getFieldCount() > 0) {
             throw unsupported("parameters (?) in RETURNING");
         }
@@ -116,6 +117,43 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
             return null;
         }
         return frontEnd.snapshot().table(targetName(statement)).orElse(null);
+    }
+
+    /**
+     * {@code select} with each column name of its list that names no column of the target table
+     * as written, but exactly one ignoring case, spelled as the table spells it: PostgreSQL's
+     * clients quote names in lower case ({@code RETURNING "id"}, as its JDBC driver asks for
+     * generated keys) where Tell keeps unquoted names in upper case.
+     */
+    private static String caseMatched(SqlFrontEnd frontEnd, SqlNode dml, String select) {
+        TableDef def = frontEnd.snapshot().table(targetName(dml)).orElse(null);
+        if (def == null) {
+            return select;
+        }
+        SqlNode parsed = SqlFrontEnd.parse(select);
+        boolean[] changed = {false};
+        SqlNodeList items = ((org.apache.calcite.sql.SqlSelect) parsed).getSelectList();
+        for (int i = 0; i < items.size(); i++) {
+            items.set(i, items.get(i).accept(new org.apache.calcite.sql.util.SqlShuttle() {
+                @Override
+                public SqlNode visit(SqlIdentifier id) {
+                    String name = id.names.get(id.names.size() - 1);
+                    if (id.isStar() || def.columnIndex(name) >= 0) {
+                        return id;
+                    }
+                    List<String> like = def.columns().stream().map(ColumnDef::name).filter(n -> n.equalsIgnoreCase(name))
+                            .toList();
+                    if (like.size() != 1) {
+                        return id;
+                    }
+                    changed[0] = true;
+                    List<String> names = new ArrayList<>(id.names);
+                    names.set(names.size() - 1, like.get(0));
+                    return new SqlIdentifier(names, id.getParserPosition());
+                }
+            }));
+        }
+        return changed[0] ? parsed.toSqlString(org.apache.calcite.sql.dialect.CalciteSqlDialect.DEFAULT).getSql() : select;
     }
 
     /** Evaluates the clause on one changed row. */
