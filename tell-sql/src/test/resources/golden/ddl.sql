@@ -123,3 +123,37 @@ query
 SELECT id FROM notes_t WHERE body = 'a long story'
 ----
 1
+
+# DEFAULT CURRENT_TIMESTAMP / CURRENT_DATE / LOCALTIMESTAMP / NOW(): the inserting statement's time.
+statement ok
+CREATE TABLE stamped (id INT PRIMARY KEY, made TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL, d1 DATE DEFAULT CURRENT_DATE, t2 TIMESTAMP DEFAULT NOW())
+
+statement ok
+INSERT INTO stamped (id) VALUES (1), (2)
+
+query
+SELECT COUNT(*) FROM stamped WHERE made = t2 AND CAST(made AS DATE) = d1 AND made > TIMESTAMP '2020-01-01 00:00:00'
+----
+2
+
+statement ok
+ALTER TABLE stamped ADD COLUMN since TIMESTAMP DEFAULT LOCALTIMESTAMP
+
+query
+SELECT COUNT(*) FROM stamped WHERE since >= made
+----
+2
+
+statement ok
+ALTER TABLE stamped ALTER COLUMN d1 SET DEFAULT DATE '2000-01-01'
+
+statement ok
+INSERT INTO stamped (id) VALUES (3)
+
+query
+SELECT d1 FROM stamped WHERE id = 3
+----
+2000-01-01
+
+statement error 42000
+CREATE TABLE bad (x INT DEFAULT CURRENT_TIMESTAMP)

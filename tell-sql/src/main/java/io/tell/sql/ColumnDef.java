@@ -10,9 +10,15 @@ import io.tell.error.TellException;
  * @param sequence the sequence whose next value is the DEFAULT (identity and SERIAL columns,
  *                 {@code DEFAULT NEXT VALUE FOR s}); null when the default is {@code defaultValue}
  * @param identity whether the column is an identity column, and of which kind
+ * @param defaultFunction CURRENT_DATE, CURRENT_TIMESTAMP or LOCALTIMESTAMP when the DEFAULT is
+ *                 the statement's time; null otherwise
  */
 public record ColumnDef(String name, ColumnType type, boolean nullable, Object defaultValue, String sequence,
-                        Identity identity) {
+                        Identity identity, String defaultFunction) {
+    /** The functions a DEFAULT may name: the statement's date or time. */
+    public static final java.util.Set<String> DEFAULT_FUNCTIONS = java.util.Set.of("CURRENT_DATE", "CURRENT_TIMESTAMP",
+            "LOCALTIMESTAMP");
+
     /** {@code GENERATED ALWAYS / BY DEFAULT AS IDENTITY}, or neither. */
     public enum Identity {
         NONE,
@@ -38,10 +44,29 @@ public record ColumnDef(String name, ColumnType type, boolean nullable, Object d
         if (identity != Identity.NONE && sequence == null) {
             throw TellException.of(ErrorCode.INTERNAL, "identity column " + name + " has no sequence");
         }
+        if (defaultFunction != null) {
+            if (!DEFAULT_FUNCTIONS.contains(defaultFunction) || defaultValue != null || sequence != null) {
+                throw TellException.of(ErrorCode.INVALID_DEFINITION, "column " + name + " has a bad DEFAULT " + defaultFunction);
+            }
+            if (type.type() != SqlType.DATE && type.type() != SqlType.TIMESTAMP) {
+                throw TellException.of(ErrorCode.INVALID_DEFINITION, "DEFAULT " + defaultFunction + " needs a DATE or"
+                        + " TIMESTAMP column, and " + name + " is " + type);
+            }
+        }
+    }
+
+    public ColumnDef(String name, ColumnType type, boolean nullable, Object defaultValue, String sequence,
+                     Identity identity) {
+        this(name, type, nullable, defaultValue, sequence, identity, null);
     }
 
     public ColumnDef(String name, ColumnType type, boolean nullable, Object defaultValue) {
-        this(name, type, nullable, defaultValue, null, Identity.NONE);
+        this(name, type, nullable, defaultValue, null, Identity.NONE, null);
+    }
+
+    /** This column defaulting to the statement's date or time ({@link #DEFAULT_FUNCTIONS}). */
+    public ColumnDef withDefaultFunction(String function) {
+        return new ColumnDef(name, type, nullable, null, null, Identity.NONE, function);
     }
 
     public static ColumnDef of(String name, ColumnType type) {
@@ -58,12 +83,12 @@ public record ColumnDef(String name, ColumnType type, boolean nullable, Object d
 
     /** This column under another name. */
     public ColumnDef renamed(String newName) {
-        return new ColumnDef(newName, type, nullable, defaultValue, sequence, identity);
+        return new ColumnDef(newName, type, nullable, defaultValue, sequence, identity, defaultFunction);
     }
 
     /** This column with nullability {@code on}. */
     public ColumnDef withNullable(boolean on) {
-        return new ColumnDef(name, type, on, defaultValue, sequence, identity);
+        return new ColumnDef(name, type, on, defaultValue, sequence, identity, defaultFunction);
     }
 
     /** This column filled from {@code seq} when an INSERT omits it. */
@@ -73,6 +98,6 @@ public record ColumnDef(String name, ColumnType type, boolean nullable, Object d
 
     /** True when an INSERT that omits the column gets something other than NULL. */
     public boolean hasDefault() {
-        return defaultValue != null || sequence != null;
+        return defaultValue != null || sequence != null || defaultFunction != null;
     }
 }

@@ -77,6 +77,9 @@ final class TableAlteration {
                 if (d.sequence() != null && !sequences.containsKey(d.sequence())) {
                     throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "sequence " + d.sequence() + " does not exist");
                 }
+                if (d.function() != null) {
+                    return new ColumnDef(c.name(), c.type(), c.nullable(), null).withDefaultFunction(d.function());
+                }
                 return d.sequence() != null ? c.withSequence(d.sequence(), ColumnDef.Identity.NONE)
                         : new ColumnDef(c.name(), c.type(), c.nullable(), d.value());
             }));

@@ -28,8 +28,8 @@ public sealed interface TableChange {
     record RenameTable(String to) implements TableChange {
     }
 
-    /** A new DEFAULT: {@code value}, or the next value of {@code sequence}; neither drops the default. */
-    record SetDefault(String column, Object value, String sequence) implements TableChange {
+    /** A new DEFAULT: {@code value}, the next value of {@code sequence}, or the time ({@code function}); none drops it. */
+    record SetDefault(String column, Object value, String sequence, String function) implements TableChange {
     }
 
     record SetNullable(String column, boolean nullable) implements TableChange {

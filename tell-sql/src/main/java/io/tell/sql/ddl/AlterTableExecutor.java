@@ -127,12 +127,13 @@ final class AlterTableExecutor {
                             + " only be created with its table");
                 }
                 ColumnDef column = DdlExecutor.column(def.name(), c.column(), new ArrayList<SequenceDef>());
-                yield new TableChange.AddColumn(column, column.defaultValue(), c.references(), c.ifNotExists());
+                yield new TableChange.AddColumn(column, fillOf(column), c.references(), c.ifNotExists());
             }
             case DdlStatement.DropColumn d -> new TableChange.DropColumn(d.column(), d.ifExists(), d.cascade());
             case DdlStatement.RenameColumn r -> new TableChange.RenameColumn(r.from(), r.to());
             case DdlStatement.RenameTable r -> new TableChange.RenameTable(r.to());
-            case DdlStatement.SetDefault d -> new TableChange.SetDefault(d.column(), defaultOf(def, d), d.sequence());
+            case DdlStatement.SetDefault d -> new TableChange.SetDefault(d.column(), defaultOf(def, d), d.sequence(),
+                    d.function());
             case DdlStatement.SetNotNull n -> new TableChange.SetNullable(n.column(), !n.notNull());
             case DdlStatement.DropConstraint d -> new TableChange.DropConstraint(d.name(), d.ifExists());
             case DdlStatement.AddUnique u -> throw new IllegalStateException("ADD UNIQUE stands alone");
@@ -141,9 +142,18 @@ final class AlterTableExecutor {
         };
     }
 
+    /** What the rows already stored read in an added column: its DEFAULT, the time of the ALTER for CURRENT_TIMESTAMP and the like. */
+    private static Object fillOf(ColumnDef column) {
+        if (column.defaultFunction() == null) {
+            return column.defaultValue();
+        }
+        java.time.LocalDateTime now = java.time.LocalDateTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        return column.type().coerce(column.type().type() == io.tell.sql.SqlType.DATE ? now.toLocalDate() : now);
+    }
+
     /** SET DEFAULT's literal coerced to the column's type (through ColumnDef, which names the column in errors). */
     private static Object defaultOf(TableDef def, DdlStatement.SetDefault d) {
-        if (d.drop() || d.sequence() != null) {
+        if (d.drop() || d.sequence() != null || d.function() != null) {
             return null;
         }
         int i = def.columnIndex(d.column());

@@ -91,6 +91,8 @@ public final class DdlExecutor {
                 def = def.withSequence(q.name(), col.identity());
             } else if (col.defaultSequence() != null) {
                 def = def.withSequence(col.defaultSequence(), ColumnDef.Identity.NONE);
+            } else if (col.defaultFunction() != null) {
+                def = def.withDefaultFunction(col.defaultFunction());
             }
             return def;
         } catch (TellException e) {

@@ -207,9 +207,10 @@ public final class DdlParser {
             if (in.accept("SET")) {
                 if (in.accept("DEFAULT")) {
                     if (in.token().is("NEXT") || in.token().is("NEXTVAL")) {
-                        return new DdlStatement.SetDefault(column, null, defaultSequence(), false);
+                        return new DdlStatement.SetDefault(column, null, defaultSequence(), null, false);
                     }
-                    return new DdlStatement.SetDefault(column, in.literal(), null, false);
+                    String function = defaultFunction();
+                    return new DdlStatement.SetDefault(column, function == null ? in.literal() : null, null, function, false);
                 }
                 if (in.accept("NOT")) {
                     in.expect("NULL");
@@ -223,7 +224,7 @@ public final class DdlParser {
             }
             if (in.accept("DROP")) {
                 if (in.accept("DEFAULT")) {
-                    return new DdlStatement.SetDefault(column, null, null, true);
+                    return new DdlStatement.SetDefault(column, null, null, null, true);
                 }
                 if (in.accept("NOT")) {
                     in.expect("NULL");
@@ -324,6 +325,7 @@ public final class DdlParser {
         Boolean nullable = null;
         Object defaultValue = null;
         String defaultSequence = null;
+        String defaultFunction = null;
         boolean hasDefault = false;
         ColumnDef.Identity identity = ColumnDef.Identity.NONE;
         DdlStatement.SequenceOptions owned = serial != null ? DdlStatement.SequenceOptions.DEFAULTS : null;
@@ -336,7 +338,7 @@ public final class DdlParser {
                 }
                 if (in.token().is("NEXT") || in.token().is("NEXTVAL")) {
                     defaultSequence = defaultSequence();
-                } else {
+                } else if ((defaultFunction = defaultFunction()) == null) {
                     defaultValue = in.literal();
                 }
                 hasDefault = true;
@@ -367,7 +369,8 @@ public final class DdlParser {
                     + " can have neither a DEFAULT nor NULL", in.token().line(), in.token().column());
         }
         boolean isNullable = owned == null && (nullable == null || nullable);
-        t.columns.add(new DdlStatement.Column(name, type, isNullable, defaultValue, defaultSequence, identity, owned));
+        t.columns.add(new DdlStatement.Column(name, type, isNullable, defaultValue, defaultSequence, identity, owned,
+                defaultFunction));
     }
 
     /** SMALLSERIAL, SERIAL, BIGSERIAL (and their SERIAL2/4/8 spellings) as their integer types; else null. */
@@ -407,6 +410,21 @@ public final class DdlParser {
                     : in.expected("IDENTITY");
         }
         return kind;
+    }
+
+    /** {@code CURRENT_DATE | CURRENT_TIMESTAMP | LOCALTIMESTAMP | NOW()} as the function's name; null for anything else. */
+    private String defaultFunction() {
+        for (String f : ColumnDef.DEFAULT_FUNCTIONS) {
+            if (in.accept(f)) {
+                return f;
+            }
+        }
+        if (in.accept("NOW")) {
+            in.expectSymbol('(');
+            in.expectSymbol(')');
+            return "CURRENT_TIMESTAMP";
+        }
+        return null;
     }
 
     /** {@code NEXT VALUE FOR s} or {@code nextval('s')}: the sequence's name. */

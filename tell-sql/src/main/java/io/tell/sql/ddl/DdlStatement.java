@@ -39,11 +39,13 @@ public sealed interface DdlStatement {
      * @param identity        GENERATED ALWAYS / BY DEFAULT AS IDENTITY (AUTO_INCREMENT: BY DEFAULT)
      * @param owned           the options of the sequence the column owns (identity and SERIAL
      *                        columns), null when it owns none
+     * @param defaultFunction {@code DEFAULT CURRENT_DATE | CURRENT_TIMESTAMP | LOCALTIMESTAMP | NOW()}
+     *                        (NOW() as CURRENT_TIMESTAMP), null otherwise
      */
     record Column(String name, ColumnType type, boolean nullable, Object defaultValue, String defaultSequence,
-                  ColumnDef.Identity identity, SequenceOptions owned) {
+                  ColumnDef.Identity identity, SequenceOptions owned, String defaultFunction) {
         public Column(String name, ColumnType type, boolean nullable, Object defaultValue) {
-            this(name, type, nullable, defaultValue, null, ColumnDef.Identity.NONE, null);
+            this(name, type, nullable, defaultValue, null, ColumnDef.Identity.NONE, null, null);
         }
     }
 
@@ -132,8 +134,8 @@ public sealed interface DdlStatement {
     record RenameTable(String to) implements AlterAction {
     }
 
-    /** {@code ALTER [COLUMN] c SET DEFAULT default} (a literal or a sequence's next value) or {@code DROP DEFAULT} (both null). */
-    record SetDefault(String column, Object value, String sequence, boolean drop) implements AlterAction {
+    /** {@code ALTER [COLUMN] c SET DEFAULT default} (a literal, a sequence's next value or the time) or {@code DROP DEFAULT}. */
+    record SetDefault(String column, Object value, String sequence, String function, boolean drop) implements AlterAction {
     }
 
     /** {@code ALTER [COLUMN] c SET NOT NULL} ({@code notNull}) or {@code DROP NOT NULL}. */

@@ -134,12 +134,15 @@ public final class CatalogCodec {
             writeType(out, c.type());
             out.write((c.nullable() ? 1 : 0) | (c.defaultValue() != null ? 2 : 0) | (c.sequence() != null ? 4 : 0)
                     | (c.identity() == ColumnDef.Identity.ALWAYS ? 8 : 0)
-                    | (c.identity() == ColumnDef.Identity.BY_DEFAULT ? 16 : 0));
+                    | (c.identity() == ColumnDef.Identity.BY_DEFAULT ? 16 : 0) | (c.defaultFunction() != null ? 32 : 0));
             if (c.defaultValue() != null) {
                 out.writeBytes(new RowCodec(List.of(c.type())).encode(new Object[] {c.defaultValue()}));
             }
             if (c.sequence() != null) {
                 out.writeString(c.sequence());
+            }
+            if (c.defaultFunction() != null) {
+                out.writeString(c.defaultFunction());
             }
         }
         writeNames(out, t.primaryKey());
@@ -202,7 +205,8 @@ public final class CatalogCodec {
             String sequence = (flags & 4) != 0 ? in.readString() : null;
             ColumnDef.Identity identity = (flags & 8) != 0 ? ColumnDef.Identity.ALWAYS
                     : (flags & 16) != 0 ? ColumnDef.Identity.BY_DEFAULT : ColumnDef.Identity.NONE;
-            columns.add(new ColumnDef(cname, type, (flags & 1) != 0, def, sequence, identity));
+            String function = (flags & 32) != 0 ? in.readString() : null;
+            columns.add(new ColumnDef(cname, type, (flags & 1) != 0, def, sequence, identity, function));
         }
         List<String> pk = readNames(in);
         String rowDomain = in.readString();

@@ -179,6 +179,14 @@ public final class CatalogSchema {
             ColumnDef c = def.columns().get(column);
             RelDataType type = table.getRowType().getFieldList().get(column).getType();
             RexBuilder rex = context.getRexBuilder();
+            if (c.defaultFunction() != null) {
+                org.apache.calcite.sql.SqlOperator now = switch (c.defaultFunction()) {
+                    case "CURRENT_DATE" -> SqlStdOperatorTable.CURRENT_DATE;
+                    case "LOCALTIMESTAMP" -> SqlStdOperatorTable.LOCALTIMESTAMP;
+                    default -> SqlStdOperatorTable.CURRENT_TIMESTAMP;
+                };
+                return rex.makeCast(type, rex.makeCall(now));
+            }
             if (c.sequence() != null) {
                 // named as the validator names the sequence of NEXT VALUE FOR: quoted, so the case stays
                 RexNode name = rex.makeLiteral('"' + c.sequence().replace("\"", "\"\"") + '"');

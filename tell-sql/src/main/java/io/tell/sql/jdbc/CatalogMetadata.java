@@ -124,6 +124,9 @@ final class CatalogMetadata {
 
     /** COLUMN_DEF: the default's SQL text; none for identity columns, whose values are generated. */
     private static String columnDefault(ColumnDef c) {
+        if (c.defaultFunction() != null) {
+            return c.defaultFunction();
+        }
         if (c.sequence() != null) {
             return c.identity() == ColumnDef.Identity.NONE ? "nextval('\"" + c.sequence() + "\"')" : null;
         }

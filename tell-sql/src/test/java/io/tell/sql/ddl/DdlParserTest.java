@@ -241,9 +241,9 @@ class DdlParserTest {
         assertTrue(e.getMessage().endsWith(" (at line 1, column 19)"), e.getMessage());
         e = error("CREATE TABLE t (a DECIMAL(2, 5))");
         assertSame(ErrorCode.INVALID_DEFINITION, e.code());
-        e = error("CREATE TABLE t (a DATE DEFAULT CURRENT_DATE)");
+        e = error("CREATE TABLE t (a TIMESTAMP DEFAULT LOCALTIME)");
         assertSame(ErrorCode.FEATURE_NOT_SUPPORTED, e.code());
-        assertEquals("DEFAULT CURRENT_DATE is not supported (at line 1, column 32)", e.getMessage());
+        assertEquals("DEFAULT LOCALTIME is not supported (at line 1, column 37)", e.getMessage());
         e = error("CREATE TABLE t (a TIMESTAMP WITH TIME ZONE)");
         assertSame(ErrorCode.FEATURE_NOT_SUPPORTED, e.code());
     }
