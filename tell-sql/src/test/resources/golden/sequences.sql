@@ -15,6 +15,21 @@ VALUES NEXT VALUE FOR s
 ----
 5
 
+# CURRENT VALUE FOR / currval: the value this session last took.
+query
+SELECT CURRENT VALUE FOR s, currval('s') FROM (VALUES (1)) AS t(x)
+----
+5 | 5
+
+statement ok
+CREATE SEQUENCE fresh
+
+statement error 55000 not yet defined in this session
+VALUES currval('fresh')
+
+statement error 42P01
+VALUES currval('nope')
+
 statement ok
 CREATE SEQUENCE down_by_ten START WITH 100 INCREMENT BY -10 MINVALUE 75 MAXVALUE 100 CACHE 2
 

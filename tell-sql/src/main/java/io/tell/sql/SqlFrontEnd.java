@@ -61,7 +61,7 @@ public final class SqlFrontEnd {
 
     /** Calcite's standard operators and functions, plus PostgreSQL's {@code nextval}. */
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
-            SqlOperatorTables.of(SequenceFunctions.NEXTVAL));
+            SqlOperatorTables.of(SequenceFunctions.NEXTVAL, SequenceFunctions.CURRVAL));
 
     /**
      * Calcite's default type system, except that CASE/UNION over strings of different lengths

@@ -36,6 +36,7 @@ public final class SqlStates {
             case FOREIGN_KEY_VIOLATION -> "23503";                  // foreign key violation
             case CHECK_VIOLATION -> "23514";                        // check violation
             case GENERATED_ALWAYS -> "428C9";                       // generated always
+            case OBJECT_NOT_IN_STATE -> "55000";                    // object not in prerequisite state
             case SEQUENCE_EXHAUSTED -> "2200H";                     // sequence generator limit exceeded
             case DEPENDENT_OBJECTS -> "2BP01";                      // dependent objects still exist
             case FEATURE_NOT_SUPPORTED -> "0A000";                  // feature not supported

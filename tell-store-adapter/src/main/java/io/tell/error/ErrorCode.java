@@ -79,6 +79,8 @@ public enum ErrorCode {
     FOREIGN_KEY_VIOLATION(false),
     /** A value was given for a column GENERATED ALWAYS AS IDENTITY. */
     GENERATED_ALWAYS(false),
+    /** An object is not in the state the operation needs (currval before nextval in a session). */
+    OBJECT_NOT_IN_STATE(false),
     /** A sequence reached its MAXVALUE (or MINVALUE, counting down). */
     SEQUENCE_EXHAUSTED(false),
     /** An object cannot be dropped while others depend on it (a sequence a column's DEFAULT uses). */

@@ -32,6 +32,8 @@ public final class Session implements SqlSession {
     private Isolation isolation = Isolation.SNAPSHOT;
     private boolean readOnly;
     private boolean statementChecks;
+    /** The value this session last took from each sequence (CURRENT VALUE FOR, currval). */
+    private final java.util.Map<String, Long> lastValues = new java.util.HashMap<>();
     private Transaction tx;
     /** The open transaction's savepoints, oldest first. */
     private final List<Named> savepoints = new ArrayList<>();
@@ -151,8 +153,7 @@ public final class Session implements SqlSession {
             }
             upserted.addAll(plan.upsertTrees());
             ctx = new ExecContext(tx, Params.coerce(values, plan.parameterTypes()), null, timeoutMillis);
-            CatalogSnapshot cat = catalog;
-            ctx.useSequences(name -> node.sequences().next(cat, name));
+            ctx.useSequences(sequenceValues(catalog));
             ctx.checkAtStatement(statementChecks && !autoCommit);
             running = ctx;
             Cursor c = plan.exec().open(ctx);
@@ -218,6 +219,30 @@ public final class Session implements SqlSession {
             failed = e instanceof TellException te ? te : TellException.of(ErrorCode.INTERNAL, String.valueOf(e), e);
         }
         rollbackQuietly(t);
+    }
+
+    /** The values NEXT VALUE FOR gives under {@code cat}; CURRENT VALUE FOR repeats this session's last one. */
+    private ExecContext.SequenceSource sequenceValues(CatalogSnapshot cat) {
+        return new ExecContext.SequenceSource() {
+            @Override
+            public long next(String name) {
+                long v = node.sequences().next(cat, name);
+                lastValues.put(name, v);
+                return v;
+            }
+
+            @Override
+            public long current(String name) {
+                Long v = lastValues.get(name);
+                if (v == null) {
+                    cat.sequence(name).orElseThrow(() ->
+                            TellException.of(ErrorCode.UNDEFINED_OBJECT, "sequence " + name + " does not exist"));
+                    throw TellException.of(ErrorCode.OBJECT_NOT_IN_STATE, "currval of sequence \"" + name
+                            + "\" is not yet defined in this session");
+                }
+                return v;
+            }
+        };
     }
 
     @Override

@@ -22,15 +22,25 @@ public final class ExecContext {
     private long targetRid;
     private volatile boolean cancelled;
     private boolean checkAtStatement;
-    private SequenceSource sequences = name -> {
-        throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "sequences are not available here");
+    private SequenceSource sequences = new SequenceSource() {
+        @Override
+        public long next(String name) {
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "sequences are not available here");
+        }
+
+        @Override
+        public long current(String name) {
+            return next(name);
+        }
     };
 
-    /** Where NEXT VALUE FOR and nextval() get their values. */
-    @FunctionalInterface
+    /** Where NEXT VALUE FOR / nextval() and CURRENT VALUE FOR / currval() get their values. */
     public interface SequenceSource {
         /** The next value of the sequence named {@code name} (as the catalog spells it). */
         long next(String name);
+
+        /** The value {@link #next} last gave this session for {@code name}; OBJECT_NOT_IN_STATE before that. */
+        long current(String name);
     }
 
     /** With {@code statementTime} null, the time is read when the statement first asks for it. */
@@ -98,6 +108,11 @@ public final class ExecContext {
     /** The next value of sequence {@code name}; UNDEFINED_OBJECT when there is none. */
     public long nextValue(String name) {
         return sequences.next(name);
+    }
+
+    /** The value this session's last {@link #nextValue} of sequence {@code name} gave. */
+    public long currentValue(String name) {
+        return sequences.current(name);
     }
 
     public void cancel() {

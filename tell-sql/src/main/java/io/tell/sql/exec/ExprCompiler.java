@@ -39,7 +39,8 @@ public final class ExprCompiler {
     /** Functions Calcite gives no distinctive kind, by operator instance (never by name). */
     private static final Map<SqlOperator, CallCompiler> FUNCTIONS = Map.ofEntries(
             Map.entry(SqlStdOperatorTable.CONCAT, StringFunctions::concat),
-            Map.entry(SequenceFunctions.NEXTVAL, (c, o) -> SequenceFunctions.nextval(o.get(0))),
+            Map.entry(SequenceFunctions.NEXTVAL, (c, o) -> SequenceFunctions.byName(o.get(0), true)),
+            Map.entry(SequenceFunctions.CURRVAL, (c, o) -> SequenceFunctions.byName(o.get(0), false)),
             Map.entry(SqlStdOperatorTable.UPPER, (c, o) -> StringFunctions.upper(o.get(0))),
             Map.entry(SqlStdOperatorTable.LOWER, (c, o) -> StringFunctions.lower(o.get(0))),
             Map.entry(SqlStdOperatorTable.INITCAP, (c, o) -> StringFunctions.initcap(o.get(0))),
@@ -153,8 +154,8 @@ public final class ExprCompiler {
                     ? DateFunctions.floor(call, ops, kind == SqlKind.CEIL)
                     : MathFunctions.floor(call, ops.get(0), kind == SqlKind.CEIL);
             case EXTRACT -> DateFunctions.extract(call, ops);
-            case NEXT_VALUE -> SequenceFunctions.nextValue(call);
-            case CURRENT_VALUE -> throw ExecErrors.unsupported("CURRENT VALUE FOR (currval)");
+            case NEXT_VALUE -> SequenceFunctions.sequenceValue(call, true);
+            case CURRENT_VALUE -> SequenceFunctions.sequenceValue(call, false);
             default -> {
                 CallCompiler f = FUNCTIONS.get(call.getOperator());
                 if (f == null) {

@@ -27,23 +27,39 @@ public final class SequenceFunctions {
         }
     };
 
+    /** {@code currval(text)}: the value this session's last nextval of the sequence gave. */
+    public static final SqlFunction CURRVAL = new SqlFunction("CURRVAL", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.BIGINT, null, OperandTypes.STRING, SqlFunctionCategory.SYSTEM) {
+        @Override
+        public boolean isDeterministic() {
+            return false;
+        }
+    };
+
     private SequenceFunctions() {
     }
 
-    /** NEXT VALUE FOR: the sequence is named by a literal the validator resolved (its parts quoted, dot-separated). */
-    static Expr nextValue(RexCall call) {
+    /**
+     * NEXT VALUE FOR ({@code next}) or CURRENT VALUE FOR: the sequence is named by a literal the
+     * validator resolved (its parts quoted, dot-separated).
+     */
+    static Expr sequenceValue(RexCall call, boolean next) {
         if (!(call.getOperands().get(0) instanceof RexLiteral literal)) {
-            throw ExecErrors.unsupported("NEXT VALUE FOR over " + call.getOperands().get(0));
+            throw ExecErrors.unsupported(call.getOperator().getName() + " over " + call.getOperands().get(0));
         }
         String name = resolve(literal.getValueAs(String.class), false);
-        return (row, ctx) -> ctx.nextValue(name);
+        return next ? (row, ctx) -> ctx.nextValue(name) : (row, ctx) -> ctx.currentValue(name);
     }
 
-    /** nextval(text): the name is read per evaluation, as PostgreSQL reads it (unquoted parts fold). */
-    static Expr nextval(Expr name) {
+    /** nextval(text) or currval(text): the name is read per evaluation, as PostgreSQL reads it (unquoted parts fold). */
+    static Expr byName(Expr name, boolean next) {
         return (row, ctx) -> {
             Object text = name.eval(row, ctx);
-            return text == null ? null : ctx.nextValue(resolve(text.toString().trim(), true));
+            if (text == null) {
+                return null;
+            }
+            String sequence = resolve(text.toString().trim(), true);
+            return next ? ctx.nextValue(sequence) : ctx.currentValue(sequence);
         };
     }
 
