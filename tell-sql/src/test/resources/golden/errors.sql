@@ -58,3 +58,19 @@ query
 SELECT id, name, n, u FROM t ORDER BY id
 ----
 1 | a | 1 | 1
+
+# Statements Calcite takes but Tell does not run fail naming the feature (0A000).
+statement error 0A000 ROLLUP
+SELECT n, COUNT(*) FROM t GROUP BY ROLLUP (n)
+
+statement error 0A000 WITH RECURSIVE
+WITH RECURSIVE r (x) AS (VALUES (1) UNION ALL SELECT x + 1 FROM r WHERE x < 3) SELECT x FROM r
+
+statement error 0A000 UNNEST
+SELECT * FROM UNNEST(ARRAY[1, 2])
+
+statement error 0A000 window
+SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM t
+
+statement error 0A000 MERGE
+MERGE INTO t USING (VALUES (1)) AS s (x) ON t.id = s.x WHEN MATCHED THEN UPDATE SET n = 1

@@ -136,6 +136,7 @@ final class StatementPlanner {
         RelOptCluster cluster = RelOptCluster.create(volcano, new RexBuilder(frontEnd.types()));
         RelRoot root = converter(frontEnd, v, cluster).convertQuery(body, false, true);
         RelNode rel = root.project();
+        UnsupportedFeatures.check(rel);
         RelNode fast = FastPath.plan(rel);
         if (fast != null) {
             return fast;
