@@ -46,15 +46,18 @@ class SqlTransferConcurrencyTest {
             ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 2);
             AtomicLong conflicts = new AtomicLong();
             AtomicLong reads = new AtomicLong();
+            // Writers start once both readers are reading, so reads overlap the writes on any machine.
+            java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(2);
+            List<Future<?>> readers = new ArrayList<>();
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            for (int r = 0; r < 2; r++) {
+                readers.add(pool.submit(() -> read(node, done, reads, reading)));
+            }
+            reading.await();
             List<Future<?>> writers = new ArrayList<>();
             for (int w = 0; w < WRITERS; w++) {
                 Random random = new Random(seed + w);
                 writers.add(pool.submit(() -> transfers(node, random, conflicts)));
-            }
-            List<Future<?>> readers = new ArrayList<>();
-            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-            for (int r = 0; r < 2; r++) {
-                readers.add(pool.submit(() -> read(node, done, reads)));
             }
             for (Future<?> f : writers) {
                 f.get();
@@ -101,9 +104,11 @@ class SqlTransferConcurrencyTest {
         }
     }
 
-    private static void read(ProcessingNode node, java.util.concurrent.atomic.AtomicBoolean done, AtomicLong reads) {
+    private static void read(ProcessingNode node, java.util.concurrent.atomic.AtomicBoolean done, AtomicLong reads,
+                             java.util.concurrent.CountDownLatch reading) {
         try (SqlSession s = node.openSession()) {
             PreparedSql byBranch = s.prepare("SELECT COUNT(*), SUM(balance) FROM account WHERE branch = ?");
+            reading.countDown();
             while (!done.get()) {
                 assertEquals(List.of(ACCOUNTS * 100L, (long) ACCOUNTS), sumAndCount(s));
                 s.setAutoCommit(false);
