@@ -20,7 +20,7 @@ public final class Checks {
 
     /** Validates {@code check} of {@code table} against {@code catalog}, which must hold that table. */
     static void validate(CatalogSnapshot catalog, TableDef table, CheckDef check) {
-        String sql = "SELECT (" + check.condition() + ") FROM " + quoted(table.name());
+        String sql = "SELECT (" + check.condition() + ") FROM " + Names.quoted(table.name());
         SqlNode parsed = SqlFrontEnd.parse(sql);
         SqlNode condition = ((SqlSelect) parsed).getSelectList().get(0);
         condition.accept(new SqlBasicVisitor<Void>() {
@@ -46,13 +46,8 @@ public final class Checks {
 
     /** CHECK_VIOLATION for {@code row} of {@code table} that {@code check} finds FALSE. */
     public static TellException violation(String table, String check, Object[] row) {
-        return TellException.of(ErrorCode.CHECK_VIOLATION, "new row for relation \"" + table + "\" violates check"
-                + " constraint \"" + check + "\"\n  Detail: Failing row contains ("
-                + String.join(", ", java.util.Arrays.stream(row).map(String::valueOf).toList()) + ").");
-    }
-
-    static String quoted(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
+        return ConstraintErrors.withDetail(ErrorCode.CHECK_VIOLATION, "new row for relation \"" + table
+                + "\" violates check constraint \"" + check + "\"", ConstraintErrors.failingRow(row), null);
     }
 
     /** Whether {@code check}'s condition names column {@code column}. */

@@ -42,12 +42,40 @@ public final class ConstraintErrors {
         return e;
     }
 
+    /** What separates a message from its PostgreSQL-style Detail line; the PN server sends that line as the Detail field. */
+    public static final String DETAIL = "\n  Detail: ";
+
+    /** An error with PostgreSQL's two lines: {@code message} and {@code detail}. */
+    public static TellException withDetail(ErrorCode code, String message, String detail, Throwable cause) {
+        return TellException.of(code, message + DETAIL + detail, cause);
+    }
+
+    /** {@code Key (a, b)=(1, x)}. */
+    public static String key(List<String> columns, Object[] values) {
+        return "Key (" + String.join(", ", columns) + ")=(" + joined(values) + ")";
+    }
+
+    /** {@code Failing row contains (1, x).} */
+    public static String failingRow(Object[] row) {
+        return "Failing row contains (" + joined(row) + ").";
+    }
+
     /** DUPLICATE_KEY for {@code values} of the key over {@code columns} of unique constraint {@code constraint}. */
     public static TellException duplicate(String constraint, List<String> columns, Object[] values, Throwable cause) {
-        return TellException.of(ErrorCode.DUPLICATE_KEY, "duplicate key value violates unique constraint \"" + constraint
-                + "\"\n  Detail: Key (" + String.join(", ", columns) + ")=("
-                + java.util.Arrays.stream(values).map(String::valueOf).collect(Collectors.joining(", "))
-                + ") already exists.", cause);
+        return withDetail(ErrorCode.DUPLICATE_KEY, "duplicate key value violates unique constraint \"" + constraint + "\"",
+                key(columns, values) + " already exists.", cause);
+    }
+
+    /** FOREIGN_KEY_VIOLATION: a row of {@code table} names key {@code values} that {@code parent} does not hold. */
+    public static TellException missingParent(String table, String fk, List<String> columns, Object[] values,
+                                              String parent) {
+        return withDetail(ErrorCode.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + table
+                + "\" violates foreign key constraint \"" + fk + "\"", key(columns, values)
+                + " is not present in table \"" + parent + "\".", null);
+    }
+
+    private static String joined(Object[] values) {
+        return java.util.Arrays.stream(values).map(String::valueOf).collect(Collectors.joining(", "));
     }
 
     private static Object[] values(TableDef t, List<String> columns, byte[] key) {

@@ -157,7 +157,7 @@ final class BackendWriter {
         end(at);
     }
 
-    private static final String DETAIL = "\n  Detail: ";
+    private static final String DETAIL = io.tell.sql.ConstraintErrors.DETAIL;
 
     /** ErrorResponse with severity (ERROR or FATAL), SQLState and message. */
     void error(String severity, String sqlState, String message) {

@@ -4,6 +4,8 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ColumnDef;
+import io.tell.sql.ConstraintErrors;
+import io.tell.sql.Names;
 import io.tell.sql.ProcessingNode;
 import io.tell.sql.SequenceDef;
 import io.tell.sql.SqlResult;
@@ -180,12 +182,12 @@ final class AlterTableExecutor {
 
     /** CHECK_VIOLATION when a stored row (in a snapshot taken now) makes {@code check} FALSE. */
     private static void checkRowsPass(ProcessingNode node, TableDef def, io.tell.sql.CheckDef check) {
-        String sql = "SELECT * FROM " + quoted(def.name()) + " WHERE NOT (" + check.condition() + ") FETCH FIRST 1 ROWS ONLY";
+        String sql = "SELECT * FROM " + Names.quoted(def.name()) + " WHERE NOT (" + check.condition() + ") FETCH FIRST 1 ROWS ONLY";
         try (SqlSession s = node.openSession(); SqlResult r = s.execute(s.prepare(sql), List.of(), 1, 0)) {
             if (r.next()) {
-                throw TellException.of(ErrorCode.CHECK_VIOLATION, "check constraint \"" + check.name() + "\" of relation \""
-                        + def.name() + "\" is violated by some row\n  Detail: Failing row contains ("
-                        + String.join(", ", java.util.Arrays.stream(r.row()).map(String::valueOf).toList()) + ").");
+                throw ConstraintErrors.withDetail(ErrorCode.CHECK_VIOLATION, "check constraint \"" + check.name()
+                        + "\" of relation \"" + def.name() + "\" is violated by some row", ConstraintErrors.failingRow(r.row()),
+                        null);
             }
         }
     }
@@ -194,25 +196,18 @@ final class AlterTableExecutor {
     private static void checkNoOrphans(ProcessingNode node, TableDef child, String fkName) {
         var fk = child.foreignKeys().stream().filter(k -> k.name().equals(fkName)).findFirst().orElseThrow();
         StringBuilder sql = new StringBuilder("SELECT ");
-        sql.append(fk.columns().stream().map(c -> "c." + quoted(c)).collect(Collectors.joining(", ")));
-        sql.append(" FROM ").append(quoted(child.name())).append(" AS c WHERE ");
-        sql.append(fk.columns().stream().map(c -> "c." + quoted(c) + " IS NOT NULL").collect(Collectors.joining(" AND ")));
-        sql.append(" AND NOT EXISTS (SELECT 1 FROM ").append(quoted(fk.refTable())).append(" AS p WHERE ");
+        sql.append(fk.columns().stream().map(c -> "c." + Names.quoted(c)).collect(Collectors.joining(", ")));
+        sql.append(" FROM ").append(Names.quoted(child.name())).append(" AS c WHERE ");
+        sql.append(fk.columns().stream().map(c -> "c." + Names.quoted(c) + " IS NOT NULL").collect(Collectors.joining(" AND ")));
+        sql.append(" AND NOT EXISTS (SELECT 1 FROM ").append(Names.quoted(fk.refTable())).append(" AS p WHERE ");
         List<String> on = new ArrayList<>();
         for (int i = 0; i < fk.columns().size(); i++) {
-            on.add("p." + quoted(fk.refColumns().get(i)) + " = c." + quoted(fk.columns().get(i)));
+            on.add("p." + Names.quoted(fk.refColumns().get(i)) + " = c." + Names.quoted(fk.columns().get(i)));
         }
         sql.append(String.join(" AND ", on)).append(") FETCH FIRST 1 ROWS ONLY");
         try (SqlSession s = node.openSession(); SqlResult r = s.execute(s.prepare(sql.toString()), List.of(), 1, 0)) {
             if (r.next()) {
-                List<String> values = new ArrayList<>();
-                for (Object v : r.row()) {
-                    values.add(String.valueOf(v));
-                }
-                throw TellException.of(ErrorCode.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + child.name()
-                        + "\" violates foreign key constraint \"" + fk.name() + "\"\n  Detail: Key ("
-                        + String.join(", ", fk.columns()) + ")=(" + String.join(", ", values)
-                        + ") is not present in table \"" + fk.refTable() + "\".");
+                throw ConstraintErrors.missingParent(child.name(), fk.name(), fk.columns(), r.row(), fk.refTable());
             }
         }
     }
@@ -232,9 +227,5 @@ final class AlterTableExecutor {
                 return prefix + n;
             }
         }
-    }
-
-    private static String quoted(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
     }
 }

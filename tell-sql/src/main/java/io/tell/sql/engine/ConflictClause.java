@@ -4,6 +4,7 @@ import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.IndexDef;
+import io.tell.sql.Names;
 import io.tell.sql.SqlFrontEnd;
 import io.tell.sql.TableDef;
 import io.tell.sql.exec.Expr;
@@ -62,7 +63,7 @@ final class ConflictClause {
                     + " of the primary key or of a unique constraint, or ON CONSTRAINT name");
         }
         // SET … [WHERE …] parsed as the UPDATE it resembles, then planned over (existing row, EXCLUDED row).
-        SqlUpdate update = (SqlUpdate) SqlFrontEnd.parse("UPDATE " + quoted(def.name()) + " " + in.rest());
+        SqlUpdate update = (SqlUpdate) SqlFrontEnd.parse("UPDATE " + Names.quoted(def.name()) + " " + in.rest());
         List<Integer> columns = new ArrayList<>();
         List<String> items = new ArrayList<>();
         SqlNodeList targets = update.getTargetColumnList();
@@ -81,7 +82,7 @@ final class ConflictClause {
         if (conditional) {
             items.add(qualified(def, update.getCondition()));
         }
-        String from = " FROM " + quoted(def.name()) + ", " + quoted(def.name()) + " AS \"EXCLUDED\"";
+        String from = " FROM " + Names.quoted(def.name()) + ", " + Names.quoted(def.name()) + " AS \"EXCLUDED\"";
         SqlFrontEnd.Validated v = frontEnd.validate("SELECT " + String.join(", ", items) + from);
         if (v.parameterTypes().getFieldCount() > 0) {
             throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "parameters (?) in ON CONFLICT DO UPDATE are not supported");
@@ -161,10 +162,6 @@ final class ConflictClause {
             }
         });
         return q.toSqlString(CalciteSqlDialect.DEFAULT).getSql();
-    }
-
-    private static String quoted(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
     }
 
     /** The words of an ON CONFLICT clause before its SET list, read one at a time. */
