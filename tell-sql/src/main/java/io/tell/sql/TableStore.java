@@ -166,14 +166,8 @@ public final class TableStore {
     }
 
     private void checkKey(Transaction tx, String index, String constraint, List<String> columns, Object[] row) {
-        Object[] key = new Object[columns.size()];
-        for (int i = 0; i < key.length; i++) {
-            key[i] = row[def.columnIndex(columns.get(i))];
-            if (key[i] == null) {
-                return; // NULLs conflict with nothing
-            }
-        }
-        if (holding(tx, index, key).isPresent()) {
+        Object[] key = io.tell.sql.exec.Rows.keyValues(row, def.columnIndexes(columns));
+        if (key != null && holding(tx, index, key).isPresent()) {
             throw ConstraintErrors.duplicate(constraint, columns, key, null);
         }
     }

@@ -54,6 +54,21 @@ public final class Rows {
         return k;
     }
 
+    /**
+     * The values of {@code row} at {@code columns}, as a unique or foreign key holds them; null
+     * when any is NULL (such a key conflicts with and references nothing).
+     */
+    public static Object[] keyValues(Object[] row, int[] columns) {
+        Object[] out = new Object[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            out[i] = row[columns[i]];
+            if (out[i] == null) {
+                return null;
+            }
+        }
+        return out;
+    }
+
     /** The hash key of a whole row; NULLs are equal to each other here (DISTINCT, GROUP BY, UNION). */
     public static List<Object> groupKey(Object[] row, int[] columns) {
         List<Object> k = new ArrayList<>(columns.length);

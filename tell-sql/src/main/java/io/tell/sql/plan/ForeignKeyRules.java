@@ -3,16 +3,17 @@ package io.tell.sql.plan;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.CatalogSnapshot;
+import io.tell.sql.ConstraintErrors;
 import io.tell.sql.ForeignKeyDef;
 import io.tell.sql.IndexDef;
 import io.tell.sql.ProcessingNode;
 import io.tell.sql.TableDef;
 import io.tell.sql.TableStore;
+import io.tell.sql.exec.Rows;
 import io.tell.txn.Transaction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -39,12 +40,12 @@ public final class ForeignKeyRules {
     private final List<Child> children = new ArrayList<>();
 
     /** A key of this table that references a parent. */
-    private record Parent(ForeignKeyDef fk, int[] columns, TableDef parent, String parentIndex) {
+    private record Parent(ForeignKeyDef fk, int[] columns, TableDef parent, TableStore store, String parentIndex) {
     }
 
     /** A key of another table (or this one) that references this table. */
-    private record Child(ForeignKeyDef fk, TableDef child, int[] childColumns, int[] referenced, boolean viaPrimaryKey,
-                         String childIndex) {
+    private record Child(ForeignKeyDef fk, TableDef child, TableStore store, int[] childColumns, int[] referenced,
+                         boolean viaPrimaryKey, String childIndex) {
     }
 
     private ForeignKeyRules(CatalogSnapshot catalog, ProcessingNode node, TableDef def) {
@@ -54,7 +55,8 @@ public final class ForeignKeyRules {
         for (ForeignKeyDef fk : def.foreignKeys()) {
             TableDef parent = catalog.table(fk.refTable()).orElse(null);
             if (parent != null) {
-                parents.add(new Parent(fk, def.columnIndexes(fk.columns()), parent, uniqueIndex(parent, fk.refColumns())));
+                parents.add(new Parent(fk, def.columnIndexes(fk.columns()), parent, node.table(parent),
+                        uniqueIndex(parent, fk.refColumns())));
             }
         }
         for (TableDef other : catalog.tables()) {
@@ -62,8 +64,8 @@ public final class ForeignKeyRules {
                 if (fk.refTable().equals(def.name())) {
                     boolean viaPk = other.primaryKey().size() >= fk.columns().size()
                             && other.primaryKey().subList(0, fk.columns().size()).equals(fk.columns());
-                    children.add(new Child(fk, other, other.columnIndexes(fk.columns()), def.columnIndexes(fk.refColumns()),
-                            viaPk, viaPk ? null : leadingIndex(other, fk.columns())));
+                    children.add(new Child(fk, other, node.table(other), other.columnIndexes(fk.columns()),
+                            def.columnIndexes(fk.refColumns()), viaPk, viaPk ? null : leadingIndex(other, fk.columns())));
                 }
             }
         }
@@ -78,25 +80,22 @@ public final class ForeignKeyRules {
     /** Before {@code row} is inserted, or {@code old} updated to {@code row}: each changed non-null key has its parent, locked. */
     void checkParents(Transaction tx, Object[] row, Object[] old) {
         for (Parent p : parents) {
-            Object[] key = values(row, p.columns());
-            if (key == null || old != null && Arrays.equals(key, values(old, p.columns()))) {
+            Object[] key = Rows.keyValues(row, p.columns());
+            if (key == null || old != null && Arrays.equals(key, Rows.keyValues(old, p.columns()))) {
                 continue; // NULL references nothing; an unchanged key was checked when written
             }
-            Optional<TableStore.Row> parent = node.table(p.parent()).holding(tx, p.parentIndex(), ordered(key, p));
+            Optional<TableStore.Row> parent = p.store().holding(tx, p.parentIndex(), ordered(key, p));
             if (parent.isEmpty()) {
-                throw TellException.of(ErrorCode.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + def.name()
-                        + "\" violates foreign key constraint \"" + p.fk().name() + "\"\n  Detail: Key ("
-                        + String.join(", ", p.fk().columns()) + ")=(" + joined(key) + ") is not present in table \""
-                        + p.parent().name() + "\".");
+                throw ConstraintErrors.missingParent(def.name(), p.fk().name(), p.fk().columns(), key, p.parent().name());
             }
-            node.table(p.parent()).lock(tx, parent.get().rid());
+            p.store().lock(tx, parent.get().rid());
         }
     }
 
     /** Before {@code row} is deleted: what references it is refused, deleted or cleared. */
     void beforeDelete(Transaction tx, Object[] row) {
         for (Child c : children) {
-            Object[] key = values(row, c.referenced());
+            Object[] key = Rows.keyValues(row, c.referenced());
             if (key == null) {
                 continue;
             }
@@ -107,7 +106,7 @@ public final class ForeignKeyRules {
                         if (inner != null) {
                             inner.beforeDelete(tx, child.values());
                         }
-                        node.table(c.child()).delete(tx, child.rid());
+                        c.store().delete(tx, child.rid());
                     }
                     case SET_NULL -> setKey(tx, c, child, null);
                     default -> throw stillReferenced(c, key);
@@ -119,13 +118,13 @@ public final class ForeignKeyRules {
     /** Before {@code old} becomes {@code row}: when a referenced key changes, its references follow the ON UPDATE rule. */
     void beforeUpdate(Transaction tx, Object[] old, Object[] row) {
         for (Child c : children) {
-            Object[] key = values(old, c.referenced());
-            if (key == null || Arrays.equals(key, values(row, c.referenced()))) {
+            Object[] key = Rows.keyValues(old, c.referenced());
+            if (key == null || Arrays.equals(key, Rows.keyValues(row, c.referenced()))) {
                 continue;
             }
             for (TableStore.Row child : referencing(tx, c, key)) {
                 switch (c.fk().onUpdate()) {
-                    case CASCADE -> setKey(tx, c, child, values(row, c.referenced()));
+                    case CASCADE -> setKey(tx, c, child, Rows.keyValues(row, c.referenced()));
                     case SET_NULL -> setKey(tx, c, child, null);
                     default -> throw stillReferenced(c, key);
                 }
@@ -138,18 +137,17 @@ public final class ForeignKeyRules {
         for (int i = 0; i < c.childColumns().length; i++) {
             next[c.childColumns()[i]] = key == null ? null : key[i];
         }
-        TableStore store = node.table(c.child());
-        store.update(tx, child.rid(), store.validate(next));
+        c.store().update(tx, child.rid(), c.store().validate(next));
     }
 
     /** The rows of {@code c}'s table whose key equals {@code key}, as {@code tx} sees them. */
     private List<TableStore.Row> referencing(Transaction tx, Child c, Object[] key) {
-        TableStore store = node.table(c.child());
+        TableStore store = c.store();
         List<TableStore.Row> candidates = c.viaPrimaryKey() ? store.range(tx, null, key, true, key, true, Integer.MAX_VALUE)
                 : c.childIndex() != null ? store.lookup(tx, c.childIndex(), key) : store.scanAll(tx);
         List<TableStore.Row> out = new ArrayList<>();
         for (TableStore.Row r : candidates) {
-            if (Arrays.equals(values(r.values(), c.childColumns()), key)) {
+            if (Arrays.equals(Rows.keyValues(r.values(), c.childColumns()), key)) {
                 out.add(r);
             }
         }
@@ -157,10 +155,10 @@ public final class ForeignKeyRules {
     }
 
     private TellException stillReferenced(Child c, Object[] key) {
-        return TellException.of(ErrorCode.FOREIGN_KEY_VIOLATION, "update or delete on table \"" + def.name()
-                + "\" violates foreign key constraint \"" + c.fk().name() + "\" on table \"" + c.child().name()
-                + "\"\n  Detail: Key (" + String.join(", ", c.fk().refColumns()) + ")=(" + joined(key)
-                + ") is still referenced from table \"" + c.child().name() + "\".");
+        return ConstraintErrors.withDetail(ErrorCode.FOREIGN_KEY_VIOLATION, "update or delete on table \"" + def.name()
+                + "\" violates foreign key constraint \"" + c.fk().name() + "\" on table \"" + c.child().name() + "\"",
+                ConstraintErrors.key(c.fk().refColumns(), key) + " is still referenced from table \"" + c.child().name()
+                        + "\".", null);
     }
 
     /** The parent's key in the order of the unique key it is looked up by. */
@@ -169,18 +167,6 @@ public final class ForeignKeyRules {
         Object[] out = new Object[key.length];
         for (int i = 0; i < key.length; i++) {
             out[order.indexOf(p.fk().refColumns().get(i))] = key[i];
-        }
-        return out;
-    }
-
-    /** The values at {@code columns}; null when any is NULL. */
-    private static Object[] values(Object[] row, int[] columns) {
-        Object[] out = new Object[columns.length];
-        for (int i = 0; i < columns.length; i++) {
-            out[i] = row[columns[i]];
-            if (out[i] == null) {
-                return null;
-            }
         }
         return out;
     }
@@ -207,9 +193,5 @@ public final class ForeignKeyRules {
             }
         }
         return null;
-    }
-
-    private static String joined(Object[] key) {
-        return String.join(", ", Arrays.stream(key).map(Objects::toString).toList());
     }
 }

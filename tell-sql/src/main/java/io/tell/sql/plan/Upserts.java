@@ -5,6 +5,7 @@ import io.tell.error.TellException;
 import io.tell.sql.TableStore;
 import io.tell.sql.exec.Cursor;
 import io.tell.sql.exec.ExecContext;
+import io.tell.sql.exec.Rows;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -68,13 +69,8 @@ final class Upserts {
     /** The row holding one of {@code row}'s unique keys, or null (a key with a NULL conflicts with nothing). */
     private TableStore.Row existing(Object[] row) {
         for (Upsert.Key k : upsert.keys()) {
-            Object[] key = new Object[k.columns().length];
-            boolean complete = true;
-            for (int i = 0; i < key.length; i++) {
-                key[i] = row[k.columns()[i]];
-                complete &= key[i] != null;
-            }
-            if (!complete) {
+            Object[] key = Rows.keyValues(row, k.columns());
+            if (key == null) {
                 continue;
             }
             java.util.Optional<TableStore.Row> found = store.holding(ctx.transaction(), k.index(), key);
