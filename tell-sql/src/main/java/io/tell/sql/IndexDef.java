@@ -24,11 +24,6 @@ public record IndexDef(String name, List<String> columns, boolean unique, boolea
         this(name, columns, unique, constraint, treeName, false, List.of());
     }
 
-    public IndexDef(String name, List<String> columns, boolean unique, boolean constraint, String treeName,
-                    boolean writeOnly) {
-        this(name, columns, unique, constraint, treeName, writeOnly, List.of());
-    }
-
     /** This index readable by queries. */
     IndexDef published() {
         return new IndexDef(name, columns, unique, constraint, treeName, false, descending);

@@ -213,15 +213,10 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
 
     /** This table with one more index; throws INVALID_DEFINITION or DUPLICATE_OBJECT. */
     TableDef withIndex(String indexName, List<String> cols, boolean unique, boolean constraint) {
-        return withIndex(indexName, cols, unique, constraint, false);
+        return withIndex(indexName, cols, unique, constraint, false, List.of());
     }
 
-    /** This table with one more index, {@code writeOnly} while CREATE INDEX fills it. */
-    TableDef withIndex(String indexName, List<String> cols, boolean unique, boolean constraint, boolean writeOnly) {
-        return withIndex(indexName, cols, unique, constraint, writeOnly, List.of());
-    }
-
-    /** This table with one more index, its {@code descending} columns declared DESC. */
+    /** This table with one more index, {@code writeOnly} while CREATE INDEX fills it, its {@code descending} columns declared DESC. */
     TableDef withIndex(String indexName, List<String> cols, boolean unique, boolean constraint, boolean writeOnly,
                        List<String> descending) {
         Names.check("index", indexName);

@@ -5,6 +5,7 @@ import io.tell.error.TellException;
 import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnInfo;
+import io.tell.sql.Names;
 import io.tell.sql.SqlFrontEnd;
 import io.tell.sql.TableDef;
 import io.tell.sql.exec.Expr;
@@ -78,20 +79,25 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
         for (String r : requested) {
             names.add(matching(def, r));
         }
-        return String.join(", ", names.stream().map(ReturningClause::quoted).toList());
+        return String.join(", ", names.stream().map(Names::quoted).toList());
     }
 
     /** The table's column named {@code name}: exactly, else the only one equal ignoring case. */
     private static String matching(TableDef def, String name) {
-        if (def.columnIndex(name) >= 0) {
-            return name;
-        }
-        List<String> like = def.columns().stream().map(ColumnDef::name).filter(n -> n.equalsIgnoreCase(name)).toList();
+        List<String> like = spellings(def, name);
         if (like.size() != 1) {
             throw TellException.of(ErrorCode.SQL_INVALID, "table " + def.name() + (like.isEmpty()
                     ? " has no column " + name : " has several columns named " + name + " but for case"));
         }
         return like.get(0);
+    }
+
+    /** {@code name} when it is a column of {@code def}; else every column spelled so ignoring case. */
+    private static List<String> spellings(TableDef def, String name) {
+        if (def.columnIndex(name) >= 0) {
+            return List.of(name);
+        }
+        return def.columns().stream().map(ColumnDef::name).filter(n -> n.equalsIgnoreCase(name)).toList();
     }
 
     /**
@@ -138,12 +144,8 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
                 @Override
                 public SqlNode visit(SqlIdentifier id) {
                     String name = id.names.get(id.names.size() - 1);
-                    if (id.isStar() || def.columnIndex(name) >= 0) {
-                        return id;
-                    }
-                    List<String> like = def.columns().stream().map(ColumnDef::name).filter(n -> n.equalsIgnoreCase(name))
-                            .toList();
-                    if (like.size() != 1) {
+                    List<String> like = id.isStar() ? List.of() : spellings(def, name);
+                    if (like.size() != 1 || like.get(0).equals(name)) {
                         return id;
                     }
                     changed[0] = true;
@@ -180,32 +182,13 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
 
     /** The FROM clause naming the statement's target table (and its alias) as the catalog spells them. */
     private static String from(SqlNode dml) {
-        SqlNode table;
-        SqlIdentifier alias;
-        switch (dml) {
-            case SqlInsert i -> {
-                table = i.getTargetTable();
-                alias = null;
-            }
-            case SqlUpdate u -> {
-                table = u.getTargetTable();
-                alias = u.getAlias();
-            }
-            case SqlDelete d -> {
-                table = d.getTargetTable();
-                alias = d.getAlias();
-            }
-            default -> throw TellException.of(ErrorCode.SQL_INVALID, "RETURNING belongs to INSERT, UPDATE or DELETE");
-        }
-        if (!(table instanceof SqlIdentifier id)) {
-            throw unsupported("RETURNING for this target table");
-        }
-        String name = quoted(id.names.get(id.names.size() - 1));
-        return alias == null ? name : name + " AS " + quoted(alias.getSimple());
-    }
-
-    private static String quoted(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
+        SqlIdentifier alias = switch (dml) {
+            case SqlUpdate u -> u.getAlias();
+            case SqlDelete d -> d.getAlias();
+            default -> null;
+        };
+        String name = Names.quoted(targetName(dml));
+        return alias == null ? name : name + " AS " + Names.quoted(alias.getSimple());
     }
 
     private static TellException unsupported(String what) {

@@ -32,6 +32,8 @@ public final class Session implements SqlSession {
     private Isolation isolation = Isolation.SNAPSHOT;
     private boolean readOnly;
     private boolean statementChecks;
+    /** Where the open transaction's statements take sequence values, under its catalog. */
+    private ExecContext.SequenceSource sequenceValues;
     /** The value this session last took from each sequence (CURRENT VALUE FOR, currval). */
     private final java.util.Map<String, Long> lastValues = new java.util.HashMap<>();
     private Transaction tx;
@@ -153,7 +155,7 @@ public final class Session implements SqlSession {
             }
             upserted.addAll(plan.upsertTrees());
             ctx = new ExecContext(tx, Params.coerce(values, plan.parameterTypes()), null, timeoutMillis);
-            ctx.useSequences(sequenceValues(catalog));
+            ctx.useSequences(sequenceValues);
             ctx.checkAtStatement(statementChecks && !autoCommit);
             running = ctx;
             Cursor c = plan.exec().open(ctx);
@@ -193,6 +195,7 @@ public final class Session implements SqlSession {
      */
     private void begin(boolean readOnlyTx) {
         catalog = node.catalog().snapshot();
+        sequenceValues = sequenceValues(catalog);
         node.keepIndexesOf(catalog);
         tx = readOnlyTx || readOnly
                 ? node.transactions().beginReadOnly(isolation) : node.transactions().begin(isolation);
