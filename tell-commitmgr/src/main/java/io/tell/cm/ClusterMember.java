@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * publishes a {@link MemberRecord} and merges the others' every {@value #SYNC_MILLIS} ms, so
  * a snapshot from any member holds only completions some member made durable (a consistent
  * cut: a tid is reported only after all its writes are applied) and lags the others by about
- * that period. Completions are acknowledged only once published (group commit: one write
- * covers every report that arrived meanwhile). A commit with a log entry is decided by moving
- * the entry to {@code COMMITTED}, which recovery cannot also fence ({@link TidResolver}).
+ * that period. A commit with a log entry is decided by moving the entry to {@code COMMITTED},
+ * which recovery cannot also fence ({@link TidResolver}), and acknowledged then (group commit:
+ * one batch decides every report that arrived meanwhile); the record naming it follows.
  *
  * <p>Nothing is assumed about tids of others: a tid is visible once some member published it
  * completed. A member silent for the grace is dead: any member settles the tids of its ranges
@@ -68,6 +68,8 @@ final class ClusterMember {
     private final List<long[]> ranges = new ArrayList<>();
     private List<Pending> pending = new ArrayList<>();
     private List<CompletableFuture<Void>> claims = new ArrayList<>();
+    /** Log entries of decided commits ({tid, version}), deleted once a record naming them completed is published; background thread only. */
+    private final List<long[]> committedEntries = new ArrayList<>();
     private boolean flushing;
     private boolean heartbeatDue;
     private long heartbeat;
@@ -105,7 +107,7 @@ final class ClusterMember {
         MemberRecord first;
         synchronized (owner) {
             heartbeat = 1;
-            first = record(List.of());
+            first = record();
         }
         WriteResult w = store.write(new WriteOp(key, first.encode(), Expect.ABSENT));
         synchronized (owner) {
@@ -157,7 +159,15 @@ final class ClusterMember {
         }
     }
 
-    /** Group commit: decide logged commits, publish, then acknowledge; until nothing is pending. */
+    /**
+     * Group commit, until nothing is pending: decide the logged commits (one batch), mark every
+     * decided completion done here and acknowledge it, then publish. A completion is durable
+     * before it is acknowledged: a commit by its {@code COMMITTED} log entry, which stays until a
+     * record naming the tid completed is published (a member that dies in between leaves it to
+     * {@link TidResolver}, which settles it completed); an abort, a finished reader or an
+     * abandoned tid has no entry and nothing of its own left in the store, so recovery fences
+     * it, which is what it is. Ranges are usable only once published.
+     */
     private void flush() {
         while (true) {
             List<Pending> batch;
@@ -174,10 +184,14 @@ final class ClusterMember {
                 claims = new ArrayList<>();
             }
             List<Long> decided = new ArrayList<>();
-            List<long[]> committedEntries = new ArrayList<>();
             try {
-                decide(batch, decided, committedEntries);
-                publish(decided);
+                decide(batch, decided);
+                synchronized (owner) {
+                    decided.forEach(owner.state()::markDone);
+                }
+                batch.forEach(p -> p.ack().complete(null));
+                batch = List.of();
+                publish();
             } catch (RuntimeException e) {
                 LOG.warn("commit manager {} could not publish: {}", incarnation, e.toString());
                 if (!owner.isClosed()) {
@@ -186,6 +200,7 @@ final class ClusterMember {
                     synchronized (owner) {
                         pending.addAll(0, batch);
                         claims.addAll(0, published);
+                        heartbeatDue = true; // what was decided is still to be published
                     }
                     pause();
                     continue;
@@ -196,11 +211,9 @@ final class ClusterMember {
                 published.forEach(f -> f.completeExceptionally(failure));
                 continue;
             }
-            batch.forEach(p -> p.ack().complete(null));
             published.forEach(f -> f.complete(null));
-            for (long[] c : committedEntries) {
-                TxLogCleanup.deleteQuietly(store, c[0], c[1]);
-            }
+            TxLogCleanup.deleteAllQuietly(store, List.copyOf(committedEntries));
+            committedEntries.clear();
         }
     }
 
@@ -216,7 +229,7 @@ final class ClusterMember {
      * Moves the log entries of reported commits to COMMITTED (one batch). A report whose entry
      * recovery fenced first fails with TX_FENCED; the others go on to be published.
      */
-    private void decide(List<Pending> batch, List<Long> decided, List<long[]> committedEntries) {
+    private void decide(List<Pending> batch, List<Long> decided) {
         List<Pending> logged = new ArrayList<>();
         List<WriteOp> ops = new ArrayList<>();
         byte[] committed = TxLog.encode(new TxLog.Entry(TxLog.State.COMMITTED, "cm-" + incarnation, System.currentTimeMillis(), List.of()));
@@ -254,13 +267,13 @@ final class ClusterMember {
         }
     }
 
-    /** Writes this member's record with {@code alsoDone} completed, then marks them done here. */
-    private void publish(List<Long> alsoDone) {
+    /** Writes this member's record as its state is now. */
+    private void publish() {
         MemberRecord next;
         long expected;
         synchronized (owner) {
             heartbeat++;
-            next = record(alsoDone);
+            next = record();
             expected = version;
         }
         WriteResult w = store.write(new WriteOp(key, next.encode(), Expect.version(expected)));
@@ -281,18 +294,16 @@ final class ClusterMember {
         }
         synchronized (owner) {
             version = w.version();
-            alsoDone.forEach(owner.state()::markDone);
         }
     }
 
-    /** The record to publish now, as it will be once {@code alsoDone} are completed; under the monitor. */
-    private MemberRecord record(List<Long> alsoDone) {
-        CommitState copy = owner.state().copy();
-        alsoDone.forEach(copy::markDone);
-        long base = copy.base();
+    /** The record to publish now; under the monitor. */
+    private MemberRecord record() {
+        CommitState state = owner.state();
+        long base = state.base();
         ranges.removeIf(r -> r[1] <= base);
         return new MemberRecord(incarnation, heartbeat, owner.isClosed(), base,
-                Math.min(owner.state().localLav(), base), List.copyOf(ranges), copy.doneAboveBase().toLongArray());
+                Math.min(state.localLav(), base), List.copyOf(ranges), state.doneAboveBase().toLongArray());
     }
 
     private void tick() {

@@ -180,11 +180,6 @@ final class CommitState {
         return runningBases.isEmpty() ? base : Math.min(base, runningBases.firstKey());
     }
 
-    /** The completion part (base, done bits, highest issued) without running transactions. */
-    CommitState copy() {
-        return new CommitState(base, done, highestIssued);
-    }
-
     /** Tids up to {@code issued} were handed out (by this manager or another of its cluster). */
     void issuedUpTo(long issued) {
         highestIssued = Math.max(highestIssued, issued);
@@ -241,16 +236,6 @@ final class CommitState {
             base += shift;
             done = done.get(shift, Math.max(shift, done.length()));
         }
-    }
-
-    /** The durable part as it will be once {@code alsoDone} are marked done too. */
-    byte[] toBytesWith(List<Long> alsoDone) {
-        if (alsoDone.isEmpty()) {
-            return toBytes();
-        }
-        CommitState next = new CommitState(base, done, Math.max(highestIssued, reservedUpTo));
-        alsoDone.forEach(next::markDone);
-        return next.encode(lav()); // the copy knows no running transactions: take lav from here
     }
 
     /** The durable part (base, highest issued or reserved, lav, done bits), for the journal. */

@@ -309,6 +309,12 @@ class LocalCommitManagerTest {
         try (LocalCommitManager cm = durable(store, 10, LONG_GRACE)) {
             TxStart t = cm.start(false);
             cm.committed(t.tid());
+            // Acknowledged before it is published: let the publication end, so the manager is idle.
+            long published = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (ClusterStatus.read(store, java.time.Duration.ZERO).base() < t.tid()) {
+                assertTrue(System.nanoTime() < published, "commit never published: " + cm.describe());
+                Thread.sleep(1);
+            }
             // The store goes away while the idle manager gives up its unissued tids (2..10):
             // nobody will ever report those, so the manager itself must get them published.
             store.down = true;
