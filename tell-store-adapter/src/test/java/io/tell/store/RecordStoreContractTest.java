@@ -76,6 +76,66 @@ public abstract class RecordStoreContractTest {
     }
 
     @Test
+    void aChainedWriteIsMadeOnlyWhenEveryWriteBeforeItWas() {
+        String d = domain("chain");
+        long held = store.write(WriteOp.insert(d, b("held"), b("x"))).version();
+        long pointer = store.write(WriteOp.insert(d, b("pointer"), b("old"))).version();
+        // Broken: the insert of an existing key fails, so the chained write is not made, but an
+        // unchained write after it is.
+        List<WriteResult> broken = store.writeAll(List.of(
+                WriteOp.insert(d, b("fresh"), b("1")),
+                WriteOp.insert(d, b("held"), b("2")),
+                WriteOp.put(d, b("pointer"), b("new"), Expect.version(pointer)).asChained(),
+                WriteOp.insert(d, b("after"), b("3"))));
+        assertTrue(broken.get(0).written());
+        assertEquals(new WriteResult.Conflict(held), broken.get(1));
+        assertEquals(new WriteResult.Conflict(pointer), broken.get(2), "chained write made after a failed one");
+        assertTrue(broken.get(3).written());
+        assertArrayEquals(b("old"), store.get(d, b("pointer")).value());
+        // Intact: every write before it succeeded (a satisfied check counts), so it is made.
+        List<WriteResult> intact = store.writeAll(List.of(
+                WriteOp.insert(d, b("fresh2"), b("1")),
+                WriteOp.check(new RecordKey(d, b("held")), Expect.version(held)),
+                WriteOp.put(d, b("pointer"), b("new"), Expect.version(pointer)).asChained()));
+        assertTrue(intact.stream().allMatch(WriteResult::written), intact.toString());
+        assertArrayEquals(b("new"), store.get(d, b("pointer")).value());
+        // Chained writes do not depend on each other: one that conflicts leaves the next alone.
+        List<WriteResult> apart = store.writeAll(List.of(
+                WriteOp.insert(d, b("fresh3"), b("1")),
+                WriteOp.insert(d, b("pointer"), b("again")).asChained(),
+                WriteOp.insert(d, b("second"), b("1")).asChained()));
+        assertTrue(apart.get(0).written());
+        assertInstanceOf(WriteResult.Conflict.class, apart.get(1));
+        assertTrue(apart.get(2).written(), "a chained write held back by another chained one");
+    }
+
+    @Test
+    void aChainHoldsAcrossABatchOfManyKeys() {
+        // More writes than one server-side call takes, over many cluster slots: the chained
+        // write at the end still depends on every write before it.
+        String d = domain("longchain");
+        store.write(WriteOp.insert(d, b("k250"), b("taken")));
+        List<WriteOp> ops = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            ops.add(WriteOp.insert(d, b("k" + i), b("v")));
+        }
+        ops.add(WriteOp.insert(d, b("last"), b("v")).asChained());
+        List<WriteResult> results = store.writeAll(ops);
+        assertEquals(301, results.size());
+        assertEquals(299, results.subList(0, 300).stream().filter(WriteResult::written).count());
+        assertEquals(new WriteResult.Conflict(0), results.get(300));
+        assertNull(store.get(d, b("last")));
+        ops.set(250, WriteOp.insert(d, b("other"), b("v")));
+        for (int i = 0; i < 300; i++) {
+            if (i != 250) {
+                ops.set(i, WriteOp.insert(d, b("n" + i), b("v")));
+            }
+        }
+        assertTrue(store.writeAll(ops).stream().allMatch(WriteResult::written));
+        assertNotNull(store.get(d, b("last")));
+    }
+
+    @Test
     void putOnVersionSucceedsOnlyOnTheCurrentVersion() {
         long v1 = store.write(WriteOp.insert(domain("d"), b("k"), b("a"))).version();
         long v2 = store.write(WriteOp.put(domain("d"), b("k"), b("b"), Expect.version(v1))).version();

@@ -62,8 +62,11 @@ public final class MemRecordStore implements RecordStore {
     @Override
     public CompletableFuture<List<WriteResult>> writeAllAsync(List<WriteOp> ops) {
         List<WriteResult> out = new ArrayList<>(ops.size());
+        boolean intact = true;
         for (WriteOp op : ops) {
-            out.add(writeNow(op));
+            WriteResult r = op.chained() && !intact ? conflictAsIs(op.key()) : writeNow(op);
+            intact &= op.chained() || r.written();
+            out.add(r);
         }
         return CompletableFuture.completedFuture(out);
     }
@@ -129,6 +132,12 @@ public final class MemRecordStore implements RecordStore {
     private Versioned readNow(RecordKey key) {
         Cell c = domain(key.domain()).get(key.key());
         return c == null ? null : new Versioned(c.value.clone(), c.version);
+    }
+
+    /** A chained write whose chain broke: nothing written, the record's version as it is. */
+    private WriteResult conflictAsIs(RecordKey key) {
+        Versioned current = readNow(key);
+        return new WriteResult.Conflict(current == null ? 0 : current.version());
     }
 
     private WriteResult writeNow(WriteOp op) {

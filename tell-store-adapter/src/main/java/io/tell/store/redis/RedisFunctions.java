@@ -22,13 +22,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The server-side function library ({@code tell_v3.lua}) that makes conditional writes
+ * The server-side function library ({@code tell_v4.lua}) that makes conditional writes
  * atomic: check the expected version, draw a new version, write or delete, in one step; any
  * number of writes per call, each on its own.
  */
 final class RedisFunctions {
     static final String LIBRARY = load();
-    static final String WRITE = "tell_v3_write";
+    static final String WRITE = "tell_v4_write";
 
     private static final byte[] NONE = {};
 
@@ -83,8 +83,8 @@ final class RedisFunctions {
                     expected = RedisKeys.encodeVersion(v.version());
                 }
             }
-            args.add(op.isCheck() ? new byte[] {(byte) kind, '?'}
-                    : new byte[] {(byte) (op.isDelete() ? Character.toLowerCase(kind) : kind)});
+            byte letter = (byte) (op.isDelete() ? Character.toLowerCase(kind) : kind);
+            args.add(op.isCheck() ? new byte[] {(byte) kind, '?'} : op.chained() ? new byte[] {letter, '!'} : new byte[] {letter});
             args.add(expected);
             args.add(op.isDelete() || op.isCheck() ? NONE : op.value());
         }
@@ -146,9 +146,9 @@ final class RedisFunctions {
     }
 
     private static String load() {
-        try (InputStream in = RedisFunctions.class.getResourceAsStream("tell_v3.lua")) {
+        try (InputStream in = RedisFunctions.class.getResourceAsStream("tell_v4.lua")) {
             if (in == null) {
-                throw new IllegalStateException("tell_v3.lua missing from the classpath");
+                throw new IllegalStateException("tell_v4.lua missing from the classpath");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The record store on Redis 7, standalone or Redis Cluster ({@link RedisStoreProvider} opens it).
  *
  * <p>Layout and versions: see {@link RedisKeys}; conditional writes run in one server-side
- * function ({@code tell_v3.lua}, see {@link RedisFunctions}), loaded on every primary at
+ * function ({@code tell_v4.lua}, see {@link RedisFunctions}), loaded on every primary at
  * open and again on a node that turns out not to have it. Costs in network round trips:
  * a read, a write or an increment is one; a batch is one per node involved, the nodes in
  * parallel (all commands are sent before any answer is awaited). With {@code replicas=N} a
@@ -229,6 +229,77 @@ public final class RedisRecordStore implements RecordStore {
      */
     @Override
     public CompletableFuture<List<WriteResult>> writeAllAsync(List<WriteOp> ops) {
+        // The first write's chain is empty: only a chained write after it needs the order.
+        int chain = chainedAfterFirst(ops);
+        if (chain > 0 && (nodes instanceof ClusterNodes || ops.size() > WRITES_PER_CALL)) {
+            return writeAroundChain(ops, chain);
+        }
+        return writeCalls(ops);
+    }
+
+    private static int chainedAfterFirst(List<WriteOp> ops) {
+        for (int i = 1; i < ops.size(); i++) {
+            if (ops.get(i).chained()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A batch whose chain one function call cannot check (it spans slots or calls): the writes
+     * before the first chained one, then, once they are answered, the rest (its chained writes
+     * made only if the unchained ones before all succeeded, else answered with the record's
+     * current version).
+     */
+    private CompletableFuture<List<WriteResult>> writeAroundChain(List<WriteOp> ops, int chain) {
+        return writeCalls(ops.subList(0, chain)).thenCompose(head -> {
+            List<WriteOp> rest = ops.subList(chain, ops.size());
+            boolean intact = true;
+            for (int i = 0; i < head.size(); i++) {
+                intact &= ops.get(i).chained() || head.get(i).written();
+            }
+            CompletableFuture<List<WriteResult>> tail = intact ? writeAllAsync(rest) : brokenChain(rest);
+            return tail.thenApply(answers -> {
+                List<WriteResult> all = new ArrayList<>(head);
+                all.addAll(answers);
+                return all;
+            });
+        });
+    }
+
+    /** {@code ops} after a chain broke: the unchained ones written, the chained ones left as they are. */
+    private CompletableFuture<List<WriteResult>> brokenChain(List<WriteOp> ops) {
+        List<WriteOp> unchained = new ArrayList<>();
+        List<RecordKey> chainedKeys = new ArrayList<>();
+        for (WriteOp op : ops) {
+            if (op.chained()) {
+                chainedKeys.add(op.key());
+            } else {
+                unchained.add(op);
+            }
+        }
+        return writeCalls(unchained).thenCombine(getAllAsync(chainedKeys), (written, current) -> {
+            List<WriteResult> out = new ArrayList<>(ops.size());
+            int w = 0;
+            int c = 0;
+            for (WriteOp op : ops) {
+                if (op.chained()) {
+                    Versioned v = current.get(c++);
+                    out.add(new WriteResult.Conflict(v == null ? 0 : v.version()));
+                } else {
+                    out.add(written.get(w++));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** The writes in as few function calls as the deployment allows; a chain is checked within each call. */
+    private CompletableFuture<List<WriteResult>> writeCalls(List<WriteOp> ops) {
+        if (ops.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
         Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
         List<byte[]> recordKeys = new ArrayList<>(ops.size());
         List<Integer> slots = new ArrayList<>(ops.size());
@@ -251,7 +322,8 @@ public final class RedisRecordStore implements RecordStore {
             for (int i : member) {
                 groupOps.add(ops.get(i));
                 groupKeys.add(recordKeys.get(i));
-                versionKeys.add(RedisKeys.versionKey(slots.get(i)));
+                // One server holds every counter: one counter for all its writes, read and saved once per call.
+                versionKeys.add(RedisKeys.versionKey(nodes instanceof ClusterNodes ? slots.get(i) : 0));
             }
             if (direct) {
                 directCalls.add(RedisFunctions.writeArgs(groupOps, groupKeys, versionKeys));

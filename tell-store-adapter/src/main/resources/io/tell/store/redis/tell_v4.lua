@@ -1,4 +1,4 @@
-#!lua name=tell_v3
+#!lua name=tell_v4
 --[[
 Conditional writes of Tell's record store (io.tell.store.redis.RedisRecordStore), and checks
 that ride with them.
@@ -6,12 +6,14 @@ that ride with them.
 A record is one string: an 8-byte big-endian version followed by the value bytes.
 One call applies any number of conditional writes, each on its own (one may conflict while the
 others are written), all atomically with respect to other clients. For write i (from 1):
-KEYS[2i-1] is the record, KEYS[2i] the version counter of the record's cluster slot (the Java
-side picks a counter key that hashes to the same slot, so both are always on one node; in a
-cluster all keys of one call share one slot).
+KEYS[2i-1] is the record, KEYS[2i] a version counter on the same node: in a cluster the one of
+the record's slot (the Java side picks a counter key that hashes to that slot; all keys of one
+call share one slot), on a standalone server one counter for every write, so a call reads and
+saves it once.
 
-Versions are max(counter + 1, server time in microseconds): strictly increasing per slot,
-and therefore per key, also across delete and re-insert since the counter outlives records.
+Versions are max(counter + 1, server time in microseconds, the record's current version + 1):
+strictly increasing per counter and per key, also across delete and re-insert since the
+counter outlives records, and whichever counter wrote a key before.
 The clock floor means that after a fail-over that lost some unreplicated counter increments
 the new primary still hands out higher versions than the old one did, unless the clocks are
 further apart than the fail-over took. One call reads the clock once, and writes each counter
@@ -19,7 +21,8 @@ it used once, at the end. Versions stay below 2^53 so Lua's doubles hold them ex
 clock is ignored beyond 2^52 microseconds (the year 2112).
 
 The library name carries its version: a changed protocol gets a new name, so clients of
-different versions can share a server (tell_v3 added checks to tell_v2).
+different versions can share a server (tell_v3 added checks to tell_v2, tell_v4 chained writes
+and the record's own version as a floor).
 ]]
 
 local TWO_POW_52 = 4503599627370496
@@ -38,11 +41,13 @@ end
 
 -- For write i: ARGV[3i-2] the expectation: 'A' any state, 'N' absent, 'V' exactly the version
 -- in ARGV[3i-1] (8 bytes, as stored); in upper case the write puts ARGV[3i], in lower case
--- ('a', 'n', 'v') it deletes the record, and followed by '?' ('N?', 'V?') it only checks the
--- expectation and writes nothing. Returns one reply per write: 'W' .. new version (8 bytes)
--- when written, 'C' .. current version (8 bytes, or nothing when absent) on a conflict, which
--- changes nothing; a check answers 'W' .. current version (nothing when absent) or 'C' .. the same.
-redis.register_function('tell_v3_write', function(keys, args)
+-- ('a', 'n', 'v') it deletes the record, followed by '?' ('N?', 'V?') it only checks the
+-- expectation and writes nothing, and followed by '!' ('V!', 'a!') it is chained: made only if
+-- every unchained write and check before it in this call succeeded. Returns one reply per write: 'W' ..
+-- new version (8 bytes) when written, 'C' .. current version (8 bytes, or nothing when absent)
+-- on a conflict or a broken chain, which changes nothing; a check answers 'W' .. current
+-- version (nothing when absent) or 'C' .. the same.
+redis.register_function('tell_v4_write', function(keys, args)
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
   if now >= TWO_POW_52 then
@@ -50,6 +55,7 @@ redis.register_function('tell_v3_write', function(keys, args)
   end
   local drawn = {}
   local replies = {}
+  local intact = true
   for i = 1, #keys / 2 do
     local record, counter = keys[2 * i - 1], keys[2 * i]
     local expect, expected = args[3 * i - 2], args[3 * i - 1]
@@ -59,9 +65,13 @@ redis.register_function('tell_v3_write', function(keys, args)
       return redis.error_reply('ERR tell: unknown write kind ' .. expect)
     end
     local current = redis.call('GETRANGE', record, 0, 7)
-    if (kind == 'N' and current ~= '') or (kind == 'V' and current ~= expected) then
+    local suffix = string.sub(expect, 2, 2)
+    if (suffix == '!' and not intact) or (kind == 'N' and current ~= '') or (kind == 'V' and current ~= expected) then
       replies[i] = 'C' .. current
-    elseif string.sub(expect, 2, 2) == '?' then
+      if suffix ~= '!' then
+        intact = false
+      end
+    elseif suffix == '?' then
       replies[i] = 'W' .. current
     else
       local v = drawn[counter]
@@ -73,13 +83,19 @@ redis.register_function('tell_v3_write', function(keys, args)
       if now > v then
         v = now
       end
+      if current ~= '' then
+        local stored = struct.unpack('>l', current)
+        if stored >= v then
+          v = stored + 1
+        end
+      end
       if v >= TWO_POW_53 then
         save_counters(drawn)
         return redis.error_reply('ERR tell: version counter exhausted for ' .. counter)
       end
       drawn[counter] = v
       local encoded = encode_version(v)
-      if expect == kind then
+      if string.sub(expect, 1, 1) == kind then
         redis.call('SET', record, encoded .. args[3 * i])
       else
         redis.call('DEL', record)
