@@ -16,13 +16,14 @@ import java.util.Objects;
 /**
  * Many inserts into the trees of one store at once. The cached inner nodes route each entry
  * to its leaf without a read; then every leaf involved is read in one batch, changed with all
- * its new entries, and published as {@link BLinkTree#insert} would publish it (new physical
- * records in one batch, the conditional mapping writes in a second). A leaf that would overflow
- * splits in the same two batches: its new right parts are written with the physical records,
- * and the mapping swing of the leaf to its first part makes them reachable along the right
- * links ({@link Splitter}'s protocol, with several parts at once); their separators are posted
- * to the parents after. With warm caches that is three round trips in all (four when some leaf
- * was changed by another client), plus one per split to post its separators, however many
+ * its new entries, and published as {@link BLinkTree#insert} would publish it: new physical
+ * records, then the conditional mapping writes chained to them ({@link WriteOp#asChained}), in
+ * one batch. A leaf that would overflow splits in the same batch: its new right parts are
+ * written with the physical records, and the mapping swing of the leaf to its first part makes
+ * them reachable along the right links ({@link Splitter}'s protocol, with several parts at
+ * once); their separators are posted to the parents after. With warm caches that is two round
+ * trips in all (three when some leaf was changed by another client, or the store cannot check
+ * a chain in one step), plus one per split to post its separators, however many
  * entries and trees. An entry the batch cannot place (an uncached route, a leaf that moved, or
  * lost its conditional write) is left for another round or inserted on its own, so each entry
  * gets the result a single insert would give, and each is atomic on its own.
@@ -135,9 +136,16 @@ final class BatchInsert {
             g.rights.forEach(c -> first.addAll(c.ops()));
         }
         for (Group g : writing) {
-            g.tree.nodeStore().drainGarbage(first.isEmpty() ? mappings : first);
+            g.tree.nodeStore().drainGarbage(first);
         }
-        List<WriteResult> created = first.isEmpty() ? List.of() : store.writeAll(first);
+        // One batch: each mapping is chained to the records before it, so it is made only if
+        // every new physical record and right part exists.
+        List<WriteOp> batch = new ArrayList<>(first);
+        for (WriteOp m : mappings) {
+            batch.add(m.asChained());
+        }
+        List<WriteResult> answers = store.writeAll(batch);
+        List<WriteResult> created = answers.subList(0, first.size());
         List<List<NodeRef>> rights = new ArrayList<>(writing.size());
         int at = physical.size();
         for (Group g : writing) {
@@ -148,7 +156,7 @@ final class BatchInsert {
             }
             rights.add(parts);
         }
-        List<WriteResult> written = store.writeAll(mappings);
+        List<WriteResult> written = answers.subList(first.size(), answers.size());
         Map<BLinkTree, List<Path.Missing>> separators = new LinkedHashMap<>();
         for (int i = 0; i < writing.size(); i++) {
             Group g = writing.get(i);

@@ -225,30 +225,27 @@ public final class NodeStore {
     /**
      * Publishes {@code next} as the new state of {@code current.id()}: one conditional write of
      * the mapping record on {@code current.version()}, preceded for a non-inline node by the
-     * insert of its new physical record. One round trip inline, two otherwise. Returns the new
+     * insert of its new physical record in the same batch (the mapping chained to it). One
+     * round trip (two on a store that cannot check a chain in one step). Returns the new
      * reference, or null when the node changed since {@code current} was read.
      */
     public NodeRef replace(NodeRef current, BTreeNode next) {
         Replacement r = prepareReplace(current, next);
-        if (r.physical() != null) {
-            List<WriteOp> physicalOps = new ArrayList<>();
-            physicalOps.add(r.physical());
-            drainGarbage(physicalOps);
-            store.writeAll(physicalOps);
-        }
         List<WriteOp> ops = new ArrayList<>();
-        ops.add(r.mapping());
-        if (r.physical() == null) {
-            drainGarbage(ops);
+        if (r.physical() != null) {
+            ops.add(r.physical());
         }
-        return finishReplace(r, store.writeAll(ops).get(0));
+        drainGarbage(ops);
+        ops.add(r.mapping().asChained());
+        List<WriteResult> results = store.writeAll(ops);
+        return finishReplace(r, results.get(results.size() - 1));
     }
 
     /**
      * A planned {@link #replace}: the insert of the new physical record (null for an inline
      * node), which must be written before {@code mapping}, the conditional write that publishes
-     * it. Batches of many nodes issue these themselves and report each outcome to
-     * {@link #finishReplace}.
+     * it (chained to it in one batch). Batches of many nodes issue these themselves and report
+     * each outcome to {@link #finishReplace}.
      */
     record Replacement(NodeRef current, BTreeNode next, long physicalId, WriteOp physical, WriteOp mapping) {
     }
