@@ -30,9 +30,11 @@ import org.slf4j.LoggerFactory;
  * publishes a {@link MemberRecord} and merges the others' every {@value #SYNC_MILLIS} ms, so
  * a snapshot from any member holds only completions some member made durable (a consistent
  * cut: a tid is reported only after all its writes are applied) and lags the others by about
- * that period. A commit with a log entry is decided by moving the entry to {@code COMMITTED},
- * which recovery cannot also fence ({@link TidResolver}), and acknowledged then (group commit:
- * one batch decides every report that arrived meanwhile); the record naming it follows.
+ * that period. A commit with a log entry arrives decided by its node (the entry is {@code
+ * COMMITTED} already: acknowledged at once), or is decided here by moving the entry to {@code
+ * COMMITTED}, which recovery cannot also fence ({@link TidResolver}), and acknowledged then
+ * (group commit: one batch decides every report that arrived meanwhile); the record naming it
+ * follows.
  *
  * <p>Nothing is assumed about tids of others: a tid is visible once some member published it
  * completed. A member silent for the grace is dead: any member settles the tids of its ranges
@@ -133,10 +135,19 @@ final class ClusterMember {
         return "member=" + incarnation + " others=" + others.keySet() + " dead=" + deadSince.keySet();
     }
 
-    /** Called under the owner's monitor: a released tid to publish completed before acknowledging. */
+    /**
+     * Called under the owner's monitor: a released tid to decide ({@code logVersion} > 0: its
+     * entry's version) and mark done before acknowledging. A commit its node decided
+     * ({@code logVersion} < 0: minus the {@code COMMITTED} entry's version) is durable already:
+     * done and acknowledged at once, published and its entry deleted by the next flush.
+     */
     CompletableFuture<Void> complete(long tid, long logVersion) {
         CompletableFuture<Void> ack = new CompletableFuture<>();
         pending.add(new Pending(tid, logVersion, ack));
+        if (logVersion < 0) {
+            owner.state().markDone(tid);
+            ack.complete(null);
+        }
         requestFlush();
         return ack;
     }
@@ -239,6 +250,9 @@ final class ClusterMember {
                 ops.add(new WriteOp(TxLog.recordKey(p.tid()), committed, Expect.version(p.logVersion())));
             } else {
                 decided.add(p.tid());
+                if (p.logVersion() < 0) {
+                    committedEntries.add(new long[] {p.tid(), -p.logVersion()}); // decided by its node
+                }
             }
         }
         if (ops.isEmpty()) {

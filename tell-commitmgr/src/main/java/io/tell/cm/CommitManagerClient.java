@@ -19,6 +19,7 @@ import io.tell.cm.internal.CmClientConnection;
 import io.tell.cm.internal.CmClientConnection.Call;
 import io.tell.cm.internal.CmFrameDecoder;
 import io.tell.cm.internal.CmProtocol;
+import io.tell.cm.internal.CmProtocol.Outcome;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.txn.CommitManager;
@@ -210,12 +211,17 @@ public final class CommitManagerClient implements CommitManager {
 
     @Override
     public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
-        return offload(report(true, tid, logVersion));
+        return offload(report(Outcome.COMMITTED, tid, logVersion));
+    }
+
+    @Override
+    public CompletableFuture<Void> decidedAsync(long tid, long entryVersion) {
+        return offload(report(Outcome.DECIDED, tid, entryVersion));
     }
 
     @Override
     public CompletableFuture<Void> abortedAsync(long tid) {
-        return offload(report(false, tid, 0));
+        return offload(report(Outcome.ABORTED, tid, 0));
     }
 
     /** Not sent: starts that come over the wire carry no validating set ({@link TxStart#validating}). */
@@ -235,13 +241,13 @@ public final class CommitManagerClient implements CommitManager {
     @Override
     public void committed(long tid) {
         checkNotOnEventLoop();
-        TellException.join(report(true, tid, 0));
+        TellException.join(report(Outcome.COMMITTED, tid, 0));
     }
 
     @Override
     public void aborted(long tid) {
         checkNotOnEventLoop();
-        TellException.join(report(false, tid, 0));
+        TellException.join(report(Outcome.ABORTED, tid, 0));
     }
 
     private CompletableFuture<TxStart> start0(boolean readOnly, String owner) {
@@ -267,15 +273,15 @@ public final class CommitManagerClient implements CommitManager {
     }
 
     /** Sends a report, resending it after connection failures until the report deadline. */
-    private CompletableFuture<Void> report(boolean committed, long tid, long logVersion) {
+    private CompletableFuture<Void> report(Outcome outcome, long tid, long logVersion) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        attemptReport(committed, tid, logVersion, System.nanoTime() + options.reportDeadline().toNanos(), 0, done);
+        attemptReport(outcome, tid, logVersion, System.nanoTime() + options.reportDeadline().toNanos(), 0, done);
         return done;
     }
 
-    private void attemptReport(boolean committed, long tid, long logVersion, long deadline, int attempt, CompletableFuture<Void> done) {
+    private void attemptReport(Outcome outcome, long tid, long logVersion, long deadline, int attempt, CompletableFuture<Void> done) {
         long left = deadline - System.nanoTime();
-        call(id -> new CmProtocol.Report(id, committed, tid, logVersion), Math.min(options.requestTimeout().toNanos(), Math.max(left, 1)))
+        call(id -> new CmProtocol.Report(id, outcome, tid, logVersion), Math.min(options.requestTimeout().toNanos(), Math.max(left, 1)))
                 .whenComplete((call, failure) -> {
                     TellException retriable;
                     if (failure == null) {
@@ -301,11 +307,11 @@ public final class CommitManagerClient implements CommitManager {
                     long remaining = deadline - System.nanoTime();
                     if (closed || remaining <= 0) {
                         done.completeExceptionally(TellException.of(ErrorCode.CM_UNAVAILABLE,
-                                (committed ? "COMMITTED " : "ABORTED ") + tid + " not acknowledged within "
+                                outcome + " " + tid + " not acknowledged within "
                                         + options.reportDeadline().toMillis() + " ms: " + retriable.getMessage(), retriable));
                         return;
                     }
-                    schedule(() -> attemptReport(committed, tid, logVersion, deadline, attempt + 1, done), Math.min(backoff, remaining), done);
+                    schedule(() -> attemptReport(outcome, tid, logVersion, deadline, attempt + 1, done), Math.min(backoff, remaining), done);
                 });
     }
 
@@ -511,7 +517,7 @@ public final class CommitManagerClient implements CommitManager {
             if (response instanceof CmProtocol.Started s && !closed) {
                 long tid = s.start().tid();
                 LOG.info("ending transaction {} whose start answer came after the timeout", tid);
-                report(tid < 0, tid, 0).whenComplete((ok, e) -> {
+                report(tid < 0 ? Outcome.COMMITTED : Outcome.ABORTED, tid, 0).whenComplete((ok, e) -> {
                     if (e != null) {
                         LOG.warn("could not end orphaned transaction {}: {}", tid, e.toString());
                     }

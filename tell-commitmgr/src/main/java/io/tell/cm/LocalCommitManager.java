@@ -203,6 +203,16 @@ public final class LocalCommitManager implements CommitManager {
         return complete(tid, logVersion);
     }
 
+    /** A commit its node decided: visible at once, the entry deleted once the completion is published. */
+    @Override
+    public CompletableFuture<Void> decidedAsync(long tid, long entryVersion) {
+        if (tid <= 0 || entryVersion <= 0) {
+            return CompletableFuture.failedFuture(TellException.of(ErrorCode.TX_STATE,
+                    "a decided commit needs a read-write tid and its entry's version: " + tid + ", " + entryVersion));
+        }
+        return complete(tid, -entryVersion);
+    }
+
     @Override
     public CompletableFuture<Void> abortedAsync(long tid) {
         return complete(tid, 0);
@@ -229,6 +239,10 @@ public final class LocalCommitManager implements CommitManager {
         validating.clear();
     }
 
+    /**
+     * Completes {@code tid}. {@code logVersion}: its log entry's version when the entry is still
+     * to be decided, its negation when the node decided it already, 0 for none.
+     */
     private CompletableFuture<Void> complete(long tid, long logVersion) {
         if (member != null) {
             member.forget(tid);
@@ -252,8 +266,8 @@ public final class LocalCommitManager implements CommitManager {
                 if (!state.complete(tid)) {
                     return neverIssued(tid);
                 }
-                if (logVersion > 0) {
-                    TxLogCleanup.deleteQuietly(store, tid, logVersion);
+                if (logVersion != 0) {
+                    TxLogCleanup.deleteQuietly(store, tid, Math.abs(logVersion));
                 }
                 return CompletableFuture.completedFuture(null);
             }

@@ -18,7 +18,8 @@ import java.util.function.Predicate;
  *   <li>{@code WRITING} by a node that still holds its lease: wait for that node's report;</li>
  *   <li>{@code WRITING} otherwise: move it to {@code FENCED} (conditional on the version read,
  *       so a commit decided meanwhile wins instead), revert every key listed, aborted;</li>
- *   <li>{@code FENCED}: a recovery that may have died midway; revert again (idempotent), aborted.</li>
+ *   <li>{@code FENCED}: a recovery that may have died midway, or {@code WITHDRAWN}: a node that
+ *       gave its commit up and may have died before reverting; revert again (idempotent), aborted.</li>
  * </ul>
  * Reverts assume the outcome of the owner's writes is unknown, so a late write of a paused
  * owner can only conflict. Blocks on store calls: run it off event loops.
@@ -48,6 +49,7 @@ final class TidResolver {
                 case COMMITTED:
                     return Outcome.COMMITTED;
                 case FENCED:
+                case WITHDRAWN:
                     Reverter.revert(store, tid, entry.keys(), true);
                     return Outcome.ABORTED;
                 case WRITING:

@@ -46,6 +46,11 @@ final class FlakyStore extends ForwardingRecordStore {
 
     @Override
     public CompletableFuture<WriteResult> writeAsync(WriteOp op) {
+        awaitWriteGate();
+        return gate(() -> delegate.writeAsync(op));
+    }
+
+    private void awaitWriteGate() {
         java.util.concurrent.CountDownLatch latch = writeGate;
         if (latch != null) {
             try {
@@ -54,11 +59,11 @@ final class FlakyStore extends ForwardingRecordStore {
                 Thread.currentThread().interrupt();
             }
         }
-        return gate(() -> delegate.writeAsync(op));
     }
 
     @Override
     public CompletableFuture<List<WriteResult>> writeAllAsync(List<WriteOp> ops) {
+        awaitWriteGate();
         return gate(() -> delegate.writeAllAsync(ops));
     }
 

@@ -409,9 +409,10 @@ class LocalCommitManagerTest {
         try (LocalCommitManager cm = durable(store, 10, LONG_GRACE)) {
             TxStart t = cm.start(false);
             AtomicReference<Throwable> seen = new AtomicReference<>();
+            long logVersion = writingEntry(store, t.tid());
             java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
-            store.writeGate = gate; // holds the journal write, so the ack completes on the journal thread
-            CompletableFuture<Void> ack = cm.committedAsync(t.tid());
+            store.writeGate = gate; // holds the decision's write, so the ack completes on the journal thread
+            CompletableFuture<Void> ack = cm.committedAsync(t.tid(), logVersion);
             CompletableFuture<Void> callback = ack.thenRun(() -> {
                 try {
                     cm.committed(cm.start(false).tid());
@@ -427,19 +428,47 @@ class LocalCommitManagerTest {
     }
 
     @Test
-    void durableCompletionBecomesVisibleOnlyWithItsJournalWrite() throws Exception {
+    void aCommitToDecideBecomesVisibleOnlyWithItsDecision() throws Exception {
         FlakyStore store = new FlakyStore(RecordStores.open("mem:"));
         try (LocalCommitManager cm = durable(store, 10, LONG_GRACE)) {
             long tid = cm.start(false).tid();
+            long logVersion = writingEntry(store, tid);
             store.writeGate = new java.util.concurrent.CountDownLatch(1);
-            java.util.concurrent.CompletableFuture<Void> ack = cm.committedAsync(tid);
-            // The journal write is held: the commit is neither acknowledged nor visible yet.
+            java.util.concurrent.CompletableFuture<Void> ack = cm.committedAsync(tid, logVersion);
+            // The decision (the entry's move to COMMITTED) is held: neither acknowledged nor visible.
             assertFalse(ack.isDone());
-            assertFalse(cm.start(true).snapshot().isVisible(tid), "visible before it was journaled");
+            assertFalse(cm.start(true).snapshot().isVisible(tid), "visible before it was decided");
             store.writeGate.countDown();
             ack.get(10, java.util.concurrent.TimeUnit.SECONDS);
             assertTrue(cm.start(true).snapshot().isVisible(tid));
         }
+    }
+
+    @Test
+    void aCommitDecidedByItsNodeIsVisibleAtOnceWithoutAStoreWrite() throws Exception {
+        FlakyStore store = new FlakyStore(RecordStores.open("mem:"));
+        try (LocalCommitManager cm = durable(store, 10, LONG_GRACE)) {
+            long tid = cm.start(false).tid();
+            long logVersion = writingEntry(store, tid);
+            WriteResult decided = store.write(new WriteOp(TxLog.recordKey(tid), TxLog.encode(
+                    new TxLog.Entry(TxLog.State.COMMITTED, "pn", System.currentTimeMillis(), List.of())), io.tell.store.Expect.version(logVersion)));
+            store.writeGate = new java.util.concurrent.CountDownLatch(1); // every store write held
+            java.util.concurrent.CompletableFuture<Void> ack = cm.decidedAsync(tid, decided.version());
+            assertTrue(ack.isDone(), "a decided commit waits for no store write");
+            assertTrue(cm.start(true).snapshot().isVisible(tid));
+            store.writeGate.countDown();
+            // Its entry goes once a record naming the tid completed is published.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (store.get(TxLog.DOMAIN, TxLog.key(tid)) != null) {
+                assertTrue(System.nanoTime() < deadline, "the decided entry was never deleted");
+                Thread.sleep(5);
+            }
+        }
+    }
+
+    private static long writingEntry(RecordStore store, long tid) {
+        return store.write(new WriteOp(TxLog.recordKey(tid), TxLog.encode(
+                new TxLog.Entry(TxLog.State.WRITING, "pn", System.currentTimeMillis(), List.of())), io.tell.store.Expect.ABSENT)).version();
     }
 
     @Test

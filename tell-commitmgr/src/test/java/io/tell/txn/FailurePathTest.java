@@ -183,6 +183,11 @@ class FailurePathTest {
             public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
                 return CompletableFuture.failedFuture(TellException.of(ErrorCode.TX_STATE, "injected: refused"));
             }
+
+            @Override
+            public CompletableFuture<Void> decidedAsync(long tid, long entryVersion) {
+                return committedAsync(tid, entryVersion);
+            }
         };
         try (TransactionManager refused = new TransactionManager(store, refusing, "pn-2")) {
             Transaction tx = refused.begin();

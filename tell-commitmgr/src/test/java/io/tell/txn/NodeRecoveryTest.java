@@ -56,19 +56,15 @@ class NodeRecoveryTest {
                 tx.insert(D, k(2), b("two"));
                 return null;
             });
-            CountDownLatch paused = new CountDownLatch(1);
-            CountDownLatch wake = new CountDownLatch(1);
-            AtomicLong pausedTid = new AtomicLong();
-            stopped.observeCommits((reached, tid) -> {
-                if (reached == step) {
-                    pausedTid.set(tid);
-                    paused.countDown();
-                    await(wake);
-                }
-            });
+            Pause pause = pauseAt(stopped, step);
+            CountDownLatch paused = pause.paused();
+            CountDownLatch wake = pause.wake();
+            AtomicLong pausedTid = pause.tid();
             java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
             CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
-                Transaction tx = stopped.begin();
+                // SERIALIZABLE: the commit manager decides (under snapshot isolation the node's
+                // last batch decides, so a node stopped at APPLIED has committed: see below).
+                Transaction tx = stopped.begin(Isolation.SERIALIZABLE);
                 tx.update(D, k(1), b("lost-1"));
                 tx.update(D, k(2), b("lost-2"));
                 tx.commit();
@@ -161,7 +157,7 @@ class NodeRecoveryTest {
                 }
             });
             java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
-            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> stopped.run(1, tx -> {
+            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> stopped.run(1, Isolation.SERIALIZABLE, tx -> {
                 tx.insertNew(table, TableIndex.ridKey(10), b("ada"));
                 tx.insertNew(table, TableIndex.ridKey(12), b("bob"));
                 return null;
@@ -204,6 +200,56 @@ class NodeRecoveryTest {
         }
     }
 
+    /**
+     * Under snapshot isolation the last batch of a commit also moves its log entry to COMMITTED:
+     * a node stopped after it (at APPLIED) has committed. Recovery completes the commit instead
+     * of reverting it, and the node, woken up, reports it and returns normally.
+     */
+    @Test
+    void aNodeStoppedAfterDecidingItsCommitIsRecoveredCommitted() throws Exception {
+        String url = "mem:recovery-" + UUID.randomUUID();
+        RecordStore store = RecordStores.open(url);
+        try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(10, true, Duration.ofMillis(100)));
+             TransactionManager stopped = new TransactionManager(RecordStores.open(url), cm, "pn-stopped");
+             TransactionManager survivor = new TransactionManager(RecordStores.open(url), cm, "pn-survivor")) {
+            stopped.startLease(LEASE);
+            survivor.startLease(Duration.ofSeconds(5));
+            survivor.run(1, tx -> {
+                tx.insert(D, k(1), b("one"));
+                return null;
+            });
+            Pause pause = pauseAt(stopped, CommitObserver.Step.APPLIED);
+            CountDownLatch paused = pause.paused();
+            CountDownLatch wake = pause.wake();
+            AtomicLong pausedTid = pause.tid();
+            java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
+                Transaction tx = stopped.begin();
+                tx.update(D, k(1), b("decided"));
+                tx.commit();
+            }, thread);
+            try {
+                assertTrue(paused.await(10, TimeUnit.SECONDS), "the commit never reached APPLIED");
+                assertEquals(TxLog.State.COMMITTED, TxLog.decode(store.get(TxLog.DOMAIN, TxLog.key(pausedTid.get())).value()).state());
+                stopped.abandonLease();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (cm.recoveredNodes() < 1 || cm.start(true).snapshot().base() < pausedTid.get()) {
+                    assertTrue(System.nanoTime() < deadline, "the decided commit was never completed: " + cm.describe());
+                    Thread.sleep(10);
+                }
+                try (Transaction check = survivor.beginReadOnly()) {
+                    assertArrayEquals(b("decided"), check.get(D, k(1)), "recovery kept the decided commit");
+                }
+                wake.countDown();
+                commit.get(20, TimeUnit.SECONDS); // the woken node reports it and returns normally
+                survivor.run(1, tx -> tx.update(D, k(1), b("after")));
+            } finally {
+                wake.countDown();
+                thread.shutdown();
+            }
+        }
+    }
+
     @Test
     void aNodeThatLeavesCleanlyLeavesNoLeaseToRecover() throws Exception {
         String url = "mem:recovery-" + UUID.randomUUID();
@@ -222,6 +268,22 @@ class NodeRecoveryTest {
             assertEquals(0, cm.recoveredNodes());
             assertNull(store.get(TxLog.DOMAIN, TxLog.key(1)), "no log entry left behind");
         }
+    }
+
+    /** A commit of {@code node} that stops at {@code step} until {@code wake}; {@code tid} is the stopped one. */
+    private record Pause(CountDownLatch paused, CountDownLatch wake, AtomicLong tid) {
+    }
+
+    private static Pause pauseAt(TransactionManager node, CommitObserver.Step step) {
+        Pause pause = new Pause(new CountDownLatch(1), new CountDownLatch(1), new AtomicLong());
+        node.observeCommits((reached, tid) -> {
+            if (reached == step) {
+                pause.tid().set(tid);
+                pause.paused().countDown();
+                await(pause.wake());
+            }
+        });
+        return pause;
     }
 
     private static Throwable assertThrowsLater(CompletableFuture<Void> commit) throws InterruptedException {

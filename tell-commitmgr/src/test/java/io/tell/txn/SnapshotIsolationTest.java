@@ -355,6 +355,15 @@ class SnapshotIsolationTest {
 
         @Override
         public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
+            return gated(tid, () -> delegate.committedAsync(tid, logVersion));
+        }
+
+        @Override
+        public CompletableFuture<Void> decidedAsync(long tid, long entryVersion) {
+            return gated(tid, () -> delegate.decidedAsync(tid, entryVersion));
+        }
+
+        private CompletableFuture<Void> gated(long tid, java.util.function.Supplier<CompletableFuture<Void>> report) {
             if (tid > 0 && gate.getCount() > 0) {
                 held.countDown();
                 CountDownLatch g = gate;
@@ -364,9 +373,9 @@ class SnapshotIsolationTest {
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
-                }).thenCompose(x -> delegate.committedAsync(tid, logVersion));
+                }).thenCompose(x -> report.get());
             }
-            return delegate.committedAsync(tid, logVersion);
+            return report.get();
         }
 
         @Override

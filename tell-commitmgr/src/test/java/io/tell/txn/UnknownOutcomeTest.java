@@ -47,7 +47,12 @@ class UnknownOutcomeTest {
     }
 
     private long failingCommit(FaultyStore.Fault fault) {
-        Transaction tx = tm.begin();
+        return failingCommit(fault, Isolation.SERIALIZABLE);
+    }
+
+    /** The commit fails with STORE_TIMEOUT; under SERIALIZABLE the node decides nothing itself. */
+    private long failingCommit(FaultyStore.Fault fault, Isolation isolation) {
+        Transaction tx = tm.begin(isolation);
         tx.update(D, b("existing"), b("new"));
         tx.insert(D, b("fresh"), b("x"));
         store.failNextBatchOn(D, fault);
@@ -74,6 +79,33 @@ class UnknownOutcomeTest {
     void appliedBatchWithoutAnswerIsReverted() {
         long tid = failingCommit(FaultyStore.Fault.APPLY_THEN_TIMEOUT);
         assertNothingOf(tid);
+    }
+
+    @Test
+    void selfDecidedBatchThatLandedWithoutAnswerIsCommitted() {
+        // Under snapshot isolation the last batch carries the node's decision: it landed whole,
+        // so the commit stands, found by the node's check of its own log entry.
+        Transaction tx = tm.begin();
+        tx.update(D, b("existing"), b("new"));
+        tx.insert(D, b("fresh"), b("x"));
+        store.failNextBatchOn(D, FaultyStore.Fault.APPLY_THEN_TIMEOUT);
+        tx.commit();
+        try (Transaction r = tm.beginReadOnly()) {
+            assertArrayEquals(b("new"), r.get(D, b("existing")));
+            assertArrayEquals(b("x"), r.get(D, b("fresh")));
+        }
+        assertNull(store.get(TxLog.DOMAIN, TxLog.key(tx.tid())), "the decided entry is removed once reported");
+    }
+
+    @Test
+    void selfDecidedBatchDeliveredLateCannotDecide() {
+        // The node withdraws its own entry before it reverts: the late batch's decision cannot land.
+        long tid = failingCommit(FaultyStore.Fault.DELAY_AND_TIMEOUT, Isolation.SNAPSHOT);
+        for (WriteResult r : store.deliverLate()) {
+            assertFalse(r.written(), "a late write of the aborted transaction went through");
+        }
+        assertNothingOf(tid);
+        assertSame(TxLog.State.WITHDRAWN, TxLog.decode(store.get(TxLog.DOMAIN, TxLog.key(tid)).value()).state());
     }
 
     @Test

@@ -39,6 +39,14 @@ public interface CommitManager extends AutoCloseable {
      */
     CompletableFuture<Void> committedAsync(long tid, long logVersion);
 
+    /**
+     * Reports a commit its node decided itself: in the batch that ended its writes, chained to
+     * them, it moved its log entry from {@code WRITING} to {@code COMMITTED}, which now has
+     * version {@code entryVersion}. Nothing is left to decide, so the manager makes it visible
+     * without a store call, and removes the entry once its completion is durable elsewhere.
+     */
+    CompletableFuture<Void> decidedAsync(long tid, long entryVersion);
+
     /** Reports a commit of a transaction that has no log entry (it wrote nothing). */
     default CompletableFuture<Void> committedAsync(long tid) {
         return committedAsync(tid, 0);

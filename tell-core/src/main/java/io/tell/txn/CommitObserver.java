@@ -13,7 +13,11 @@ public interface CommitObserver {
         INDEXED,
         /** Part of the records are written (the apply batch is sent in two halves while observed). */
         PARTLY_APPLIED,
-        /** Every record is written and unique keys are claimed; the commit manager is not told yet. */
+        /**
+         * Every record is written and unique keys are claimed; the commit manager is not told
+         * yet. Under snapshot isolation the commit is decided already: the last of those
+         * batches moved its log entry to {@code COMMITTED}.
+         */
         APPLIED
     }
 

@@ -40,6 +40,13 @@ final class Committer {
     private boolean applyInDoubt;
     /** Records the log batch's checks found changed, as read again: the bases their writes build on. */
     private final Map<RecordKey, Base> reread = new HashMap<>();
+    /** The log entry as written ({@code WRITING}), and its version. */
+    private TxLog.Entry entry;
+    private long logVersion;
+    /** True while a batch carrying this commit's decision is out without answers. */
+    private boolean decisionInDoubt;
+    /** The version of the {@code COMMITTED} entry once this node decided the commit itself; 0 before. */
+    private long decidedVersion;
 
     /** A record as stored (null: absent) and decoded, which a write builds its new record on. */
     private record Base(MvccRecord record, Versioned stored) {
@@ -95,7 +102,7 @@ final class Committer {
         }
         List<GarbageLog.Item> garbage = indexes.garbage();
         List<WriteResult> logged = logWriteSet(tid, keys, garbage, checked);
-        long logVersion = logged.get(0).version();
+        logVersion = logged.get(0).version();
         observe(CommitObserver.Step.LOGGED);
         List<RecordKey> applied = new ArrayList<>();
         try {
@@ -103,11 +110,24 @@ final class Committer {
             rereadChanged(tid, checked, logged.subList(logged.size() - checked.size(), logged.size()));
             indexes.addEntries();
             observe(CommitObserver.Step.INDEXED);
-            List<WriteOp> bumps = versionSetBumps(tid, keys);
             // Bumps follow the record writes: in the apply batch itself on a store that runs a
             // batch in order, else in the claims' batch (or one of their own), which follows it.
-            boolean bumped = apply(tid, applied, store.ordersBatches() ? bumps : List.of());
-            indexes.claimUniqueKeys(bumped ? List.of() : bumps);
+            // The decision rides at the end of whichever batch comes last, chained to its writes.
+            List<WriteOp> bumps = versionSetBumps(tid, keys);
+            WriteOp decision = decision();
+            boolean claimsLast = indexes.claimsKeys() || !store.ordersBatches() && !bumps.isEmpty();
+            List<WriteOp> withApply = new ArrayList<>(store.ordersBatches() ? bumps : List.of());
+            if (decision != null && !claimsLast) {
+                withApply.add(decision);
+                decisionInDoubt = true;
+            }
+            boolean bumped = apply(tid, applied, withApply) && store.ordersBatches();
+            List<WriteOp> withClaims = new ArrayList<>(bumped ? List.of() : bumps);
+            if (decision != null && claimsLast) {
+                withClaims.add(decision);
+                decisionInDoubt = true;
+            }
+            indexes.claimUniqueKeys(withClaims, this::decided);
             // Snapshots taken from now on count us as possibly serialized before them (TxStart.validating).
             manager.validating(tid);
             if (validatedBuffer != null) {
@@ -115,12 +135,20 @@ final class Committer {
             }
             observe(CommitObserver.Step.APPLIED);
         } catch (RuntimeException | Error e) {
+            if (decisionInDoubt && settleDecision(tid, e)) {
+                manager.awaitDecidedReport(tid, decidedVersion); // the batch landed: committed
+                return;
+            }
             undoQuietly(indexes);
             // A refused or unsent batch: exactly the records in `applied` carry a version of ours.
             manager.revertAndReportAborted(tid, applyInDoubt ? keys : applied, applyInDoubt);
             throw e;
         }
         try {
+            if (decidedVersion > 0) {
+                manager.awaitDecidedReport(tid, decidedVersion);
+                return;
+            }
             // A node that lost its lease leaves the decision to its recovery: it reports nothing.
             tx.checkLease();
             manager.awaitCommitReport(tid, logVersion);
@@ -136,6 +164,97 @@ final class Committer {
             }
             throw e;
         }
+    }
+
+    /**
+     * This commit's decision, for the node to make itself: the move of its log entry from
+     * {@code WRITING} to {@code COMMITTED}, chained to the writes of the last batch, so it is
+     * made exactly when they all are, and the commit manager has nothing left to decide. None
+     * under SERIALIZABLE (reads are validated after the writes) or without a valid lease
+     * (its recovery decides).
+     */
+    private WriteOp decision() {
+        if (validatedBuffer != null || !tx.holdsLease()) {
+            return null;
+        }
+        byte[] committed = TxLog.encode(entry.in(TxLog.State.COMMITTED));
+        return new WriteOp(TxLog.recordKey(start.tid()), committed, Expect.version(logVersion)).asChained();
+    }
+
+    /** Notes the decision's outcome, if the batch just answered carried it (as its last write). */
+    private void decided(List<WriteResult> answers) {
+        if (decisionInDoubt) {
+            decisionInDoubt = false;
+            WriteResult last = answers.get(answers.size() - 1);
+            if (last.written()) {
+                decidedVersion = last.version();
+            }
+        }
+    }
+
+    /**
+     * After a batch carrying the decision went unanswered (it may have landed, or may land
+     * later): true when the entry is {@code COMMITTED}, the batch having landed whole; false
+     * once this node has withdrawn its own entry, after which no late batch can decide, so the
+     * commit aborts as any other. Throws TX_FENCED when recovery fenced the entry first (it
+     * reverts and reports), and TX_OUTCOME_UNKNOWN when the store does not answer within the
+     * commit report wait: the node then settles it in the background, reverting or reporting it
+     * committed.
+     */
+    private boolean settleDecision(long tid, Throwable failure) {
+        long deadline = System.nanoTime() + manager.commitReportWait().toNanos();
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return settle(tid);
+            } catch (RuntimeException thrown) {
+                TellException e = TellException.unwrap(thrown);
+                if (e.code() == ErrorCode.TX_FENCED || !e.retriable() || System.nanoTime() - deadline > 0) {
+                    return settleLater(tid, failure, e);
+                }
+            }
+            try {
+                Thread.sleep(Math.min(1000, 50L << Math.min(attempt, 4))); // a short store outage passes
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                return settleLater(tid, failure, TellException.of(ErrorCode.INTERNAL, "interrupted", interrupted));
+            }
+        }
+    }
+
+    /** Leaves the settling to the background; throws what the caller learns meanwhile. */
+    private boolean settleLater(long tid, Throwable failure, TellException e) {
+        if (e.code() == ErrorCode.TX_FENCED) {
+            throw e;
+        }
+        manager.settleLater(tid, () -> {
+            if (settle(tid)) {
+                manager.reportDecided(tid, decidedVersion);
+            } else {
+                manager.revertAndReportAborted(tid, entry.keys(), true);
+            }
+        });
+        TellException unknown = TellException.of(ErrorCode.TX_OUTCOME_UNKNOWN, "the outcome of tid " + tid
+                + " is unknown: its last batch and the checks after it went unanswered (" + e.getMessage()
+                + "); the node settles it once the store answers", failure);
+        unknown.addSuppressed(e);
+        throw unknown;
+    }
+
+    private boolean settle(long tid) {
+        byte[] withdrawn = TxLog.encode(entry.in(TxLog.State.WITHDRAWN));
+        if (store.write(new WriteOp(TxLog.recordKey(tid), withdrawn, Expect.version(logVersion))).written()) {
+            return false;
+        }
+        Versioned now = store.get(TxLog.DOMAIN, TxLog.key(tid));
+        TxLog.State state = now == null ? null : TxLog.decode(now.value()).state();
+        if (state == TxLog.State.COMMITTED) {
+            decidedVersion = now.version();
+            return true;
+        }
+        if (state == TxLog.State.WITHDRAWN) {
+            return false; // by an earlier attempt of ours whose answer was lost
+        }
+        throw TellException.of(ErrorCode.TX_FENCED, "transaction " + tid + " was taken over by recovery before it was decided");
     }
 
     private static void undoQuietly(IndexWriter indexes) {
@@ -165,9 +284,9 @@ final class Committer {
         List<WriteResult> results;
         try {
             tx.checkLease();
-            byte[] entry = TxLog.encode(new TxLog.Entry(TxLog.State.WRITING, tx.logNode(), System.currentTimeMillis(), keys));
+            entry = new TxLog.Entry(TxLog.State.WRITING, tx.logNode(), System.currentTimeMillis(), keys);
             List<WriteOp> ops = new ArrayList<>(2 + checked.size());
-            ops.add(new WriteOp(TxLog.recordKey(tid), entry, Expect.ABSENT));
+            ops.add(new WriteOp(TxLog.recordKey(tid), TxLog.encode(entry), Expect.ABSENT));
             if (!garbage.isEmpty()) {
                 // The sweeper's list of what this commit leaves behind.
                 ops.add(new WriteOp(GarbageLog.recordKey(tid), GarbageLog.encode(garbage), Expect.ANY));
@@ -239,9 +358,8 @@ final class Committer {
 
     /**
      * Writes every record conditionally on the version read, rebuilding records changed only by a
-     * revert or clean-up. {@code after} rides at the end of the first batch, which the store runs
-     * in order: true when it was sent after every record was written by that batch (false: it
-     * still has to be written, after the last record).
+     * revert or clean-up. {@code after} rides at the end of the first batch: true when that batch
+     * wrote every record (false: what {@code after} needs to follow is still to be written).
      */
     private boolean apply(long tid, List<RecordKey> applied, List<WriteOp> after) {
         List<Transaction.Entry> pending = new ArrayList<>(writes);
@@ -270,7 +388,7 @@ final class Committer {
                 }
             }
             if (retry.isEmpty()) {
-                return attempt == 0 && !after.isEmpty();
+                return attempt == 0;
             }
             if (attempt + 1 >= REBUILD_ATTEMPTS) {
                 throw conflict(tid, retry.get(0).key);
@@ -292,11 +410,20 @@ final class Committer {
             int half = records / 2;
             results = new ArrayList<>(TellException.join(store.writeAllAsync(ops.subList(0, half))));
             observe(CommitObserver.Step.PARTLY_APPLIED);
-            results.addAll(TellException.join(store.writeAllAsync(ops.subList(half, ops.size()))));
+            List<WriteOp> rest = ops.subList(half, ops.size());
+            if (!results.stream().allMatch(WriteResult::written)) {
+                // The chain spans both parts: a chained write after a failed record is not made
+                // (a check no version passes answers as a broken chain does).
+                rest = rest.stream().map(o -> o.chained() ? WriteOp.check(o.key(), Expect.version(Long.MAX_VALUE)) : o).toList();
+            }
+            results.addAll(TellException.join(store.writeAllAsync(rest)));
         } else {
             results = TellException.join(store.writeAllAsync(ops));
         }
         applyInDoubt = false;
+        if (first) {
+            decided(results);
+        }
         return results;
     }
 

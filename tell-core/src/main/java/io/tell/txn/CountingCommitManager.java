@@ -49,6 +49,12 @@ public final class CountingCommitManager implements CommitManager {
     }
 
     @Override
+    public CompletableFuture<Void> decidedAsync(long tid, long entryVersion) {
+        commits.increment();
+        return delegate.decidedAsync(tid, entryVersion);
+    }
+
+    @Override
     public CompletableFuture<Void> abortedAsync(long tid) {
         aborts.increment();
         return delegate.abortedAsync(tid);

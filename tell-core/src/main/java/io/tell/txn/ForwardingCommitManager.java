@@ -27,6 +27,11 @@ public abstract class ForwardingCommitManager implements CommitManager {
     }
 
     @Override
+    public CompletableFuture<Void> decidedAsync(long tid, long entryVersion) {
+        return delegate().decidedAsync(tid, entryVersion);
+    }
+
+    @Override
     public CompletableFuture<Void> abortedAsync(long tid) {
         return delegate().abortedAsync(tid);
     }

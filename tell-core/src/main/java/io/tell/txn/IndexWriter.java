@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Index maintenance at commit: new entries are added before the record batch (all of them
@@ -70,13 +71,19 @@ final class IndexWriter {
         }
     }
 
+    /** True when the commit has unique keys to claim (a batch of its own after the records). */
+    boolean claimsKeys() {
+        return changes.stream().anyMatch(c -> c.index().unique());
+    }
+
     /**
      * After the records are applied: claims the unique keys; throws DUPLICATE_KEY when one is
-     * taken. {@code alsoWrite} (unconditional writes that must follow the records) rides in the
-     * first claims batch, or goes alone when there is nothing to claim.
+     * taken. {@code alsoWrite} (writes that must follow the records; a chained one after the
+     * claims, too) rides at the end of the first claims batch, or goes alone when there is
+     * nothing to claim; {@code answered} gets that batch's answers as soon as they arrive.
      */
-    void claimUniqueKeys(List<WriteOp> alsoWrite) {
-        claim(changes.stream().filter(c -> c.index().unique()).toList(), alsoWrite);
+    void claimUniqueKeys(List<WriteOp> alsoWrite, Consumer<List<WriteResult>> answered) {
+        claim(changes.stream().filter(c -> c.index().unique()).toList(), alsoWrite, answered);
     }
 
     /**
@@ -148,11 +155,11 @@ final class IndexWriter {
      * another rid is taken over only if that row no longer holds the key; otherwise the key
      * is taken: a uniqueness violation. Concurrent claimers of one key: exactly one write wins.
      */
-    private void claim(List<Change> unique, List<WriteOp> alsoWrite) {
+    private void claim(List<Change> unique, List<WriteOp> alsoWrite, Consumer<List<WriteResult>> answered) {
         RecordStore store = manager.store();
         if (unique.isEmpty()) {
             if (!alsoWrite.isEmpty()) {
-                TellException.join(store.writeAllAsync(alsoWrite));
+                answered.accept(TellException.join(store.writeAllAsync(alsoWrite)));
             }
             return;
         }
@@ -171,6 +178,7 @@ final class IndexWriter {
             batch.addAll(alsoWrite);
         }
         List<WriteResult> inserted = TellException.join(store.writeAllAsync(batch));
+        answered.accept(inserted);
         List<Change> taken = new ArrayList<>();
         List<RecordKey> takenKeys = new ArrayList<>();
         for (int i = 0; i < unique.size(); i++) {

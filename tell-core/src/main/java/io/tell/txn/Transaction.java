@@ -433,6 +433,16 @@ public final class Transaction implements AutoCloseable {
         manager.checkLease(leaseEpoch);
     }
 
+    /** False once the lease this transaction began under is gone. */
+    boolean holdsLease() {
+        try {
+            checkLease();
+            return true;
+        } catch (TellException e) {
+            return false;
+        }
+    }
+
     /** Rolls back; nothing was written to the store before commit, so this only tells the commit manager. */
     public void rollback() {
         if (state != State.ACTIVE) {

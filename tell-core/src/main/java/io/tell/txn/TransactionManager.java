@@ -184,7 +184,7 @@ public final class TransactionManager implements AutoCloseable {
         try {
             return TellException.join(started);
         } catch (RuntimeException e) {
-            started.thenAccept(orphan -> report(orphan.tid(), orphan.readOnly(), 0));
+            started.thenAccept(orphan -> report(orphan.tid(), orphan.readOnly() ? Outcome.COMMITTED : Outcome.ABORTED, 0));
             throw e;
         }
     }
@@ -322,7 +322,16 @@ public final class TransactionManager implements AutoCloseable {
      * manager, so it is only ever {@code TX_COMMIT_PENDING}, never reverted.
      */
     void awaitCommitReport(long tid, long logVersion) {
-        CompletableFuture<Void> ack = report(tid, true, logVersion);
+        awaitReport(tid, Outcome.COMMITTED, logVersion);
+    }
+
+    /** {@link #awaitCommitReport} for a commit the node decided itself, whose {@code COMMITTED} entry has {@code entryVersion}. */
+    void awaitDecidedReport(long tid, long entryVersion) {
+        awaitReport(tid, Outcome.DECIDED, entryVersion);
+    }
+
+    private void awaitReport(long tid, Outcome outcome, long version) {
+        CompletableFuture<Void> ack = report(tid, outcome, version);
         try {
             ack.get(commitReportWait.toMillis(), TimeUnit.MILLISECONDS);
             if (tid > 0) {
@@ -351,7 +360,7 @@ public final class TransactionManager implements AutoCloseable {
 
     /** Reports the end of a transaction that wrote nothing, without waiting. */
     void reportFinished(long tid) {
-        report(tid, true, 0);
+        report(tid, Outcome.COMMITTED, 0);
     }
 
     /** Reports an abort (no versions of {@code tid} exist) without waiting. */
@@ -359,7 +368,7 @@ public final class TransactionManager implements AutoCloseable {
         if (tid > 0) {
             aborts.increment();
         }
-        report(tid, false, 0);
+        report(tid, Outcome.ABORTED, 0);
     }
 
     /**
@@ -381,6 +390,35 @@ public final class TransactionManager implements AutoCloseable {
         }
     }
 
+    /** How long a commit waits for its outcome to be known before it gives up to the background. */
+    Duration commitReportWait() {
+        return commitReportWait;
+    }
+
+    /** Reports a commit this node decided itself ({@link CommitManager#decidedAsync}), without waiting. */
+    void reportDecided(long tid, long entryVersion) {
+        report(tid, Outcome.DECIDED, entryVersion);
+    }
+
+    /**
+     * Runs {@code attempt}, which settles {@code tid} and reports it, on the background thread
+     * until it gets through: again after a pause while the store does not answer; not at all
+     * once recovery took the tid over (TX_FENCED: it reports).
+     */
+    void settleLater(long tid, Runnable attempt) {
+        background.schedule(() -> {
+            try {
+                attempt.run();
+            } catch (RuntimeException e) {
+                if (e instanceof TellException te && te.code() == ErrorCode.TX_FENCED) {
+                    return;
+                }
+                LOG.warn("settling tid {} failed ({}); retrying in the background", tid, e.toString());
+                settleLater(tid, attempt);
+            }
+        }, 200, TimeUnit.MILLISECONDS);
+    }
+
     /** Drops the transaction-log entry of a finished transaction; not waited for. */
     void forgetLog(long tid) {
         store.writeAsync(WriteOp.delete(TxLog.DOMAIN, TxLog.key(tid), Expect.ANY))
@@ -391,16 +429,22 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     /** Sends a report, resending retriable failures in the background until acknowledged. */
-    private CompletableFuture<Void> report(long tid, boolean committed, long logVersion) {
+    private enum Outcome { COMMITTED, DECIDED, ABORTED }
+
+    private CompletableFuture<Void> report(long tid, Outcome outcome, long version) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        send(tid, committed, logVersion, done, 1);
+        send(tid, outcome, version, done, 1);
         return done;
     }
 
-    private void send(long tid, boolean committed, long logVersion, CompletableFuture<Void> done, int attempt) {
+    private void send(long tid, Outcome outcome, long version, CompletableFuture<Void> done, int attempt) {
         CompletableFuture<Void> call;
         try {
-            call = committed ? commitManager.committedAsync(tid, logVersion) : commitManager.abortedAsync(tid);
+            call = switch (outcome) {
+                case COMMITTED -> commitManager.committedAsync(tid, version);
+                case DECIDED -> commitManager.decidedAsync(tid, version);
+                case ABORTED -> commitManager.abortedAsync(tid);
+            };
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
@@ -411,12 +455,12 @@ public final class TransactionManager implements AutoCloseable {
             }
             TellException e = TellException.unwrap(failure);
             if (!e.retriable() || background.isShutdown()) {
-                LOG.error("report of tid {} ({}) failed for good: {}", tid, committed ? "committed" : "aborted", e.toString());
+                LOG.error("report of tid {} ({}) failed for good: {}", tid, outcome, e.toString());
                 done.completeExceptionally(e);
                 return;
             }
             long delay = Math.min(1000, 20L << Math.min(attempt, 6));
-            background.schedule(() -> send(tid, committed, logVersion, done, attempt + 1), delay, TimeUnit.MILLISECONDS);
+            background.schedule(() -> send(tid, outcome, version, done, attempt + 1), delay, TimeUnit.MILLISECONDS);
         });
     }
 

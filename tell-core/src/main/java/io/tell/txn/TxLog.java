@@ -13,15 +13,18 @@ import java.util.List;
  * the tid (8 bytes, big-endian), written with insert-if-absent <i>before</i> any data record
  * is touched, so that recovery can find and revert what a crashed processing node wrote.
  *
- * <p>An entry moves from {@link State#WRITING} to exactly one of two ends, each by a write
+ * <p>An entry moves from {@link State#WRITING} to exactly one end, each by a write
  * conditional on the version the writer read, so exactly one of them wins:
  * <ul>
- *   <li>{@link State#COMMITTED}: the commit manager decided the commit (the processing node
- *       reported it with the entry's version). The entry is deleted once the commit manager
- *       has journaled the tid.</li>
+ *   <li>{@link State#COMMITTED}: the commit was decided, by its processing node in the batch
+ *       that ended its writes, or by the commit manager on the node's report. The entry is
+ *       deleted once the commit manager has journaled the tid.</li>
  *   <li>{@link State#FENCED}: recovery of a dead processing node (or of a tid whose commit
  *       manager died) took the tid over: it reverts the keys listed, then reports the tid
  *       aborted. A report of the owner that comes later is refused.</li>
+ *   <li>{@link State#WITHDRAWN}: the node itself gave the commit up after a batch carrying
+ *       its decision went unanswered, so that no late copy of the batch can decide; it reverts
+ *       the keys and reports the abort (recovery treats it as {@code FENCED}).</li>
  * </ul>
  * A tid that has no entry is fenced by inserting a {@code FENCED} entry without keys: its
  * owner's own insert then conflicts and it aborts before writing anything.
@@ -33,7 +36,7 @@ import java.util.List;
 public final class TxLog {
     public static final String DOMAIN = "tell.txlog";
 
-    public enum State { WRITING, FENCED, COMMITTED }
+    public enum State { WRITING, FENCED, COMMITTED, WITHDRAWN }
 
     public record Entry(State state, String node, long millis, List<RecordKey> keys) {
         /** This entry in another state, everything else kept. */

@@ -19,6 +19,7 @@ public final class SqlStates {
             case AUTH_FAILED -> "28000";                            // invalid authorization specification
             case TX_CONFLICT, TX_FENCED -> "40001";                 // serialization failure
             case TX_COMMIT_PENDING -> "40003";                      // statement completion unknown
+            case TX_OUTCOME_UNKNOWN -> "08007";                     // transaction resolution unknown
             case DUPLICATE_KEY -> "23505";                          // unique violation
             case NOT_NULL_VIOLATION -> "23502";                     // not-null violation
             case VALUE_OUT_OF_RANGE -> "22003";                     // numeric value out of range

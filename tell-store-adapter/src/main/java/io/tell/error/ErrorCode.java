@@ -36,6 +36,12 @@ public enum ErrorCode {
      * time; it becomes visible once the commit manager is reachable. Do not retry it.
      */
     TX_COMMIT_PENDING(false),
+    /**
+     * A commit's last batch, which carried its decision, went unanswered, and so did the check
+     * after it: it may have committed or not. The node settles it in the background once the
+     * store answers (committed, or reverted and aborted). Do not retry it blindly.
+     */
+    TX_OUTCOME_UNKNOWN(false),
     /** SQL text that does not parse. */
     SQL_SYNTAX(false),
     /** SQL that parses but does not validate: unknown table or column, wrong types, … */

@@ -52,6 +52,8 @@ public final class BankWorkload {
     private final LongAdder conflicts = new LongAdder();
     private final LongAdder otherRetries = new LongAdder();
     private final Set<Long> acknowledged = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Transfers whose commit ended with TX_OUTCOME_UNKNOWN: found or not, both are right. */
+    private final Set<Long> inDoubt = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public BankWorkload(Config config, List<TransactionManager> nodes, PrintStream progress) {
         this.config = config;
@@ -141,6 +143,10 @@ public final class BankWorkload {
                     acknowledge(id); // applied; visible once the commit manager acknowledges it
                     return;
                 }
+                if (e.code() == ErrorCode.TX_OUTCOME_UNKNOWN) {
+                    inDoubt.add(id); // the node settles it; not retried, as an application would not
+                    return;
+                }
                 if (!e.retriable() || stop.get() && attempt > 50) {
                     throw e;
                 }
@@ -207,12 +213,14 @@ public final class BankWorkload {
         missing.removeAll(found);
         Set<Long> unexpected = new HashSet<>(found);
         unexpected.removeAll(acknowledged);
+        unexpected.removeAll(inDoubt);
         if (!missing.isEmpty()) {
             violations.add(missing.size() + " acknowledged transfers are missing, e.g. " + missing.iterator().next());
         }
         if (!unexpected.isEmpty()) {
             violations.add(unexpected.size() + " transfers applied without an acknowledged commit, e.g. " + unexpected.iterator().next());
         }
+        found.removeAll(inDoubt); // present or not, both are right: counted neither way
         return new Result(committed.sum(), conflicts.sum(), otherRetries.sum(), seconds, expectedTotal, actualTotal,
                 found.size(), acknowledged.size(), violations);
     }

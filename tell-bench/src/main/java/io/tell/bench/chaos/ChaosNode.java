@@ -33,8 +33,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * READY
  * BEGIN id tid from to      a transaction began (tid from the commit manager)
  * ACK id                    committed
- * FAIL id CODE              definitely not committed (a TellException other than TX_COMMIT_PENDING)
- * DOUBT id                  TX_COMMIT_PENDING, or a failure that is not a TellException
+ * FAIL id CODE              definitely not committed (a TellException other than the two below)
+ * DOUBT id                  TX_COMMIT_PENDING or TX_OUTCOME_UNKNOWN, or a failure that is not a TellException
  * PAUSED STEP tid           a commit stopped at STEP and blocks for good (the parent kills the JVM)
  * DONE
  * </pre>
@@ -147,7 +147,8 @@ public final class ChaosNode {
                 emit("ACK " + id);
             } catch (TellException e) {
                 tx.rollback();
-                emit(e.code() == ErrorCode.TX_COMMIT_PENDING ? "DOUBT " + id : "FAIL " + id + " " + e.code());
+                boolean doubt = e.code() == ErrorCode.TX_COMMIT_PENDING || e.code() == ErrorCode.TX_OUTCOME_UNKNOWN;
+                emit(doubt ? "DOUBT " + id : "FAIL " + id + " " + e.code());
                 pause(e.code() == ErrorCode.TX_CONFLICT ? 2 : 50);
             } catch (RuntimeException | Error e) {
                 tx.rollback();

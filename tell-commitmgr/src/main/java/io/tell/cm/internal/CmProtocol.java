@@ -23,6 +23,8 @@ import java.nio.charset.StandardCharsets;
  *                   (owner: the processing node's lease id, absent for none)
  *   0x02 COMMITTED  tid:int64  logVersion:int64 (version of the tid's log entry, 0 for none)
  *   0x03 ABORTED    tid:int64
+ *   0x05 DECIDED    tid:int64  entryVersion:int64 (a commit its node decided: its log entry is
+ *                   COMMITTED at that version)
  *   0x04 AUTH       clientNonce:32 bytes  proof:32 bytes (handshake, requestId 0)
  * responses (server to client, same requestId as the request)
  *   0x81 STARTED    tid:int64  lav:int64  snapshot (SnapshotDescriptor binary form:
@@ -48,7 +50,7 @@ import java.nio.charset.StandardCharsets;
  * most {@value #MAX_RESPONSE_FRAME} (a snapshot whose base is held back by a long-running
  * transaction carries one bit per later tid). A frame that breaks these rules, has an unknown
  * type or a body of the wrong size is a protocol error: the receiver closes that connection.
- * One request gets exactly one response; COMMITTED and ABORTED are idempotent, so a client may
+ * One request gets exactly one response; COMMITTED, DECIDED and ABORTED are idempotent, so a client may
  * resend them (with a new request id) after a lost connection.
  */
 public final class CmProtocol {
@@ -63,6 +65,7 @@ public final class CmProtocol {
     public static final byte COMMITTED = 0x02;
     public static final byte ABORTED = 0x03;
     public static final byte AUTH = 0x04;
+    public static final byte DECIDED = 0x05;
     public static final byte STARTED = (byte) 0x81;
     public static final byte OK = (byte) 0x82;
     public static final byte ERROR = (byte) 0x83;
@@ -86,8 +89,11 @@ public final class CmProtocol {
         }
     }
 
-    /** COMMITTED ({@code committed} true, with the log entry's version) or ABORTED ({@code logVersion} 0). */
-    public record Report(long requestId, boolean committed, long tid, long logVersion) implements Request {
+    /** What a report says: committed (to decide, with the log entry's version), decided by the node, or aborted. */
+    public enum Outcome { COMMITTED, DECIDED, ABORTED }
+
+    /** COMMITTED or DECIDED (with the log entry's version, 0 for none) or ABORTED ({@code version} 0). */
+    public record Report(long requestId, Outcome outcome, long tid, long version) implements Request {
     }
 
     /** AUTH: the client's nonce and its proof of the secret. */
@@ -141,9 +147,11 @@ public final class CmProtocol {
                 yield header(alloc, START, s.requestId(), 3 + owner.length).writeByte(s.readOnly() ? 1 : 0)
                         .writeShort(owner.length).writeBytes(owner);
             }
-            case Report r -> r.committed()
-                    ? header(alloc, COMMITTED, r.requestId(), 16).writeLong(r.tid()).writeLong(r.logVersion())
-                    : header(alloc, ABORTED, r.requestId(), 8).writeLong(r.tid());
+            case Report r -> switch (r.outcome()) {
+                case COMMITTED -> header(alloc, COMMITTED, r.requestId(), 16).writeLong(r.tid()).writeLong(r.version());
+                case DECIDED -> header(alloc, DECIDED, r.requestId(), 16).writeLong(r.tid()).writeLong(r.version());
+                case ABORTED -> header(alloc, ABORTED, r.requestId(), 8).writeLong(r.tid());
+            };
             case Auth a -> header(alloc, AUTH, a.requestId(), CmHandshake.NONCE_BYTES + CmHandshake.PROOF_BYTES)
                     .writeBytes(a.clientNonce()).writeBytes(a.proof());
         };
@@ -211,11 +219,15 @@ public final class CmProtocol {
             }
             case COMMITTED -> {
                 body(frame, type, 16);
-                yield new Report(id, true, frame.readLong(), frame.readLong());
+                yield new Report(id, Outcome.COMMITTED, frame.readLong(), frame.readLong());
+            }
+            case DECIDED -> {
+                body(frame, type, 16);
+                yield new Report(id, Outcome.DECIDED, frame.readLong(), frame.readLong());
             }
             case ABORTED -> {
                 body(frame, type, 8);
-                yield new Report(id, false, frame.readLong(), 0);
+                yield new Report(id, Outcome.ABORTED, frame.readLong(), 0);
             }
             case AUTH -> {
                 body(frame, type, CmHandshake.NONCE_BYTES + CmHandshake.PROOF_BYTES);

@@ -43,7 +43,11 @@ public final class CmServerHandler extends SimpleChannelInboundHandler<ByteBuf> 
         switch (request) {
             case CmProtocol.Start s -> call(() -> commitManager.startAsync(s.readOnly(), s.owner()))
                     .whenComplete((started, failure) -> reply(channel, s.requestId(), started, failure));
-            case CmProtocol.Report r -> call(() -> r.committed() ? commitManager.committedAsync(r.tid(), r.logVersion()) : commitManager.abortedAsync(r.tid()))
+            case CmProtocol.Report r -> call(() -> switch (r.outcome()) {
+                        case COMMITTED -> commitManager.committedAsync(r.tid(), r.version());
+                        case DECIDED -> commitManager.decidedAsync(r.tid(), r.version());
+                        case ABORTED -> commitManager.abortedAsync(r.tid());
+                    })
                     .whenComplete((ignored, failure) -> reply(channel, r.requestId(), null, failure));
             case CmProtocol.Auth a -> closeWithProtocolError(ctx, a.requestId(),
                     "AUTH on a connection that needs none (this commit manager has no cluster secret) or is already authenticated");

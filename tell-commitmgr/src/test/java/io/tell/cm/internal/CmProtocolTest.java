@@ -35,7 +35,8 @@ class CmProtocolTest {
         for (CmProtocol.Request r : new CmProtocol.Request[] {
                 new CmProtocol.Start(1, false), new CmProtocol.Start(Long.MAX_VALUE, true),
                 new CmProtocol.Start(2, false, "pn-1.5f3a0"), new CmProtocol.Start(3, true, "pn-ü"),
-                new CmProtocol.Report(7, true, 42, 9), new CmProtocol.Report(8, false, -(3L << 40 | 5), 0)}) {
+                new CmProtocol.Report(7, CmProtocol.Outcome.COMMITTED, 42, 9), new CmProtocol.Report(8, CmProtocol.Outcome.ABORTED, -(3L << 40 | 5), 0),
+                new CmProtocol.Report(9, CmProtocol.Outcome.DECIDED, 43, 11)}) {
             assertEquals(r, roundTrip(CmProtocol.encode(ALLOC, r), CmProtocol::decodeRequest));
         }
     }
@@ -44,8 +45,8 @@ class CmProtocolTest {
     void frameSizesOnTheWire() {
         assertEquals(4 + 9 + 1, CmProtocol.encode(ALLOC, new CmProtocol.Start(1, false)).readableBytes());
         assertEquals(4 + 9 + 1 + 2 + 4, CmProtocol.encode(ALLOC, new CmProtocol.Start(1, false, "pn-1")).readableBytes());
-        assertEquals(4 + 9 + 16, CmProtocol.encode(ALLOC, new CmProtocol.Report(1, true, 5, 3)).readableBytes());
-        assertEquals(4 + 9 + 8, CmProtocol.encode(ALLOC, new CmProtocol.Report(1, false, 5, 0)).readableBytes());
+        assertEquals(4 + 9 + 16, CmProtocol.encode(ALLOC, new CmProtocol.Report(1, CmProtocol.Outcome.COMMITTED, 5, 3)).readableBytes());
+        assertEquals(4 + 9 + 8, CmProtocol.encode(ALLOC, new CmProtocol.Report(1, CmProtocol.Outcome.ABORTED, 5, 0)).readableBytes());
         assertEquals(4 + 9, CmProtocol.encode(ALLOC, new CmProtocol.Ok(1)).readableBytes());
     }
 
