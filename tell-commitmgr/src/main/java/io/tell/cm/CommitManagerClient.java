@@ -224,9 +224,16 @@ public final class CommitManagerClient implements CommitManager {
         return offload(report(Outcome.ABORTED, tid, 0));
     }
 
-    /** Not sent: starts that come over the wire carry no validating set ({@link TxStart#validating}). */
+    /** Sent once: a lost answer fails the writer's commit (it must not commit unheard). */
     @Override
-    public void validating(long tid) {
+    public CompletableFuture<Void> validatingAsync(long tid) {
+        return offload(call(id -> new CmProtocol.Validating(id, tid), options.requestTimeout().toNanos()).thenApply(call -> {
+            CmProtocol.Response response = call.future().join();
+            if (response instanceof CmProtocol.Ok) {
+                return null;
+            }
+            throw failure(call, response);
+        }));
     }
 
     // The blocking forms wait on the internal future directly: no user callback can be

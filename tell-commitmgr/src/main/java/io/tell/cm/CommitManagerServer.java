@@ -54,9 +54,6 @@ public final class CommitManagerServer implements AutoCloseable {
         if (tls != null && !tls.isServer()) {
             throw new IllegalArgumentException("a commit manager server needs CmTls.server(cert, key)");
         }
-        if (commitManager instanceof LocalCommitManager local) {
-            local.servedOverTheWire(); // remote writers do not report validating(tid)
-        }
         CountingCommitManager served = new CountingCommitManager(commitManager);
         Listener listener = Listener.bind("cm", host, port, ch -> {
             if (tls != null) {

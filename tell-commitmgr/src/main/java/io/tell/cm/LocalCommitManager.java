@@ -67,10 +67,11 @@ public final class LocalCommitManager implements CommitManager {
     final ScheduledThreadPoolExecutor background;
     private volatile Thread backgroundThread;
     private final TidRanges tids;
-    /** Running tids that reported {@link #validating}; under this monitor. */
+    /**
+     * Tids that reported {@link #validatingAsync} and are not yet completed (visible, or aborted
+     * and reverted); under this monitor.
+     */
     private final java.util.Set<Long> validating = new java.util.HashSet<>();
-    /** False once served over the wire: some writers' {@link #validating} reports never arrive. */
-    private boolean hearsEveryWriter = true;
     private final ClusterMember member;
     private long nextReaderSequence = 1;
     private volatile boolean closed;
@@ -171,22 +172,16 @@ public final class LocalCommitManager implements CommitManager {
         if (member != null) {
             lav = Math.min(lav, member.clusterLav());
         }
-        // Alone on the tid counter, this manager hands tids out in increasing order, all under
-        // this monitor: every tid above the highest issued so far comes after this snapshot. A
-        // cluster member cannot tell what its peers have issued from their own ranges.
-        if (member != null) {
-            return new TxStart(id, snapshot, lav);
-        }
-        if (!hearsEveryWriter) {
-            return new TxStart(id, snapshot, lav, state.highestIssued(), null);
-        }
+        // Kept past the report until the outcome is in the snapshots: a member acknowledges a
+        // commit only once decided, and releases the tid before that.
+        validating.removeIf(state::isCompleted);
         long[] validatingNow = new long[validating.size()];
         int i = 0;
         for (long tid : validating) {
             validatingNow[i++] = tid;
         }
         java.util.Arrays.sort(validatingNow);
-        return new TxStart(id, snapshot, lav, state.highestIssued(), validatingNow);
+        return new TxStart(id, snapshot, lav, tids.writers(validatingNow));
     }
 
     boolean isClosed() {
@@ -219,24 +214,18 @@ public final class LocalCommitManager implements CommitManager {
     }
 
     /**
-     * Notes {@code tid} as validating until it completes ({@link TxStart#validating}). Tracked
-     * only by a manager alone on the tid counter and not served over the wire, where it hears
-     * every writer.
+     * Notes {@code tid} as validating until its outcome is in the snapshots ({@link TxStart.Writers#validating}).
+     * A tid not running here (settled meanwhile, or started by another manager or incarnation,
+     * whose snapshots this report cannot reach) fails: the writer must not commit.
      */
     @Override
-    public synchronized void validating(long tid) {
-        if (member == null && hearsEveryWriter && tid > 0 && state.isRunning(tid)) {
-            validating.add(tid);
+    public synchronized CompletableFuture<Void> validatingAsync(long tid) {
+        if (tid <= 0 || !state.isRunning(tid)) {
+            return CompletableFuture.failedFuture(TellException.of(ErrorCode.TX_CONFLICT, "serialization failure: transaction "
+                    + tid + " is not running at commit manager " + incarnation + ", so its readers cannot learn that it validates"));
         }
-    }
-
-    /**
-     * Called when this manager is served over the wire ({@link CommitManagerServer}): remote
-     * writers do not report {@link #validating}, so snapshots from now on carry no validating set.
-     */
-    synchronized void servedOverTheWire() {
-        hearsEveryWriter = false;
-        validating.clear();
+        validating.add(tid);
+        return CompletableFuture.completedFuture(null);
     }
 
     /**
@@ -248,7 +237,6 @@ public final class LocalCommitManager implements CommitManager {
             member.forget(tid);
         }
         synchronized (this) {
-            validating.remove(tid);
             if (closed) {
                 return unavailable("commit manager closed");
             }

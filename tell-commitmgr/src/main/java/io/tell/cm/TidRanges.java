@@ -41,6 +41,11 @@ final class TidRanges {
     private boolean reserving;
     /** The highest tid of any range installed so far. */
     private long reservedUpTo;
+    /**
+     * The first tid of the run of ranges, each following the one before with no tid of anyone
+     * else between, that ends with the range in use.
+     */
+    private long runFrom;
     private final ArrayDeque<CompletableFuture<TxStart>> waiting = new ArrayDeque<>();
 
     TidRanges(LocalCommitManager owner, RecordStore store, RecordKey counter, int rangeSize, long highestIssued,
@@ -54,13 +59,22 @@ final class TidRanges {
         this.next = highestIssued + 1;
         this.last = highestIssued;
         this.reservedUpTo = highestIssued;
+        this.runFrom = highestIssued + 1;
+    }
+
+    /**
+     * The writers this manager hears now ({@code validating}: those of them that validate): the
+     * tids of its run of ranges, including a prefetched range that follows it.
+     */
+    TxStart.Writers writers(long[] validating) {
+        long to = prefetchedLast >= prefetchedFirst && prefetchedFirst == last + 1 ? prefetchedLast : last;
+        return new TxStart.Writers(runFrom, next - 1, to, validating);
     }
 
     /** Starts a read-write transaction now if a tid is at hand, else once a range arrives. */
     CompletableFuture<TxStart> start() {
         if (next > last && prefetchedLast >= prefetchedFirst) {
-            next = prefetchedFirst;
-            last = prefetchedLast;
+            use(prefetchedFirst, prefetchedLast);
             prefetchedLast = -1;
         }
         if (next <= last) {
@@ -146,8 +160,7 @@ final class TidRanges {
                 prefetchedFirst = first;
                 prefetchedLast = end;
             } else {
-                next = first;
-                last = end;
+                use(first, end);
             }
             while (!waiting.isEmpty() && next <= last) {
                 CompletableFuture<TxStart> f = waiting.poll();
@@ -159,6 +172,15 @@ final class TidRanges {
             }
         }
         completions.forEach(Runnable::run);
+    }
+
+    /** Hands out {@code [first, end]} from now on. */
+    private void use(long first, long end) {
+        if (first != last + 1) {
+            runFrom = first; // tids of others (or lost ones) lie between: a new run
+        }
+        next = first;
+        last = end;
     }
 
     private void failWaiting(Throwable failure) {

@@ -49,7 +49,7 @@ public final class TellMeters implements AutoCloseable {
         return this;
     }
 
-    /** {@code <name>{op=start|start_read_only|committed|aborted}}: commit-manager calls made or served. */
+    /** {@code <name>{op=start|start_read_only|committed|aborted|validating}}: commit-manager calls made or served. */
     public TellMeters commitManager(String name, CountingCommitManager cm) {
         return commitManager(name, cm::counts);
     }
@@ -60,6 +60,7 @@ public final class TellMeters implements AutoCloseable {
         counter(name, help, () -> counts.get().readOnlyStarts(), "op", "start_read_only");
         counter(name, help, () -> counts.get().commits(), "op", "committed");
         counter(name, help, () -> counts.get().aborts(), "op", "aborted");
+        counter(name, help, () -> counts.get().validating(), "op", "validating");
         return this;
     }
 

@@ -45,14 +45,28 @@ class SerializableHistoryTest {
     @BeforeEach
     void setUp() {
         store = RecordStores.open("mem:");
-        cm = LocalCommitManager.open(store, LocalCommitManager.Options.embedded());
-        tm = new TransactionManager(store, cm, "pn");
+        cm = LocalCommitManager.open(store, options());
+        tm = new TransactionManager(store, served(cm), "pn");
     }
 
     @AfterEach
     void tearDown() {
         tm.close();
+        closeServed();
         cm.close();
+    }
+
+    /** The commit manager's options (here: embedded, alone on the tid counter). */
+    LocalCommitManager.Options options() {
+        return LocalCommitManager.Options.embedded();
+    }
+
+    /** What the transactions talk to (here: {@code cm} itself). */
+    CommitManager served(LocalCommitManager cm) {
+        return cm;
+    }
+
+    void closeServed() {
     }
 
     /** A committed transaction: the version (writer's tid) it read of each record, and the records it wrote. */
@@ -112,6 +126,14 @@ class SerializableHistoryTest {
         ConcurrentLinkedQueue<Committed> history = new ConcurrentLinkedQueue<>();
         history.add(setup);
         int[] outcomes = new int[4]; // read-write commits, reader commits, read-write failures, reader failures
+        // Every third writer lingers between its validation and its report, so that other
+        // transactions start and commit while it validates (also with a commit manager a
+        // round trip away, whose calls would otherwise leave that window nearly always empty).
+        tm.observeCommits((s, tid) -> {
+            if (s == CommitObserver.Step.APPLIED && tid % 3 == 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+        });
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             List<Future<?>> fs = new ArrayList<>();

@@ -39,8 +39,8 @@ class SerializableTest {
     @BeforeEach
     void setUp() {
         store = RecordStores.open("mem:");
-        cm = LocalCommitManager.open(store, LocalCommitManager.Options.embedded());
-        tm = new TransactionManager(store, cm, "pn");
+        cm = LocalCommitManager.open(store, options());
+        tm = new TransactionManager(store, served(cm), "pn");
         byShift = new TableIndex(D, BTree.open(store, BTreeConfig.of("doctors.shift", false)), false,
                 row -> new String(row, StandardCharsets.UTF_8).split("\\|")[0].getBytes(StandardCharsets.UTF_8));
         tm.addIndex(byShift);
@@ -49,7 +49,21 @@ class SerializableTest {
     @AfterEach
     void tearDown() {
         tm.close();
+        closeServed();
         cm.close();
+    }
+
+    /** The commit manager's options (here: embedded, alone on the tid counter). */
+    LocalCommitManager.Options options() {
+        return LocalCommitManager.Options.embedded();
+    }
+
+    /** What the transactions talk to (here: {@code cm} itself). */
+    CommitManager served(LocalCommitManager cm) {
+        return cm;
+    }
+
+    void closeServed() {
     }
 
     private static byte[] b(String s) {

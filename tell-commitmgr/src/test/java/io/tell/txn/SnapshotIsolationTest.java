@@ -384,8 +384,8 @@ class SnapshotIsolationTest {
         }
 
         @Override
-        public void validating(long tid) {
-            delegate.validating(tid);
+        public CompletableFuture<Void> validatingAsync(long tid) {
+            return delegate.validatingAsync(tid);
         }
 
         @Override

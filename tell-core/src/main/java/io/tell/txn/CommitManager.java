@@ -56,14 +56,15 @@ public interface CommitManager extends AutoCloseable {
     CompletableFuture<Void> abortedAsync(long tid);
 
     /**
-     * Tells the commit manager that read-write transaction {@code tid} has its versions in the
-     * store and is about to validate its reads (SERIALIZABLE) or report its commit: from now on
-     * a snapshot handed out must count it among {@link TxStart#validating}. Called synchronously,
-     * before the validation's first read. A manager whose starts carry no validating set (null)
-     * may ignore it; one that wraps another must forward it, or the wrapped manager's sets would
-     * miss this writer (hence no default).
+     * Tells the commit manager that SERIALIZABLE read-write transaction {@code tid}, which it
+     * started, has its versions in the store and is about to validate its reads: snapshots it hands
+     * out from the moment it has done so count {@code tid} among {@link TxStart.Writers#validating}.
+     * Called only for tids the start said the manager {@link TxStart.Writers#hears hears}; the
+     * transaction's validation reads wait for the answer. Fails (and the transaction must abort)
+     * when the manager no longer runs {@code tid}: its readers could not be told. One that wraps
+     * another must forward it (hence no default).
      */
-    void validating(long tid);
+    CompletableFuture<Void> validatingAsync(long tid);
 
     @Override
     void close();

@@ -128,9 +128,9 @@ final class Committer {
                 decisionInDoubt = true;
             }
             indexes.claimUniqueKeys(withClaims, this::decided);
-            // Snapshots taken from now on count us as possibly serialized before them (TxStart.validating).
-            manager.validating(tid);
             if (validatedBuffer != null) {
+                // Snapshots taken from now on count us as possibly serialized before them (TxStart.Writers).
+                manager.validating(start);
                 ReadValidator.validate(manager, start, validatedBuffer, validatedScans);
             }
             observe(CommitObserver.Step.APPLIED);

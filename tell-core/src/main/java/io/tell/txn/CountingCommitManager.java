@@ -10,11 +10,15 @@ public final class CountingCommitManager implements CommitManager {
     private final LongAdder readOnlyStarts = new LongAdder();
     private final LongAdder commits = new LongAdder();
     private final LongAdder aborts = new LongAdder();
+    private final LongAdder validating = new LongAdder();
 
-    /** Calls so far: starts of read-write and of read-only transactions, commit reports, abort reports. */
-    public record Counts(long readWriteStarts, long readOnlyStarts, long commits, long aborts) {
+    /**
+     * Calls so far: starts of read-write and of read-only transactions, commit reports, abort
+     * reports, and SERIALIZABLE writers' validating reports.
+     */
+    public record Counts(long readWriteStarts, long readOnlyStarts, long commits, long aborts, long validating) {
         public long total() {
-            return readWriteStarts + readOnlyStarts + commits + aborts;
+            return readWriteStarts + readOnlyStarts + commits + aborts + validating;
         }
     }
 
@@ -27,7 +31,7 @@ public final class CountingCommitManager implements CommitManager {
     }
 
     public Counts counts() {
-        return new Counts(readWriteStarts.sum(), readOnlyStarts.sum(), commits.sum(), aborts.sum());
+        return new Counts(readWriteStarts.sum(), readOnlyStarts.sum(), commits.sum(), aborts.sum(), validating.sum());
     }
 
     @Override
@@ -60,10 +64,10 @@ public final class CountingCommitManager implements CommitManager {
         return delegate.abortedAsync(tid);
     }
 
-    /** Not counted: no round trip (a remote manager ignores it). */
     @Override
-    public void validating(long tid) {
-        delegate.validating(tid);
+    public CompletableFuture<Void> validatingAsync(long tid) {
+        validating.increment();
+        return delegate.validatingAsync(tid);
     }
 
     @Override

@@ -37,8 +37,8 @@ public abstract class ForwardingCommitManager implements CommitManager {
     }
 
     @Override
-    public void validating(long tid) {
-        delegate().validating(tid);
+    public CompletableFuture<Void> validatingAsync(long tid) {
+        return delegate().validatingAsync(tid);
     }
 
     @Override

@@ -353,9 +353,14 @@ public final class TransactionManager implements AutoCloseable {
         }
     }
 
-    /** Tells the commit manager that {@code tid}'s versions are in the store and it now validates or reports. */
-    void validating(long tid) {
-        commitManager.validating(tid);
+    /**
+     * Tells the commit manager that started {@code start}, a SERIALIZABLE writer, that its
+     * versions are in the store and it now validates; returns once the manager has noted it.
+     */
+    void validating(TxStart start) {
+        if (start.writers().hears(start.tid())) {
+            TellException.join(commitManager.validatingAsync(start.tid()));
+        }
     }
 
     /** Reports the end of a transaction that wrote nothing, without waiting. */

@@ -25,9 +25,13 @@ import java.nio.charset.StandardCharsets;
  *   0x03 ABORTED    tid:int64
  *   0x05 DECIDED    tid:int64  entryVersion:int64 (a commit its node decided: its log entry is
  *                   COMMITTED at that version)
+ *   0x06 VALIDATING tid:int64 (a SERIALIZABLE writer begins validating its reads)
  *   0x04 AUTH       clientNonce:32 bytes  proof:32 bytes (handshake, requestId 0)
  * responses (server to client, same requestId as the request)
- *   0x81 STARTED    tid:int64  lav:int64  snapshot (SnapshotDescriptor binary form:
+ *   0x81 STARTED    tid:int64  lav:int64
+ *                   writersFrom:int64  issuedUpTo:int64  writersTo:int64
+ *                   validatingCount:int32  validating:int64 * validatingCount (TxStart.Writers)
+ *                   snapshot (SnapshotDescriptor binary form:
  *                   base:int64 wordCount:int32 word:int64 * wordCount), exactly to the frame end
  *   0x82 OK         (empty)
  *   0x83 ERROR      codeLength:uint16 code:UTF-8 (an ErrorCode name)
@@ -50,7 +54,7 @@ import java.nio.charset.StandardCharsets;
  * most {@value #MAX_RESPONSE_FRAME} (a snapshot whose base is held back by a long-running
  * transaction carries one bit per later tid). A frame that breaks these rules, has an unknown
  * type or a body of the wrong size is a protocol error: the receiver closes that connection.
- * One request gets exactly one response; COMMITTED, DECIDED and ABORTED are idempotent, so a client may
+ * One request gets exactly one response; COMMITTED, DECIDED, ABORTED and VALIDATING are idempotent, so a client may
  * resend them (with a new request id) after a lost connection.
  */
 public final class CmProtocol {
@@ -66,6 +70,7 @@ public final class CmProtocol {
     public static final byte ABORTED = 0x03;
     public static final byte AUTH = 0x04;
     public static final byte DECIDED = 0x05;
+    public static final byte VALIDATING = 0x06;
     public static final byte STARTED = (byte) 0x81;
     public static final byte OK = (byte) 0x82;
     public static final byte ERROR = (byte) 0x83;
@@ -73,6 +78,8 @@ public final class CmProtocol {
     public static final byte AUTHENTICATED = (byte) 0x85;
 
     private static final int MAX_ERROR_TEXT_CHARS = 4000;
+    /** STARTED's body before the validating tids: tid, lav, the writers' three bounds, their count. */
+    private static final int STARTED_FIXED_BYTES = 5 * 8 + 4;
 
     private CmProtocol() {
     }
@@ -94,6 +101,10 @@ public final class CmProtocol {
 
     /** COMMITTED or DECIDED (with the log entry's version, 0 for none) or ABORTED ({@code version} 0). */
     public record Report(long requestId, Outcome outcome, long tid, long version) implements Request {
+    }
+
+    /** VALIDATING: SERIALIZABLE writer {@code tid} begins validating its reads. */
+    public record Validating(long requestId, long tid) implements Request {
     }
 
     /** AUTH: the client's nonce and its proof of the secret. */
@@ -152,6 +163,7 @@ public final class CmProtocol {
                 case DECIDED -> header(alloc, DECIDED, r.requestId(), 16).writeLong(r.tid()).writeLong(r.version());
                 case ABORTED -> header(alloc, ABORTED, r.requestId(), 8).writeLong(r.tid());
             };
+            case Validating v -> header(alloc, VALIDATING, v.requestId(), 8).writeLong(v.tid());
             case Auth a -> header(alloc, AUTH, a.requestId(), CmHandshake.NONCE_BYTES + CmHandshake.PROOF_BYTES)
                     .writeBytes(a.clientNonce()).writeBytes(a.proof());
         };
@@ -161,8 +173,14 @@ public final class CmProtocol {
         return switch (response) {
             case Started s -> {
                 byte[] snapshot = s.start().snapshot().toBytes();
-                yield header(alloc, STARTED, s.requestId(), 16 + snapshot.length)
-                        .writeLong(s.start().tid()).writeLong(s.start().lav()).writeBytes(snapshot);
+                TxStart.Writers w = s.start().writers();
+                ByteBuf out = header(alloc, STARTED, s.requestId(), STARTED_FIXED_BYTES + 8 * w.validating().length + snapshot.length)
+                        .writeLong(s.start().tid()).writeLong(s.start().lav())
+                        .writeLong(w.from()).writeLong(w.issuedUpTo()).writeLong(w.to()).writeInt(w.validating().length);
+                for (long tid : w.validating()) {
+                    out.writeLong(tid);
+                }
+                yield out.writeBytes(snapshot);
             }
             case Ok o -> header(alloc, OK, o.requestId(), 0);
             case Failed f -> {
@@ -229,6 +247,10 @@ public final class CmProtocol {
                 body(frame, type, 8);
                 yield new Report(id, Outcome.ABORTED, frame.readLong(), 0);
             }
+            case VALIDATING -> {
+                body(frame, type, 8);
+                yield new Validating(id, frame.readLong());
+            }
             case AUTH -> {
                 body(frame, type, CmHandshake.NONCE_BYTES + CmHandshake.PROOF_BYTES);
                 yield new Auth(id, bytes(frame, CmHandshake.NONCE_BYTES), bytes(frame, CmHandshake.PROOF_BYTES));
@@ -244,11 +266,22 @@ public final class CmProtocol {
         long id = frame.readLong();
         return switch (type) {
             case STARTED -> {
-                if (frame.readableBytes() < 16) {
+                if (frame.readableBytes() < STARTED_FIXED_BYTES) {
                     throw malformed("STARTED body too short: " + frame.readableBytes());
                 }
                 long tid = frame.readLong();
                 long lav = frame.readLong();
+                long from = frame.readLong();
+                long issuedUpTo = frame.readLong();
+                long to = frame.readLong();
+                int count = frame.readInt();
+                if (count < 0 || count > frame.readableBytes() / 8) {
+                    throw malformed("STARTED with " + count + " validating tids in " + frame.readableBytes() + " bytes");
+                }
+                long[] validating = new long[count];
+                for (int i = 0; i < count; i++) {
+                    validating[i] = frame.readLong();
+                }
                 ByteBuffer rest = frame.nioBuffer();
                 SnapshotDescriptor snapshot;
                 try {
@@ -260,7 +293,7 @@ public final class CmProtocol {
                     throw malformed("STARTED with " + rest.remaining() + " trailing bytes");
                 }
                 frame.skipBytes(frame.readableBytes());
-                yield new Started(id, new TxStart(tid, snapshot, lav));
+                yield new Started(id, new TxStart(tid, snapshot, lav, new TxStart.Writers(from, issuedUpTo, to, validating)));
             }
             case OK -> {
                 body(frame, type, 0);

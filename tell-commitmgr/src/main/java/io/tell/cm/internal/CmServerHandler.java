@@ -49,6 +49,8 @@ public final class CmServerHandler extends SimpleChannelInboundHandler<ByteBuf> 
                         case ABORTED -> commitManager.abortedAsync(r.tid());
                     })
                     .whenComplete((ignored, failure) -> reply(channel, r.requestId(), null, failure));
+            case CmProtocol.Validating v -> call(() -> commitManager.validatingAsync(v.tid()))
+                    .whenComplete((ignored, failure) -> reply(channel, v.requestId(), null, failure));
             case CmProtocol.Auth a -> closeWithProtocolError(ctx, a.requestId(),
                     "AUTH on a connection that needs none (this commit manager has no cluster secret) or is already authenticated");
         }

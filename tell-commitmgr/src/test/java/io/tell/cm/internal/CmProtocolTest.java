@@ -1,6 +1,7 @@
 package io.tell.cm.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,7 +37,7 @@ class CmProtocolTest {
                 new CmProtocol.Start(1, false), new CmProtocol.Start(Long.MAX_VALUE, true),
                 new CmProtocol.Start(2, false, "pn-1.5f3a0"), new CmProtocol.Start(3, true, "pn-ü"),
                 new CmProtocol.Report(7, CmProtocol.Outcome.COMMITTED, 42, 9), new CmProtocol.Report(8, CmProtocol.Outcome.ABORTED, -(3L << 40 | 5), 0),
-                new CmProtocol.Report(9, CmProtocol.Outcome.DECIDED, 43, 11)}) {
+                new CmProtocol.Report(9, CmProtocol.Outcome.DECIDED, 43, 11), new CmProtocol.Validating(10, 44)}) {
             assertEquals(r, roundTrip(CmProtocol.encode(ALLOC, r), CmProtocol::decodeRequest));
         }
     }
@@ -48,6 +49,7 @@ class CmProtocolTest {
         assertEquals(4 + 9 + 16, CmProtocol.encode(ALLOC, new CmProtocol.Report(1, CmProtocol.Outcome.COMMITTED, 5, 3)).readableBytes());
         assertEquals(4 + 9 + 8, CmProtocol.encode(ALLOC, new CmProtocol.Report(1, CmProtocol.Outcome.ABORTED, 5, 0)).readableBytes());
         assertEquals(4 + 9, CmProtocol.encode(ALLOC, new CmProtocol.Ok(1)).readableBytes());
+        assertEquals(4 + 9 + 8, CmProtocol.encode(ALLOC, new CmProtocol.Validating(1, 5)).readableBytes());
     }
 
     @Test
@@ -57,6 +59,14 @@ class CmProtocolTest {
         CmProtocol.Response back = roundTrip(CmProtocol.encode(ALLOC, started), CmProtocol::decodeResponse);
         assertEquals(started, back);
         assertEquals(snapshot, ((CmProtocol.Started) back).start().snapshot());
+        TxStart.Writers writers = new TxStart.Writers(101, 205, 300, new long[] {150, 177, 204});
+        CmProtocol.Started withWriters = new CmProtocol.Started(4, new TxStart(-7, snapshot, 90, writers));
+        TxStart start = ((CmProtocol.Started) roundTrip(CmProtocol.encode(ALLOC, withWriters), CmProtocol::decodeResponse)).start();
+        assertEquals(writers, start.writers());
+        assertTrue(start.mayPrecedeSnapshot(177), "reported validating");
+        assertFalse(start.mayPrecedeSnapshot(178), "issued, running, not validating");
+        assertFalse(start.mayPrecedeSnapshot(250), "issued after the snapshot");
+        assertTrue(start.mayPrecedeSnapshot(100) && start.mayPrecedeSnapshot(301), "not this manager's");
         for (CmProtocol.Response r : new CmProtocol.Response[] {
                 new CmProtocol.Ok(4), new CmProtocol.Failed(5, "TX_STATE", "tid 9 was never issued — ünïcode"),
                 new CmProtocol.Failed(6, "", "")}) {
@@ -104,6 +114,7 @@ class CmProtocolTest {
             header(CmProtocol.START, 1).writeByte(1).writeByte(0),
             header(CmProtocol.COMMITTED, 1).writeInt(5),
             header(CmProtocol.ABORTED, 1).writeLong(5).writeByte(0),
+            header(CmProtocol.VALIDATING, 1).writeInt(5),
             header(CmProtocol.OK & 0xff, 1),
         };
         for (ByteBuf b : bad) {
@@ -114,13 +125,20 @@ class CmProtocolTest {
         assertEquals(42, CmProtocol.requestIdOf(header(0x7f, 42)));
     }
 
+    /** A STARTED frame up to its validating tids, of which it announces {@code validating}. */
+    private static ByteBuf started(int validating) {
+        return header(CmProtocol.STARTED & 0xff, 1).writeLong(1).writeLong(0).writeLong(1).writeLong(0).writeLong(0).writeInt(validating);
+    }
+
     @Test
     void malformedResponsesAreProtocolErrors() {
         ByteBuf[] bad = {
             frame(0x82),
             header(CmProtocol.STARTED & 0xff, 1).writeLong(1),
-            header(CmProtocol.STARTED & 0xff, 1).writeLong(1).writeLong(0).writeLong(0).writeInt(3),
-            header(CmProtocol.STARTED & 0xff, 1).writeLong(1).writeLong(0).writeLong(0).writeInt(0).writeByte(9),
+            started(0).writeLong(0).writeInt(3),
+            started(0).writeLong(0).writeInt(0).writeByte(9),
+            started(2).writeLong(5),
+            started(-1).writeLong(0).writeInt(0),
             header(CmProtocol.OK & 0xff, 1).writeByte(0),
             header(CmProtocol.ERROR & 0xff, 1).writeShort(10).writeByte('A'),
             header(CmProtocol.ERROR & 0xff, 1).writeShort(0).writeShort(0).writeByte(1),
