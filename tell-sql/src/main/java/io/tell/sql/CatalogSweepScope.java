@@ -1,7 +1,6 @@
 package io.tell.sql;
 
 import io.tell.gc.SweepScope;
-import io.tell.index.BTreeConfig;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,8 +26,7 @@ public final class CatalogSweepScope implements SweepScope {
     public List<Table> tables() {
         List<Table> out = new ArrayList<>();
         for (TableDef def : catalog.tables()) {
-            // Index trees are non-unique (key, rid) trees; uniqueness lives in claim records.
-            out.add(new Table(def.rowDomain(), def.treeNames().stream().map(t -> BTreeConfig.of(t, false)).toList()));
+            out.add(new Table(def.rowDomain(), def.treeNames().stream().map(TableStore::treeConfig).toList()));
         }
         return out;
     }

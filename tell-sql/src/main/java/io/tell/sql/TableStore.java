@@ -477,6 +477,15 @@ public final class TableStore {
         return def.keyEncoder(columns);
     }
 
+    /**
+     * How a table's index tree {@code tree} is laid out: non-unique (key, rid) entries (uniqueness
+     * lives in claim records), leaves inline in their mapping records (one write per leaf change
+     * instead of a new physical record, its swing and the old record's delete; docs/btree.md).
+     */
+    static BTreeConfig treeConfig(String tree) {
+        return BTreeConfig.of(tree, false).withInlineLeaves(true);
+    }
+
     /** This node's index object for {@code tree}, registered with the transaction manager once. */
     private TableIndex index(TransactionManager tm, String tree, boolean unique, Function<byte[], byte[]> keyOf) {
         synchronized (tm) {
@@ -485,7 +494,7 @@ public final class TableStore {
                     return existing;
                 }
             }
-            TableIndex ix = new TableIndex(def.rowDomain(), BTree.open(tm.store(), BTreeConfig.of(tree, false)), unique,
+            TableIndex ix = new TableIndex(def.rowDomain(), BTree.open(tm.store(), treeConfig(tree)), unique,
                     keyOf);
             tm.addIndex(ix);
             return ix;
