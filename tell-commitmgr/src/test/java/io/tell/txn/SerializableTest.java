@@ -216,6 +216,30 @@ class SerializableTest {
         assertSame(ErrorCode.TX_CONFLICT, e.code());
     }
 
+    @Test
+    void readerCommitsWhenAWriterValidatingAtItsSnapshotAbortsBeforeItsCommit() {
+        put(1, "s1|on");
+        Transaction writer = tm.begin(Isolation.SERIALIZABLE);
+        writer.update(D, k(1), b("s1|off"));
+        Transaction[] reader = new Transaction[1];
+        tm.observeCommits((step, tid) -> {
+            if (tid == writer.tid() && step == CommitObserver.Step.APPLIED) {
+                reader[0] = tm.beginReadOnly(Isolation.SERIALIZABLE); // the writer validates: counted
+                assertArrayEquals(b("s1|on"), reader[0].get(D, k(1)), "the writer's version is in the record, unseen");
+                throw new IllegalStateException("the writer fails after validating");
+            }
+        });
+        try {
+            assertThrows(IllegalStateException.class, writer::commit);
+        } finally {
+            tm.observeCommits(null);
+        }
+        reader[0].commit(); // the writer's version is gone: it never was a writer
+        try (Transaction r = tm.beginReadOnly()) {
+            assertArrayEquals(b("s1|on"), r.get(D, k(1)));
+        }
+    }
+
     /** Commits {@code tx} on another thread and runs {@code meanwhile} while it is validated but not yet reported. */
     private void whileCommitWaits(Transaction tx, Runnable meanwhile) throws Exception {
         java.util.concurrent.CountDownLatch validated = new java.util.concurrent.CountDownLatch(1);

@@ -28,9 +28,10 @@ import java.util.Set;
  * this transaction in a serial order is seen. The re-scans of one index go in one batch.
  *
  * <p>A transaction that wrote nothing serializes at the moment its snapshot was taken, and
- * needs no store call: it fails only if a record, <em>as it read it</em>, held a version newer
- * than the one it saw whose writer may have begun validating before the snapshot was taken
- * ({@link TxStart#mayPrecedeSnapshot}): such a writer may be followed by writers the snapshot
+ * needs no store call unless it may fail: it fails only if a record, <em>as it read it</em>, held a
+ * version newer than the one it saw whose writer may have begun validating before the snapshot
+ * was taken ({@link TxStart#mayPrecedeSnapshot}) and has not aborted since (the one store call,
+ * made only then): such a writer may be followed by writers the snapshot
  * sees (the read-only anomaly of Fekete, O'Neil and O'Neil). Any writer that changed a record
  * only after the read, or added an index entry its scan did not see, validated after the
  * read, so after the snapshot.
@@ -55,7 +56,7 @@ final class ReadValidator {
             }
         }
         if (written.isEmpty()) {
-            validateReader(start, reads);
+            validateReader(manager, start, reads);
             return;
         }
         if (!reads.isEmpty()) {
@@ -110,17 +111,42 @@ final class ReadValidator {
     /**
      * A transaction that wrote nothing: every version of a record newer than the one it saw,
      * present when it read the record, must be of a writer that began validating after the
-     * snapshot was taken.
+     * snapshot was taken — or one that has aborted since: the records holding versions of
+     * writers that may have preceded the snapshot are read again (one batch, only then), and a
+     * writer whose version is gone was reverted, so it is no writer at all. (Its version cannot
+     * have gone otherwise: it is newer than this snapshot's base, which holds {@code lav} back.)
      */
-    private static void validateReader(TxStart start, List<Transaction.Entry> reads) {
+    private static void validateReader(TransactionManager manager, TxStart start, List<Transaction.Entry> reads) {
+        List<RecordKey> keys = new ArrayList<>();
+        List<List<Long>> writers = new ArrayList<>(); // of each record in keys, the suspects
         for (Transaction.Entry e : reads) {
             RowVersion seen = e.record.visibleTo(start.snapshot(), start.tid());
+            List<Long> suspects = null;
             for (RowVersion v : e.record.versions()) {
                 if (v == seen) {
                     break;
                 }
                 if (start.mayPrecedeSnapshot(v.tid()) && (e.usedWhole() || !agrees(e, seen, v))) {
-                    throw failed(start, "record " + e.key + " held version " + v.tid()
+                    if (suspects == null) {
+                        suspects = new ArrayList<>(1);
+                        keys.add(e.key);
+                        writers.add(suspects);
+                    }
+                    suspects.add(v.tid());
+                }
+            }
+        }
+        if (keys.isEmpty()) {
+            return;
+        }
+        List<Versioned> now = TellException.join(manager.store().getAllAsync(keys));
+        for (int i = 0; i < keys.size(); i++) {
+            if (now.get(i) == null) {
+                continue;
+            }
+            for (RowVersion v : MvccRecord.decode(now.get(i).value()).versions()) {
+                if (writers.get(i).contains(v.tid())) {
+                    throw failed(start, "record " + keys.get(i) + " held version " + v.tid()
                             + " of a transaction running when the snapshot was taken");
                 }
             }
