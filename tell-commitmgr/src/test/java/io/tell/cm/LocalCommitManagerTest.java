@@ -80,6 +80,43 @@ class LocalCommitManagerTest {
     }
 
     @Test
+    void aStartKnowsTheManagersWritersAndWhichOfThemValidate() {
+        for (boolean isDurable : new boolean[] {false, true}) {
+            RecordStore store = RecordStores.open(uniqueStore());
+            try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(3, isDurable, LONG_GRACE))) {
+                TxStart w1 = cm.start(false);
+                TxStart w2 = cm.start(false);
+                assertTrue(w1.writers().hears(w1.tid()), "a writer reports to the manager that started it");
+                cm.validatingAsync(w1.tid()).join();
+                TxStart reader = cm.start(true);
+                TxStart w3 = cm.start(false);
+                assertTrue(reader.mayPrecedeSnapshot(w1.tid()), "validating at the snapshot");
+                assertFalse(reader.mayPrecedeSnapshot(w2.tid()), "running, not validating: validates after the snapshot");
+                assertFalse(reader.mayPrecedeSnapshot(w3.tid()), "issued after the snapshot");
+                assertTrue(reader.mayPrecedeSnapshot(reader.writers().to() + 1000), "a tid the manager does not know");
+
+                cm.committed(w1.tid());
+                TxStart later = cm.start(true);
+                assertTrue(later.snapshot().isVisible(w1.tid()));
+                assertFalse(later.mayPrecedeSnapshot(w1.tid()), "its outcome is in the snapshot: no longer validating");
+                assertEquals(ErrorCode.TX_CONFLICT, TellException.unwrap(assertThrows(Exception.class,
+                        () -> cm.validatingAsync(w1.tid()).join())).code(), "no longer running");
+                assertEquals(ErrorCode.TX_CONFLICT, TellException.unwrap(assertThrows(Exception.class,
+                        () -> cm.validatingAsync(later.tid()).join())).code(), "a reader id");
+                if (isDurable) {
+                    try (LocalCommitManager other = durable(store, 3, LONG_GRACE)) {
+                        assertEquals(ErrorCode.TX_CONFLICT, TellException.unwrap(assertThrows(Exception.class,
+                                () -> other.validatingAsync(w2.tid()).join())).code(), "started by another member");
+                        assertTrue(other.start(true).mayPrecedeSnapshot(w2.tid()), "another member's writer is unknown");
+                    }
+                }
+                cm.aborted(w2.tid());
+                cm.aborted(w3.tid());
+            }
+        }
+    }
+
+    @Test
     void durableCommitIsVisibleOnceAcknowledged() {
         try (LocalCommitManager cm = durable(RecordStores.open("mem:"), 10, LONG_GRACE)) {
             for (int i = 0; i < 20; i++) {
