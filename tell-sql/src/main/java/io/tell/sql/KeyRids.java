@@ -1,6 +1,6 @@
 package io.tell.sql;
 
-import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,16 +14,33 @@ import java.util.concurrent.ConcurrentHashMap;
 final class KeyRids {
     static final int CAPACITY = 200_000;
 
-    private final ConcurrentHashMap<ByteBuffer, Long> rids = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Key, Long> rids = new ConcurrentHashMap<>();
+
+    /** An encoded key, hashed once (ByteBuffer keys were hashed byte by byte on every lookup). */
+    private record Key(byte[] bytes, int hash) {
+        static Key of(byte[] bytes) {
+            return new Key(bytes, Arrays.hashCode(bytes));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && hash == k.hash && Arrays.equals(bytes, k.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
 
     Long get(byte[] key) {
-        return rids.get(ByteBuffer.wrap(key));
+        return rids.get(Key.of(key));
     }
 
     void put(byte[] key, long rid) {
         if (rids.size() >= CAPACITY) {
             rids.clear();
         }
-        rids.put(ByteBuffer.wrap(key.clone()), rid);
+        rids.put(Key.of(key.clone()), rid);
     }
 }

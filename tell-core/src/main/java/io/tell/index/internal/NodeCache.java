@@ -38,7 +38,9 @@ final class NodeCache {
             return null;
         }
         hits.increment();
-        s.hot = true;
+        if (!s.hot) {
+            s.hot = true; // written only when cleared: the upper levels' slots, read by every search, stay shared in every core's cache
+        }
         return s.ref;
     }
 
