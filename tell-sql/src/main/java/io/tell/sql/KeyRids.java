@@ -1,5 +1,6 @@
 package io.tell.sql;
 
+import io.tell.store.RecordKey;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -16,10 +17,10 @@ final class KeyRids {
 
     private final ConcurrentHashMap<Key, Long> rids = new ConcurrentHashMap<>();
 
-    /** An encoded key, hashed once (ByteBuffer keys were hashed byte by byte on every lookup). */
+    /** An encoded key, hashed once ({@link RecordKey#hash}: the polynomial hash collides for encoded keys). */
     private record Key(byte[] bytes, int hash) {
         static Key of(byte[] bytes) {
-            return new Key(bytes, Arrays.hashCode(bytes));
+            return new Key(bytes, RecordKey.hash(bytes));
         }
 
         @Override
