@@ -39,34 +39,28 @@ class SerializableHistoryTest {
     private static final String D = "history";
     private static final int KEYS = 5;
     private RecordStore store;
+    private CommitManagerFixture fixture;
     private LocalCommitManager cm;
     private TransactionManager tm;
 
     @BeforeEach
     void setUp() {
         store = RecordStores.open("mem:");
-        cm = LocalCommitManager.open(store, options());
-        tm = new TransactionManager(store, served(cm), "pn");
+        fixture = fixture();
+        cm = LocalCommitManager.open(store, fixture.options());
+        tm = new TransactionManager(store, fixture.connect(cm), "pn");
     }
 
     @AfterEach
     void tearDown() {
         tm.close();
-        closeServed();
+        fixture.close();
         cm.close();
     }
 
-    /** The commit manager's options (here: embedded, alone on the tid counter). */
-    LocalCommitManager.Options options() {
-        return LocalCommitManager.Options.embedded();
-    }
-
-    /** What the transactions talk to (here: {@code cm} itself). */
-    CommitManager served(LocalCommitManager cm) {
-        return cm;
-    }
-
-    void closeServed() {
+    /** How the transactions reach the commit manager (here: embedded). */
+    CommitManagerFixture fixture() {
+        return CommitManagerFixture.embedded();
     }
 
     /** A committed transaction: the version (writer's tid) it read of each record, and the records it wrote. */

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 class SerializableTest {
     private static final String D = "doctors";
     private RecordStore store;
+    private CommitManagerFixture fixture;
     private LocalCommitManager cm;
     private TransactionManager tm;
     private TableIndex byShift;
@@ -39,8 +40,9 @@ class SerializableTest {
     @BeforeEach
     void setUp() {
         store = RecordStores.open("mem:");
-        cm = LocalCommitManager.open(store, options());
-        tm = new TransactionManager(store, served(cm), "pn");
+        fixture = fixture();
+        cm = LocalCommitManager.open(store, fixture.options());
+        tm = new TransactionManager(store, fixture.connect(cm), "pn");
         byShift = new TableIndex(D, BTree.open(store, BTreeConfig.of("doctors.shift", false)), false,
                 row -> new String(row, StandardCharsets.UTF_8).split("\\|")[0].getBytes(StandardCharsets.UTF_8));
         tm.addIndex(byShift);
@@ -49,21 +51,13 @@ class SerializableTest {
     @AfterEach
     void tearDown() {
         tm.close();
-        closeServed();
+        fixture.close();
         cm.close();
     }
 
-    /** The commit manager's options (here: embedded, alone on the tid counter). */
-    LocalCommitManager.Options options() {
-        return LocalCommitManager.Options.embedded();
-    }
-
-    /** What the transactions talk to (here: {@code cm} itself). */
-    CommitManager served(LocalCommitManager cm) {
-        return cm;
-    }
-
-    void closeServed() {
+    /** How the transactions reach the commit manager (here: embedded). */
+    CommitManagerFixture fixture() {
+        return CommitManagerFixture.embedded();
     }
 
     private static byte[] b(String s) {
