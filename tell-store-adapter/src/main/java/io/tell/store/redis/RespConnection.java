@@ -1,8 +1,6 @@
 package io.tell.store.redis;
 
 import io.tell.store.redis.RedisStoreConfig.Address;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +16,8 @@ import java.util.List;
  * thread and their replies read by it, with no event loop in between. Replies come back as
  * {@code byte[]} (bulk and simple strings), {@code Long}, {@code List<Object>}, null (a nil), or
  * {@link Error} (an error reply, after which the connection is still in step). An
- * {@link IOException} leaves it out of step: close it. Not thread-safe. Public for the
+ * {@link IOException} leaves it out of step: close it. Not thread-safe, so its buffers are plain
+ * arrays (the JDK's buffered streams take a lock on every call, several per argument). Public for the
  * process helpers' admin calls ({@link io.tell.store.redis.process.RespClient}); not an API.
  */
 public final class RespConnection implements AutoCloseable {
@@ -26,16 +25,23 @@ public final class RespConnection implements AutoCloseable {
     public record Error(String message) {
     }
 
-    private static final byte[] CRLF = {'\r', '\n'};
+    private static final int BUFFER_BYTES = 1 << 16;
 
     private final Socket socket;
     private final OutputStream out;
     private final InputStream in;
+    /** Commands buffered since the last flush: {@code outBuf[0, outAt)}. */
+    private final byte[] outBuf = new byte[BUFFER_BYTES];
+    private int outAt;
+    /** Reply bytes received and not yet read: {@code inBuf[inAt, inEnd)}. */
+    private final byte[] inBuf = new byte[BUFFER_BYTES];
+    private int inAt;
+    private int inEnd;
 
     private RespConnection(Socket socket) throws IOException {
         this.socket = socket;
-        this.out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
-        this.in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
+        this.out = socket.getOutputStream();
+        this.in = socket.getInputStream();
     }
 
     /** Connects; {@code timeoutMillis} bounds the connect and every read. */
@@ -90,18 +96,80 @@ public final class RespConnection implements AutoCloseable {
         header('*', args.length);
         for (byte[] arg : args) {
             header('$', arg.length);
-            out.write(arg);
-            out.write(CRLF);
+            write(arg, 0, arg.length);
+            crlf();
         }
     }
 
     public void flush() throws IOException {
+        if (outAt > 0) {
+            flushBuffer();
+        }
         out.flush();
+    }
+
+    private void write(byte[] b, int from, int length) throws IOException {
+        if (length > outBuf.length - outAt) {
+            flushBuffer();
+            if (length > outBuf.length) {
+                out.write(b, from, length);
+                return;
+            }
+        }
+        System.arraycopy(b, from, outBuf, outAt, length);
+        outAt += length;
+    }
+
+    private void crlf() throws IOException {
+        if (outBuf.length - outAt < 2) {
+            flushBuffer();
+        }
+        outBuf[outAt++] = '\r';
+        outBuf[outAt++] = '\n';
+    }
+
+    private void flushBuffer() throws IOException {
+        out.write(outBuf, 0, outAt);
+        outAt = 0;
+    }
+
+    /** The next byte of the reply stream, or -1 at its end. */
+    private int readByte() throws IOException {
+        if (inAt == inEnd && !fill()) {
+            return -1;
+        }
+        return inBuf[inAt++] & 0xFF;
+    }
+
+    private boolean fill() throws IOException {
+        int n = in.read(inBuf, 0, inBuf.length);
+        if (n <= 0) {
+            return false;
+        }
+        inAt = 0;
+        inEnd = n;
+        return true;
+    }
+
+    /** Exactly {@code length} bytes of the reply stream. */
+    private byte[] readBytes(int length) throws IOException {
+        byte[] value = new byte[length];
+        int have = Math.min(length, inEnd - inAt);
+        System.arraycopy(inBuf, inAt, value, 0, have);
+        inAt += have;
+        while (have < length) {
+            int n = in.read(value, have, length - have);
+            if (n <= 0) {
+                throw new EOFException("redis reply truncated");
+            }
+            have += n;
+        }
+        return value;
     }
 
     /** The next reply. */
     public Object read() throws IOException {
-        int type = in.read();
+        int type = readByte();
         switch (type) {
             case '+':
                 return line().getBytes(StandardCharsets.ISO_8859_1);
@@ -114,8 +182,8 @@ public final class RespConnection implements AutoCloseable {
                 if (length < 0) {
                     return null;
                 }
-                byte[] value = in.readNBytes(length);
-                if (value.length < length || in.read() != '\r' || in.read() != '\n') {
+                byte[] value = readBytes(length);
+                if (readByte() != '\r' || readByte() != '\n') {
                     throw new EOFException("redis reply truncated");
                 }
                 return value;
@@ -147,29 +215,29 @@ public final class RespConnection implements AutoCloseable {
         }
     }
 
-    private final byte[] digits = new byte[10];
+    private final byte[] digits = new byte[11];
 
     /** {@code type}, {@code n} in decimal and CRLF, without making a string of {@code n}. */
     private void header(char type, int n) throws IOException {
-        out.write(type);
         int at = digits.length;
         do {
             digits[--at] = (byte) ('0' + n % 10);
             n /= 10;
         } while (n > 0);
-        out.write(digits, at, digits.length - at);
-        out.write(CRLF);
+        digits[--at] = (byte) type;
+        write(digits, at, digits.length - at);
+        crlf();
     }
 
     private String line() throws IOException {
         StringBuilder sb = new StringBuilder();
-        for (int b = in.read(); b != '\r'; b = in.read()) {
+        for (int b = readByte(); b != '\r'; b = readByte()) {
             if (b < 0) {
                 throw new EOFException("redis closed the connection");
             }
             sb.append((char) b);
         }
-        if (in.read() != '\n') {
+        if (readByte() != '\n') {
             throw new IOException("redis protocol error: CR without LF");
         }
         return sb.toString();
