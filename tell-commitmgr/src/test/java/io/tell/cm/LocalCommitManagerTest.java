@@ -471,12 +471,12 @@ class LocalCommitManagerTest {
             long tid = cm.start(false).tid();
             long logVersion = writingEntry(store, tid);
             store.writeGate = new java.util.concurrent.CountDownLatch(1);
-            java.util.concurrent.CompletableFuture<Void> ack = cm.committedAsync(tid, logVersion);
+            CompletableFuture<Void> ack = cm.committedAsync(tid, logVersion);
             // The decision (the entry's move to COMMITTED) is held: neither acknowledged nor visible.
             assertFalse(ack.isDone());
             assertFalse(cm.start(true).snapshot().isVisible(tid), "visible before it was decided");
             store.writeGate.countDown();
-            ack.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            ack.get(10, TimeUnit.SECONDS);
             assertTrue(cm.start(true).snapshot().isVisible(tid));
         }
     }
@@ -490,7 +490,7 @@ class LocalCommitManagerTest {
             WriteResult decided = store.write(new WriteOp(TxLog.recordKey(tid), TxLog.encode(
                     new TxLog.Entry(TxLog.State.COMMITTED, "pn", System.currentTimeMillis(), List.of())), io.tell.store.Expect.version(logVersion)));
             store.writeGate = new java.util.concurrent.CountDownLatch(1); // every store write held
-            java.util.concurrent.CompletableFuture<Void> ack = cm.decidedAsync(tid, decided.version());
+            CompletableFuture<Void> ack = cm.decidedAsync(tid, decided.version());
             assertTrue(ack.isDone(), "a decided commit waits for no store write");
             assertTrue(cm.start(true).snapshot().isVisible(tid));
             store.writeGate.countDown();

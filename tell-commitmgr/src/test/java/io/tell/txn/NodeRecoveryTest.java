@@ -41,16 +41,40 @@ class NodeRecoveryTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * One durable commit manager over a fresh store and two nodes on it with leases: one to stop
+     * mid-commit (its lease short) and a survivor (its lease long enough never to expire on a
+     * loaded machine).
+     */
+    private record Nodes(RecordStore store, LocalCommitManager cm, TransactionManager stopped, TransactionManager survivor)
+            implements AutoCloseable {
+        static Nodes start() {
+            String url = "mem:recovery-" + UUID.randomUUID();
+            RecordStore store = RecordStores.open(url);
+            LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(10, true, Duration.ofMillis(100)));
+            TransactionManager stopped = new TransactionManager(RecordStores.open(url), cm, "pn-stopped");
+            TransactionManager survivor = new TransactionManager(RecordStores.open(url), cm, "pn-survivor");
+            stopped.startLease(LEASE);
+            survivor.startLease(Duration.ofSeconds(5));
+            return new Nodes(store, cm, stopped, survivor);
+        }
+
+        @Override
+        public void close() {
+            survivor.close();
+            stopped.close();
+            cm.close();
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(CommitObserver.Step.class)
     void aNodeStoppedMidCommitIsRecoveredAndItsRowsAreWritableAgain(CommitObserver.Step step) throws Exception {
-        String url = "mem:recovery-" + UUID.randomUUID();
-        RecordStore store = RecordStores.open(url);
-        try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(10, true, Duration.ofMillis(100)));
-             TransactionManager stopped = new TransactionManager(RecordStores.open(url), cm, "pn-stopped");
-             TransactionManager survivor = new TransactionManager(RecordStores.open(url), cm, "pn-survivor")) {
-            stopped.startLease(LEASE);
-            survivor.startLease(Duration.ofSeconds(5)); // long enough never to expire on a loaded machine
+        try (Nodes nodes = Nodes.start()) {
+            RecordStore store = nodes.store();
+            LocalCommitManager cm = nodes.cm();
+            TransactionManager stopped = nodes.stopped();
+            TransactionManager survivor = nodes.survivor();
             survivor.run(1, tx -> {
                 tx.insert(D, k(1), b("one"));
                 tx.insert(D, k(2), b("two"));
@@ -133,12 +157,11 @@ class NodeRecoveryTest {
     @ParameterizedTest
     @EnumSource(CommitObserver.Step.class)
     void aStoppedNodesUniqueKeyIsFreeAfterRecovery(CommitObserver.Step step) throws Exception {
-        String url = "mem:recovery-" + UUID.randomUUID();
-        RecordStore store = RecordStores.open(url);
         String table = "people";
-        try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(10, true, Duration.ofMillis(100)));
-             TransactionManager stopped = new TransactionManager(RecordStores.open(url), cm, "pn-stopped");
-             TransactionManager survivor = new TransactionManager(RecordStores.open(url), cm, "pn-survivor")) {
+        try (Nodes nodes = Nodes.start()) {
+            LocalCommitManager cm = nodes.cm();
+            TransactionManager stopped = nodes.stopped();
+            TransactionManager survivor = nodes.survivor();
             TableIndex[] byName = new TableIndex[2];
             int i = 0;
             for (TransactionManager tm : List.of(stopped, survivor)) {
@@ -146,8 +169,6 @@ class NodeRecoveryTest {
                         io.tell.index.BTreeConfig.of("people.name", false).withNodeCapacity(8)), true, row -> row);
                 tm.addIndex(byName[i++]);
             }
-            stopped.startLease(LEASE);
-            survivor.startLease(Duration.ofSeconds(5));
             CountDownLatch paused = new CountDownLatch(1);
             CountDownLatch wake = new CountDownLatch(1);
             stopped.observeCommits((reached, tid) -> {
@@ -207,13 +228,11 @@ class NodeRecoveryTest {
      */
     @Test
     void aNodeStoppedAfterDecidingItsCommitIsRecoveredCommitted() throws Exception {
-        String url = "mem:recovery-" + UUID.randomUUID();
-        RecordStore store = RecordStores.open(url);
-        try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(10, true, Duration.ofMillis(100)));
-             TransactionManager stopped = new TransactionManager(RecordStores.open(url), cm, "pn-stopped");
-             TransactionManager survivor = new TransactionManager(RecordStores.open(url), cm, "pn-survivor")) {
-            stopped.startLease(LEASE);
-            survivor.startLease(Duration.ofSeconds(5));
+        try (Nodes nodes = Nodes.start()) {
+            RecordStore store = nodes.store();
+            LocalCommitManager cm = nodes.cm();
+            TransactionManager stopped = nodes.stopped();
+            TransactionManager survivor = nodes.survivor();
             survivor.run(1, tx -> {
                 tx.insert(D, k(1), b("one"));
                 return null;
