@@ -15,6 +15,20 @@ import java.util.concurrent.CompletableFuture;
  * ({@code CM_UNAVAILABLE}).
  */
 public interface CommitManager extends AutoCloseable {
+    /** What a report says of a transaction's end: committed (to decide), decided by its node, or aborted. */
+    enum Outcome {
+        COMMITTED, DECIDED, ABORTED;
+
+        /** Reports {@code tid} so to {@code cm}; {@code version}: its log entry's (0 for none; unused for ABORTED). */
+        public CompletableFuture<Void> sendTo(CommitManager cm, long tid, long version) {
+            return switch (this) {
+                case COMMITTED -> cm.committedAsync(tid, version);
+                case DECIDED -> cm.decidedAsync(tid, version);
+                case ABORTED -> cm.abortedAsync(tid);
+            };
+        }
+    }
+
 
     /** Starts a transaction; read-only ones get a negative id and still hold {@code lav} back. */
     CompletableFuture<TxStart> startAsync(boolean readOnly);

@@ -7,6 +7,7 @@ import io.tell.store.RecordKey;
 import io.tell.store.RecordStore;
 import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
+import io.tell.txn.CommitManager.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -434,8 +435,6 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     /** Sends a report, resending retriable failures in the background until acknowledged. */
-    private enum Outcome { COMMITTED, DECIDED, ABORTED }
-
     private CompletableFuture<Void> report(long tid, Outcome outcome, long version) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         send(tid, outcome, version, done, 1);
@@ -445,11 +444,7 @@ public final class TransactionManager implements AutoCloseable {
     private void send(long tid, Outcome outcome, long version, CompletableFuture<Void> done, int attempt) {
         CompletableFuture<Void> call;
         try {
-            call = switch (outcome) {
-                case COMMITTED -> commitManager.committedAsync(tid, version);
-                case DECIDED -> commitManager.decidedAsync(tid, version);
-                case ABORTED -> commitManager.abortedAsync(tid);
-            };
+            call = outcome.sendTo(commitManager, tid, version);
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }

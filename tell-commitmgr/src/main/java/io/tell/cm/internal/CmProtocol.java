@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.txn.CommitManager.Outcome;
 import io.tell.txn.SnapshotDescriptor;
 import io.tell.txn.TxStart;
 import java.nio.ByteBuffer;
@@ -95,9 +96,6 @@ public final class CmProtocol {
             this(requestId, readOnly, null);
         }
     }
-
-    /** What a report says: committed (to decide, with the log entry's version), decided by the node, or aborted. */
-    public enum Outcome { COMMITTED, DECIDED, ABORTED }
 
     /** COMMITTED or DECIDED (with the log entry's version, 0 for none) or ABORTED ({@code version} 0). */
     public record Report(long requestId, Outcome outcome, long tid, long version) implements Request {

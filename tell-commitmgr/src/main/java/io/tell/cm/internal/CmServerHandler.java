@@ -43,11 +43,7 @@ public final class CmServerHandler extends SimpleChannelInboundHandler<ByteBuf> 
         switch (request) {
             case CmProtocol.Start s -> call(() -> commitManager.startAsync(s.readOnly(), s.owner()))
                     .whenComplete((started, failure) -> reply(channel, s.requestId(), started, failure));
-            case CmProtocol.Report r -> call(() -> switch (r.outcome()) {
-                        case COMMITTED -> commitManager.committedAsync(r.tid(), r.version());
-                        case DECIDED -> commitManager.decidedAsync(r.tid(), r.version());
-                        case ABORTED -> commitManager.abortedAsync(r.tid());
-                    })
+            case CmProtocol.Report r -> call(() -> r.outcome().sendTo(commitManager, r.tid(), r.version()))
                     .whenComplete((ignored, failure) -> reply(channel, r.requestId(), null, failure));
             case CmProtocol.Validating v -> call(() -> commitManager.validatingAsync(v.tid()))
                     .whenComplete((ignored, failure) -> reply(channel, v.requestId(), null, failure));

@@ -11,6 +11,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.error.TellRetriableException;
+import io.tell.txn.CommitManager;
 import io.tell.txn.SnapshotDescriptor;
 import io.tell.txn.TxStart;
 import java.util.function.Function;
@@ -36,8 +37,8 @@ class CmProtocolTest {
         for (CmProtocol.Request r : new CmProtocol.Request[] {
                 new CmProtocol.Start(1, false), new CmProtocol.Start(Long.MAX_VALUE, true),
                 new CmProtocol.Start(2, false, "pn-1.5f3a0"), new CmProtocol.Start(3, true, "pn-ü"),
-                new CmProtocol.Report(7, CmProtocol.Outcome.COMMITTED, 42, 9), new CmProtocol.Report(8, CmProtocol.Outcome.ABORTED, -(3L << 40 | 5), 0),
-                new CmProtocol.Report(9, CmProtocol.Outcome.DECIDED, 43, 11), new CmProtocol.Validating(10, 44)}) {
+                new CmProtocol.Report(7, CommitManager.Outcome.COMMITTED, 42, 9), new CmProtocol.Report(8, CommitManager.Outcome.ABORTED, -(3L << 40 | 5), 0),
+                new CmProtocol.Report(9, CommitManager.Outcome.DECIDED, 43, 11), new CmProtocol.Validating(10, 44)}) {
             assertEquals(r, roundTrip(CmProtocol.encode(ALLOC, r), CmProtocol::decodeRequest));
         }
     }
@@ -46,8 +47,8 @@ class CmProtocolTest {
     void frameSizesOnTheWire() {
         assertEquals(4 + 9 + 1, CmProtocol.encode(ALLOC, new CmProtocol.Start(1, false)).readableBytes());
         assertEquals(4 + 9 + 1 + 2 + 4, CmProtocol.encode(ALLOC, new CmProtocol.Start(1, false, "pn-1")).readableBytes());
-        assertEquals(4 + 9 + 16, CmProtocol.encode(ALLOC, new CmProtocol.Report(1, CmProtocol.Outcome.COMMITTED, 5, 3)).readableBytes());
-        assertEquals(4 + 9 + 8, CmProtocol.encode(ALLOC, new CmProtocol.Report(1, CmProtocol.Outcome.ABORTED, 5, 0)).readableBytes());
+        assertEquals(4 + 9 + 16, CmProtocol.encode(ALLOC, new CmProtocol.Report(1, CommitManager.Outcome.COMMITTED, 5, 3)).readableBytes());
+        assertEquals(4 + 9 + 8, CmProtocol.encode(ALLOC, new CmProtocol.Report(1, CommitManager.Outcome.ABORTED, 5, 0)).readableBytes());
         assertEquals(4 + 9, CmProtocol.encode(ALLOC, new CmProtocol.Ok(1)).readableBytes());
         assertEquals(4 + 9 + 8, CmProtocol.encode(ALLOC, new CmProtocol.Validating(1, 5)).readableBytes());
     }
