@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.Arrays;
 import java.util.List;
 
@@ -112,6 +113,13 @@ public final class KeyEncoder {
             case CHAR -> w.writeString(stripTrailingSpaces(as(String.class, v, type)));
             case DATE -> w.writeDate(as(LocalDate.class, v, type));
             case TIMESTAMP -> w.writeTimestamp(as(LocalDateTime.class, v, type));
+            case TIME -> w.writeSigned(as(LocalTime.class, v, type).toNanoOfDay(), 8);
+            case VARBINARY -> w.writeBytes(as(byte[].class, v, type));
+            case UUID -> { // the 16 bytes unsigned: writeSigned flips the sign bit back
+                java.util.UUID u = as(java.util.UUID.class, v, type);
+                w.writeSigned(u.getMostSignificantBits() ^ Long.MIN_VALUE, 8);
+                w.writeSigned(u.getLeastSignificantBits() ^ Long.MIN_VALUE, 8);
+            }
         }
     }
 
@@ -127,6 +135,9 @@ public final class KeyEncoder {
             case VARCHAR, CHAR -> r.readString();
             case DATE -> r.readDate();
             case TIMESTAMP -> r.readTimestamp();
+            case TIME -> LocalTime.ofNanoOfDay(r.readSigned(8));
+            case VARBINARY -> r.readBytes();
+            case UUID -> new java.util.UUID(r.readSigned(8) ^ Long.MIN_VALUE, r.readSigned(8) ^ Long.MIN_VALUE);
         };
     }
 

@@ -26,5 +26,11 @@ public enum KeyType {
     /** {@link java.time.LocalDate}. */
     DATE,
     /** {@link java.time.LocalDateTime} (TIMESTAMP WITHOUT TIME ZONE), to the nanosecond. */
-    TIMESTAMP
+    TIMESTAMP,
+    /** {@link java.time.LocalTime} (TIME WITHOUT TIME ZONE), to the nanosecond. */
+    TIME,
+    /** {@code byte[]}, ordered as unsigned bytes; a value sorts before every longer value it begins. */
+    VARBINARY,
+    /** {@link java.util.UUID}, ordered as its 16 bytes unsigned (as PostgreSQL orders uuid). */
+    UUID
 }

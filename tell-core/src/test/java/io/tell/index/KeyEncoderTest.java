@@ -8,14 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.UUID;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -177,6 +180,10 @@ class KeyEncoderTest {
             case CHAR -> codePointOrder(KeyEncoder::stripTrailingSpaces);
             case DATE -> Comparator.<LocalDate>naturalOrder();
             case TIMESTAMP -> Comparator.<LocalDateTime>naturalOrder();
+            case TIME -> Comparator.<LocalTime>naturalOrder();
+            case VARBINARY -> (byte[] a, byte[] b) -> Arrays.compareUnsigned(a, b);
+            case UUID -> Comparator.comparing((UUID u) -> ByteBuffer.allocate(16).putLong(u.getMostSignificantBits())
+                    .putLong(u.getLeastSignificantBits()).array(), Arrays::compareUnsigned);
         };
         return Comparator.nullsFirst((Comparator<Object>) c);
     }
@@ -205,6 +212,17 @@ class KeyEncoderTest {
             case TIMESTAMP -> LocalDateTime.ofEpochSecond(rnd.nextBoolean()
                     ? rnd.nextLong(LocalDateTime.MIN.toEpochSecond(ZoneOffset.UTC), LocalDateTime.MAX.toEpochSecond(ZoneOffset.UTC))
                     : rnd.nextInt(10) - 5, rnd.nextBoolean() ? 0 : rnd.nextInt(1_000_000_000), ZoneOffset.UTC);
+            case TIME -> LocalTime.ofNanoOfDay(rnd.nextBoolean() ? rnd.nextLong(LocalTime.MAX.toNanoOfDay() + 1)
+                    : rnd.nextInt(3) * 1_000_000_000L);
+            case VARBINARY -> {
+                byte[] b = new byte[rnd.nextInt(6)];
+                for (int i = 0; i < b.length; i++) {
+                    b[i] = (byte) new int[] {0x00, 0x01, 0xFF, 0x7F, 0x80, rnd.nextInt(256)}[rnd.nextInt(6)];
+                }
+                yield b;
+            }
+            case UUID -> new UUID(edgeOr(rnd, Long.MIN_VALUE, Long.MAX_VALUE, rnd.nextLong()),
+                    edgeOr(rnd, Long.MIN_VALUE, Long.MAX_VALUE, rnd.nextInt(3)));
         };
     }
 

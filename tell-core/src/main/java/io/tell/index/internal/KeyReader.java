@@ -94,6 +94,14 @@ public final class KeyReader {
     }
 
     public String readString() {
+        return readBytesOut().toString(StandardCharsets.UTF_8);
+    }
+
+    public byte[] readBytes() {
+        return readBytesOut().toByteArray();
+    }
+
+    private ByteArrayOutputStream readBytesOut() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         while (true) {
             int b = next();
@@ -103,7 +111,7 @@ public final class KeyReader {
             }
             int esc = next();
             if (esc == KeyWriter.STRING_END) {
-                return out.toString(StandardCharsets.UTF_8);
+                return out;
             }
             if (esc != KeyWriter.STRING_ESCAPE) {
                 throw corrupt("bad string escape " + esc);

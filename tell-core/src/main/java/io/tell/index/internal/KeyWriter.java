@@ -119,6 +119,17 @@ public final class KeyWriter {
         return put(0).put(STRING_END);
     }
 
+    /** Bytes with 0x00 escaped and ended as in {@link #writeString}, so byte strings sort as unsigned bytes. */
+    public KeyWriter writeBytes(byte[] bytes) {
+        for (byte b : bytes) {
+            put(b);
+            if (b == 0) {
+                put(STRING_ESCAPE);
+            }
+        }
+        return put(0).put(STRING_END);
+    }
+
     /** Days since 1970-01-01 as a sign-flipped 8-byte integer. */
     public KeyWriter writeDate(LocalDate d) {
         return writeSigned(d.toEpochDay(), 8);
