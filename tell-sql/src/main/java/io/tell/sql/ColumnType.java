@@ -2,20 +2,24 @@ package io.tell.sql;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.sql.exec.Values;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.UUID;
 
 /**
  * A column's SQL type with its parameters: {@code precision} and {@code scale} for DECIMAL,
- * {@code length} for VARCHAR and CHAR; the others are 0. Validated on construction.
+ * {@code length} for VARCHAR, CHAR (code points) and VARBINARY (bytes); the others are 0.
+ * Validated on construction.
  */
 public record ColumnType(SqlType type, int precision, int scale, int length) {
     /** Largest DECIMAL precision; keeps encoded values and index keys small. */
     public static final int MAX_DECIMAL_PRECISION = 1000;
-    /** Longest VARCHAR or CHAR, in code points. */
+    /** Longest VARCHAR or CHAR, in code points, and longest VARBINARY, in bytes. */
     public static final int MAX_LENGTH = 1 << 20;
 
     public static final ColumnType SMALLINT = new ColumnType(SqlType.SMALLINT, 0, 0, 0);
@@ -26,6 +30,8 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
     public static final ColumnType BOOLEAN = new ColumnType(SqlType.BOOLEAN, 0, 0, 0);
     public static final ColumnType DATE = new ColumnType(SqlType.DATE, 0, 0, 0);
     public static final ColumnType TIMESTAMP = new ColumnType(SqlType.TIMESTAMP, 0, 0, 0);
+    public static final ColumnType TIME = new ColumnType(SqlType.TIME, 0, 0, 0);
+    public static final ColumnType UUID = new ColumnType(SqlType.UUID, 0, 0, 0);
 
     public ColumnType {
         if (type == null) {
@@ -43,7 +49,7 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
                     throw invalid("DECIMAL has no length");
                 }
             }
-            case VARCHAR, CHAR -> {
+            case VARCHAR, CHAR, VARBINARY -> {
                 if (length < 1 || length > MAX_LENGTH) {
                     throw invalid(type + " length must be in [1, " + MAX_LENGTH + "]: " + length);
                 }
@@ -71,12 +77,17 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
         return new ColumnType(SqlType.CHAR, 0, 0, length);
     }
 
+    public static ColumnType varbinary(int length) {
+        return new ColumnType(SqlType.VARBINARY, 0, 0, length);
+    }
+
     /**
      * {@code value} as this type's Java class ({@link SqlType#javaClass()}), or null for null.
      * Numbers convert between classes when the value fits exactly (a DECIMAL is rounded half-up
      * to its scale, as SQL assignment allows); a string longer than the column is refused unless
-     * the excess is spaces, which are cut (SQL standard); CHAR pads with spaces. JDBC's
-     * {@code java.sql.Date} and {@code Timestamp} are accepted for DATE and TIMESTAMP.
+     * the excess is spaces, which are cut (SQL standard); CHAR pads with spaces; a byte string
+     * longer than a VARBINARY is refused. JDBC's {@code java.sql.Date}, {@code Time} and
+     * {@code Timestamp} are accepted for DATE, TIME and TIMESTAMP, and a UUID's text for a UUID.
      *
      * @throws TellException {@link ErrorCode#VALUE_OUT_OF_RANGE}, {@link ErrorCode#STRING_TOO_LONG}
      *                       or {@link ErrorCode#TYPE_MISMATCH}
@@ -118,6 +129,17 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
                 }
                 throw mismatch(value);
             }
+            case TIME -> {
+                if (value instanceof LocalTime t) {
+                    yield t;
+                }
+                if (value instanceof java.sql.Time t) {
+                    yield t.toLocalTime();
+                }
+                throw mismatch(value);
+            }
+            case VARBINARY -> bytes(value);
+            case UUID -> uuid(value);
         };
     }
 
@@ -125,7 +147,7 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
     public String toString() {
         return switch (type) {
             case DECIMAL -> "DECIMAL(" + precision + ", " + scale + ")";
-            case VARCHAR, CHAR -> type + "(" + length + ")";
+            case VARCHAR, CHAR, VARBINARY -> type + "(" + length + ")";
             default -> type.name();
         };
     }
@@ -178,6 +200,26 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
             return s.substring(0, cut);
         }
         return pad && codePoints < length ? s + " ".repeat(length - codePoints) : s;
+    }
+
+    private byte[] bytes(Object value) {
+        if (!(value instanceof byte[] b)) {
+            throw mismatch(value);
+        }
+        if (b.length > length) {
+            throw TellException.of(ErrorCode.STRING_TOO_LONG, "binary string of " + b.length + " bytes is too long for " + this);
+        }
+        return b;
+    }
+
+    private UUID uuid(Object value) {
+        if (value instanceof UUID u) {
+            return u;
+        }
+        if (value instanceof String s) {
+            return Values.parseUuid(s);
+        }
+        throw mismatch(value);
     }
 
     private Number number(Object value) {

@@ -28,7 +28,13 @@ public enum SqlType {
     /** {@link java.time.LocalDate}. */
     DATE(java.time.LocalDate.class, KeyType.DATE),
     /** {@link java.time.LocalDateTime}, without time zone, to the nanosecond. */
-    TIMESTAMP(java.time.LocalDateTime.class, KeyType.TIMESTAMP);
+    TIMESTAMP(java.time.LocalDateTime.class, KeyType.TIMESTAMP),
+    /** {@link java.time.LocalTime}, without time zone, to the nanosecond. */
+    TIME(java.time.LocalTime.class, KeyType.TIME),
+    /** {@code byte[]} of at most the column's length (VARBINARY, BYTEA, BLOB); never changed in place. */
+    VARBINARY(byte[].class, KeyType.VARBINARY),
+    /** {@link java.util.UUID}. */
+    UUID(java.util.UUID.class, KeyType.UUID);
 
     private final Class<?> javaClass;
     private final KeyType keyType;

@@ -96,6 +96,10 @@ public final class Views {
             case BOOLEAN -> ColumnType.BOOLEAN;
             case DATE -> ColumnType.DATE;
             case TIMESTAMP -> ColumnType.TIMESTAMP;
+            case TIME -> ColumnType.TIME;
+            case UUID -> ColumnType.UUID;
+            case BINARY, VARBINARY -> ColumnType.varbinary(t.getPrecision() > 0
+                    ? Math.min(t.getPrecision(), ColumnType.MAX_LENGTH) : ColumnType.MAX_LENGTH);
             case DECIMAL -> ColumnType.decimal(t.getPrecision(), Math.max(0, t.getScale()));
             case VARCHAR -> ColumnType.varchar(t.getPrecision() > 0 ? Math.min(t.getPrecision(), ColumnType.MAX_LENGTH)
                     : ColumnType.MAX_LENGTH);

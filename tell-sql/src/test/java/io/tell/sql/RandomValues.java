@@ -4,7 +4,9 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.Random;
+import java.util.UUID;
 
 /** Random column types and values for seeded tests. */
 public final class RandomValues {
@@ -23,6 +25,7 @@ public final class RandomValues {
             }
             case VARCHAR -> ColumnType.varchar(1 + random.nextInt(random.nextBoolean() ? 10 : 300));
             case CHAR -> ColumnType.character(1 + random.nextInt(20));
+            case VARBINARY -> ColumnType.varbinary(1 + random.nextInt(random.nextBoolean() ? 10 : 300));
             default -> new ColumnType(t, 0, 0, 0);
         };
     }
@@ -49,6 +52,14 @@ public final class RandomValues {
             case TIMESTAMP -> edge ? pick(LocalDateTime.MIN, LocalDateTime.MAX)
                     : LocalDateTime.of(1900 + random.nextInt(300), 1 + random.nextInt(12), 1 + random.nextInt(28),
                     random.nextInt(24), random.nextInt(60), random.nextInt(60), random.nextInt(1_000_000_000));
+            case TIME -> edge ? pick(LocalTime.MIN, LocalTime.MAX, LocalTime.NOON) : LocalTime.ofNanoOfDay(random.nextLong(86_400_000_000_000L));
+            case VARBINARY -> {
+                byte[] b = new byte[random.nextInt(type.length() + 1)];
+                random.nextBytes(b);
+                yield b;
+            }
+            case UUID -> edge ? pick(new UUID(0, 0), new UUID(-1, -1), new UUID(Long.MIN_VALUE, Long.MAX_VALUE))
+                    : new UUID(random.nextLong(), random.nextLong());
         };
     }
 

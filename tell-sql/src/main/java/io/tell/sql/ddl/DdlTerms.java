@@ -8,6 +8,7 @@ import io.tell.sql.ddl.DdlLexer.Token;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
 
 /**
@@ -17,8 +18,10 @@ import java.time.format.DateTimeParseException;
  * <p>Types: INTEGER | INT, BIGINT, SMALLINT, DECIMAL | NUMERIC | DEC [(p [, s])] (bare: p =
  * {@value #DEFAULT_DECIMAL_PRECISION}, s = 0), DOUBLE [PRECISION] | FLOAT, REAL, VARCHAR(n) |
  * CHAR[ACTER] VARYING(n), TEXT | CLOB (VARCHAR of the longest length), CHAR[ACTER] [(n)] (bare: 1),
- * BOOLEAN, DATE, TIMESTAMP [WITHOUT TIME ZONE]. Literals: numbers with an optional sign, 'strings', TRUE, FALSE, NULL,
- * DATE 'yyyy-mm-dd', TIMESTAMP 'yyyy-mm-dd hh:mm[:ss[.f]]'.
+ * BOOLEAN, DATE, TIMESTAMP [(p)] [WITHOUT TIME ZONE], TIME [(p)] [WITHOUT TIME ZONE] (values keep their
+ * fraction of a second whatever p says), VARBINARY(n) | BINARY VARYING(n), BYTEA | BLOB (VARBINARY of the
+ * longest length), UUID. Literals: numbers with an optional sign, 'strings', TRUE, FALSE, NULL,
+ * DATE 'yyyy-mm-dd', TIMESTAMP 'yyyy-mm-dd hh:mm[:ss[.f]]', TIME 'hh:mm[:ss[.f]]', X'hex'.
  */
 final class DdlTerms {
     /** Precision of a DECIMAL without one (Calcite's default too). */
@@ -109,7 +112,18 @@ final class DdlTerms {
                         : ColumnType.character(token.isSymbol('(') ? length() : 1);
                 case "BOOLEAN" -> ColumnType.BOOLEAN;
                 case "DATE" -> ColumnType.DATE;
-                case "TIMESTAMP" -> timestamp();
+                case "TIMESTAMP" -> withoutTimeZone(at, ColumnType.TIMESTAMP);
+                case "TIME" -> withoutTimeZone(at, ColumnType.TIME);
+                case "VARBINARY" -> ColumnType.varbinary(length());
+                case "BINARY" -> {
+                    if (!accept("VARYING")) {
+                        throw error(ErrorCode.FEATURE_NOT_SUPPORTED, "BINARY(n), a fixed-length byte string, is not supported;"
+                                + " use VARBINARY(n) or BYTEA", at);
+                    }
+                    yield ColumnType.varbinary(length());
+                }
+                case "BYTEA", "BLOB" -> ColumnType.varbinary(ColumnType.MAX_LENGTH);
+                case "UUID" -> ColumnType.UUID;
                 default -> throw error("Unknown type " + at.shown(), at);
             };
         } catch (TellException e) {
@@ -142,9 +156,13 @@ final class DdlTerms {
                     token = lexer.next();
                     return at.is("NULL") ? null : at.is("TRUE");
                 }
-                case "DATE", "TIMESTAMP" -> {
+                case "DATE", "TIMESTAMP", "TIME" -> {
                     token = lexer.next();
                     return dateTime(at);
+                }
+                case "X" -> {
+                    token = lexer.next();
+                    return hex();
                 }
                 case "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP" ->
                         throw error(ErrorCode.FEATURE_NOT_SUPPORTED, "DEFAULT " + at.upper() + " is not supported", at);
@@ -200,16 +218,25 @@ final class DdlTerms {
         return ColumnType.decimal(precision, scale);
     }
 
-    private ColumnType timestamp() {
+    /** {@code [(p)] [WITHOUT TIME ZONE]} after TIMESTAMP or TIME; p (0 to 9) is accepted and values keep their fraction. */
+    private ColumnType withoutTimeZone(Token keyword, ColumnType type) {
+        if (acceptSymbol('(')) {
+            Token p = token;
+            int precision = unsignedInt("a precision");
+            expectSymbol(')');
+            if (precision > 9) {
+                throw error(ErrorCode.INVALID_DEFINITION, keyword.upper() + " precision must be in [0, 9]: " + precision, p);
+            }
+        }
         Token at = token;
         if (accept("WITH")) {
-            throw error(ErrorCode.FEATURE_NOT_SUPPORTED, "TIMESTAMP WITH TIME ZONE is not supported", at);
+            throw error(ErrorCode.FEATURE_NOT_SUPPORTED, keyword.upper() + " WITH TIME ZONE is not supported", at);
         }
         if (accept("WITHOUT")) {
             expect("TIME");
             expect("ZONE");
         }
-        return ColumnType.TIMESTAMP;
+        return type;
     }
 
     /** {@code (n)}. */
@@ -241,10 +268,27 @@ final class DdlTerms {
         }
         token = lexer.next();
         try {
-            return keyword.is("DATE") ? LocalDate.parse(text.value().trim())
-                    : LocalDateTime.parse(text.value().trim().replaceFirst(" +", "T"));
+            return switch (keyword.upper()) {
+                case "DATE" -> LocalDate.parse(text.value().trim());
+                case "TIME" -> LocalTime.parse(text.value().trim());
+                default -> LocalDateTime.parse(text.value().trim().replaceFirst(" +", "T"));
+            };
         } catch (DateTimeParseException e) {
             throw error("Bad " + keyword.upper() + " literal " + text.source(), text);
+        }
+    }
+
+    /** The bytes of {@code X'hex'}, after the X. */
+    private byte[] hex() {
+        Token text = token;
+        if (text.kind() != Kind.STRING) {
+            throw expected("a literal");
+        }
+        token = lexer.next();
+        try {
+            return java.util.HexFormat.of().parseHex(text.value());
+        } catch (IllegalArgumentException e) {
+            throw error("Bad binary literal X" + text.source() + ": it needs an even number of hex digits", text);
         }
     }
 

@@ -38,6 +38,8 @@ final class ColumnInfos {
             case BOOLEAN -> 1;
             case DATE -> 10;
             case TIMESTAMP -> 29;
+            case TIME -> 18;
+            case UUID -> 36;
             default -> type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? 0 : type.getPrecision();
         };
         int scale = type.getScale() == RelDataType.SCALE_NOT_SPECIFIED ? 0 : type.getScale();

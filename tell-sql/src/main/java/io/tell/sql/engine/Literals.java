@@ -2,12 +2,15 @@ package io.tell.sql.engine;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 
 /**
  * Turns the literals of a plain statement into parameters, so statements that differ only in
- * their constants share one cached plan. Conservative by design: only a number or string that
+ * their constants share one cached plan, and a value too long for its column is refused when it
+ * is stored rather than cut by the cast Calcite folds into a literal. Conservative by design:
+ * only a number, string or byte string ({@code X'0A'}) that
  * is the whole operand of a comparison ({@code col = 5}, {@code SET col = 'x'}) or a whole
  * value of an INSERT's VALUES list is lifted; anything in an expression, a SELECT list,
  * ORDER BY ordinals or typed literals ({@code DATE '…'}) stays text. Statements that already
@@ -47,7 +50,7 @@ final class Literals {
             } else if (insert && word.equalsIgnoreCase("SELECT")) {
                 inValues = false;
             }
-            if (t[2] != NUMBER && t[2] != STRING) {
+            if (t[2] != NUMBER && t[2] != STRING && t[2] != BINARY) {
                 continue;
             }
             String prev = i > 0 ? text(sql, tokens.get(i - 1)) : "";
@@ -59,7 +62,11 @@ final class Literals {
             }
             out.append(sql, copied, t[0]).append('?');
             copied = t[1];
-            values.add(t[2] == STRING ? word.substring(1, word.length() - 1).replace("''", "'") : number(word));
+            values.add(switch (t[2]) {
+                case STRING -> word.substring(1, word.length() - 1).replace("''", "'");
+                case BINARY -> HexFormat.of().parseHex(word, 2, word.length() - 1);
+                default -> number(word);
+            });
         }
         if (values.isEmpty()) {
             return null;
@@ -81,6 +88,7 @@ final class Literals {
     private static final int STRING = 2;
     private static final int SYMBOL = 3;
     private static final int PARAM = 4;
+    private static final int BINARY = 5;
 
     private static String text(String sql, int[] t) {
         return sql.substring(t[0], t[1]);
@@ -112,7 +120,14 @@ final class Literals {
                 continue;
             }
             int kind;
-            if (c == '\'' || c == '"') {
+            if ((c == 'X' || c == 'x') && i + 1 < n && sql.charAt(i + 1) == '\'') {
+                int e = sql.indexOf('\'', i + 2);
+                if (e < 0 || (e - i - 2) % 2 != 0 || !sql.substring(i + 2, e).chars().allMatch(h -> Character.digit(h, 16) >= 0)) {
+                    return null; // not a plain binary literal: left to the parser
+                }
+                i = e + 1;
+                kind = BINARY;
+            } else if (c == '\'' || c == '"') {
                 i++;
                 while (true) {
                     if (i >= n) {

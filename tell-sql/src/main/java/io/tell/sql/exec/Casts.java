@@ -61,6 +61,8 @@ final class Casts {
             case DATE -> toDate(from);
             case TIME -> toTime(from);
             case TIMESTAMP -> toTimestamp(from);
+            case BINARY, VARBINARY -> toBinary(from, to);
+            case UUID -> toUuid(from);
             default -> {
                 if (from.getSqlTypeName() == t || sameIntervalFamily(from.getSqlTypeName(), t)) {
                     yield v -> v;
@@ -104,6 +106,8 @@ final class Casts {
             case DATE -> Object::toString;
             case TIME -> v -> TextFormat.formatTime((LocalTime) v);
             case TIMESTAMP -> v -> TextFormat.formatTimestamp((LocalDateTime) v);
+            case BINARY, VARBINARY -> v -> TextFormat.formatBytes((byte[]) v);
+            case UUID -> Object::toString;
             default -> throw NumberCasts.unsupported(from, "a string");
         };
     }
@@ -123,6 +127,32 @@ final class Casts {
             case TIMESTAMP -> v -> ((LocalDateTime) v).toLocalTime();
             case CHAR, VARCHAR -> v -> TextFormat.parseTime((String) v);
             default -> throw NumberCasts.unsupported(from, "TIME");
+        };
+    }
+
+    /**
+     * From bytes, cut to the target's length as a cast to VARCHAR cuts; from text, its UTF-8 bytes
+     * (as Calcite folds a cast of a literal; PostgreSQL's {@code '\\x…'::bytea} is rewritten to a
+     * binary literal by the wire server).
+     */
+    private static UnaryOperator<Object> toBinary(RelDataType from, RelDataType to) {
+        int length = bounded(to) ? to.getPrecision() : Integer.MAX_VALUE;
+        UnaryOperator<Object> bytes = switch (from.getSqlTypeName()) {
+            case BINARY, VARBINARY -> v -> v;
+            case CHAR, VARCHAR -> v -> ((String) v).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            default -> throw NumberCasts.unsupported(from, to.getFullTypeString());
+        };
+        return v -> {
+            byte[] b = (byte[]) bytes.apply(v);
+            return b.length > length ? java.util.Arrays.copyOf(b, length) : b;
+        };
+    }
+
+    private static UnaryOperator<Object> toUuid(RelDataType from) {
+        return switch (from.getSqlTypeName()) {
+            case UUID -> v -> v;
+            case CHAR, VARCHAR -> v -> TextFormat.parseUuid((String) v);
+            default -> throw NumberCasts.unsupported(from, "UUID");
         };
     }
 

@@ -75,6 +75,7 @@ final class Comparisons {
                 case BOOLEAN -> (a, b) -> Boolean.compare((Boolean) a, (Boolean) b);
                 case DATE, TIME, TIMESTAMP -> Comparisons::compareComparable;
                 case BINARY, VARBINARY -> (a, b) -> Arrays.compareUnsigned((byte[]) a, (byte[]) b);
+                case UUID -> (a, b) -> Rows.compareUuids((java.util.UUID) a, (java.util.UUID) b);
                 default -> intervals(left, right);
             };
         }

@@ -59,7 +59,7 @@ final class Literals {
             case INTERVAL_DAY, INTERVAL_DAY_HOUR, INTERVAL_DAY_MINUTE, INTERVAL_DAY_SECOND, INTERVAL_HOUR,
                  INTERVAL_HOUR_MINUTE, INTERVAL_HOUR_SECOND, INTERVAL_MINUTE, INTERVAL_MINUTE_SECOND,
                  INTERVAL_SECOND -> exact(internal).longValueExact();
-            case SYMBOL, SARG, NULL -> internal;
+            case UUID, SYMBOL, SARG, NULL -> internal;
             default -> throw ExecErrors.unsupported("a literal of type " + type.getFullTypeString());
         };
     }

@@ -1,8 +1,11 @@
 package io.tell.sql.exec;
 
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 
 /** Comparing and hashing values across their Java classes, as SQL compares them. */
 public final class Rows {
@@ -24,6 +27,12 @@ public final class Rows {
         if (a instanceof String x && b instanceof String y) {
             return stripTrailing(x).compareTo(stripTrailing(y));
         }
+        if (a instanceof byte[] x && b instanceof byte[] y) {
+            return Arrays.compareUnsigned(x, y);
+        }
+        if (a instanceof UUID x && b instanceof UUID y) {
+            return compareUuids(x, y);
+        }
         return ((Comparable) a).compareTo(b);
     }
 
@@ -39,7 +48,16 @@ public final class Rows {
         if (v instanceof String s) {
             return stripTrailing(s);
         }
+        if (v instanceof byte[] b) {
+            return ByteBuffer.wrap(b); // equal and hashed by content
+        }
         return v;
+    }
+
+    /** PostgreSQL's order of uuids: their 16 bytes, unsigned (Java's {@code UUID.compareTo} compares signed halves). */
+    public static int compareUuids(UUID a, UUID b) {
+        int c = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
+        return c != 0 ? c : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
     }
 
     /** The hash key of columns {@code columns} of {@code row}; null when any is NULL (NULL matches nothing). */

@@ -1,11 +1,14 @@
 package io.tell.sql.exec;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.util.HexFormat;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -152,6 +155,64 @@ final class TextFormat {
             case "false", "f", "no", "n", "off", "0" -> false;
             default -> throw ExecErrors.badText(s, "BOOLEAN");
         };
+    }
+
+    /**
+     * A UUID in PostgreSQL's input forms: 32 hex digits in either case, with or without hyphens
+     * after digits 8, 12, 16 and 20, optionally in braces.
+     */
+    static UUID parseUuid(String text) {
+        String s = text.strip();
+        if (s.length() > 2 && s.charAt(0) == '{' && s.charAt(s.length() - 1) == '}') {
+            s = s.substring(1, s.length() - 1);
+        }
+        boolean hyphens = s.length() == 36 && s.charAt(8) == '-' && s.charAt(13) == '-' && s.charAt(18) == '-'
+                && s.charAt(23) == '-';
+        String hex = hyphens ? s.replace("-", "") : s;
+        if (hex.length() != 32 || !hex.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+            throw ExecErrors.badText(text, "UUID");
+        }
+        return new UUID(Long.parseUnsignedLong(hex, 0, 16, 16), Long.parseUnsignedLong(hex, 16, 32, 16));
+    }
+
+    /** PostgreSQL's bytea output: {@code \x} and two lower-case hex digits a byte. */
+    static String formatBytes(byte[] b) {
+        return "\\x" + HexFormat.of().formatHex(b);
+    }
+
+    /**
+     * PostgreSQL's bytea input: {@code \x} and hex digits (white space between pairs allowed), or
+     * else the text's UTF-8 bytes with {@code \\} for a backslash and {@code \nnn} octal escapes.
+     */
+    static byte[] parseBytes(String s) {
+        if (s.startsWith("\\x") || s.startsWith("\\X")) {
+            String hex = s.substring(2).replaceAll("\\s+", "");
+            try {
+                return HexFormat.of().parseHex(hex);
+            } catch (IllegalArgumentException e) {
+                throw ExecErrors.badText(s, "VARBINARY");
+            }
+        }
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(utf8.length);
+        for (int i = 0; i < utf8.length; i++) {
+            if (utf8[i] != '\\') {
+                out.write(utf8[i]);
+            } else if (i + 1 < utf8.length && utf8[i + 1] == '\\') {
+                out.write('\\');
+                i++;
+            } else if (i + 3 < utf8.length && octal(utf8[i + 1]) <= 3 && octal(utf8[i + 2]) >= 0 && octal(utf8[i + 3]) >= 0) {
+                out.write(octal(utf8[i + 1]) * 64 + octal(utf8[i + 2]) * 8 + octal(utf8[i + 3]));
+                i += 3;
+            } else {
+                throw ExecErrors.badText(s, "VARBINARY");
+            }
+        }
+        return out.toByteArray();
+    }
+
+    private static int octal(byte b) {
+        return b >= '0' && b <= '7' ? b - '0' : -1;
     }
 
     /** A date, or the date of a timestamp. */

@@ -41,6 +41,11 @@ final class ValueCoercion {
                 }
                 throw mismatch(value, t);
             }
+            case UUID -> switch (value) {
+                case java.util.UUID u -> u;
+                case String s -> TextFormat.parseUuid(s);
+                default -> throw mismatch(value, t);
+            };
             default -> value;
         };
     }

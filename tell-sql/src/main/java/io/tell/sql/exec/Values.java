@@ -30,6 +30,7 @@ public final class Values {
             case TIME -> java.time.LocalTime.class;
             case TIMESTAMP -> java.time.LocalDateTime.class;
             case BINARY, VARBINARY -> byte[].class;
+            case UUID -> java.util.UUID.class;
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> Integer.class;
             case INTERVAL_DAY, INTERVAL_DAY_HOUR, INTERVAL_DAY_MINUTE, INTERVAL_DAY_SECOND, INTERVAL_HOUR,
                  INTERVAL_HOUR_MINUTE, INTERVAL_HOUR_SECOND, INTERVAL_MINUTE, INTERVAL_MINUTE_SECOND,
@@ -59,6 +60,25 @@ public final class Values {
      */
     public static String formatDouble(double d) {
         return TextFormat.formatDouble(d);
+    }
+
+    /**
+     * A UUID written in any of PostgreSQL's input forms (with or without hyphens, in braces).
+     *
+     * @throws io.tell.error.TellException DATA_EXCEPTION for other text
+     */
+    public static java.util.UUID parseUuid(String text) {
+        return TextFormat.parseUuid(text);
+    }
+
+    /** {@code \\x} and the hex digits of {@code bytes}: PostgreSQL's bytea text, and CAST of bytes to text. */
+    public static String formatBytes(byte[] bytes) {
+        return TextFormat.formatBytes(bytes);
+    }
+
+    /** Bytes from PostgreSQL's bytea text ({@code \\x} and hex digits, or escaped text). */
+    public static byte[] parseBytes(String text) {
+        return TextFormat.parseBytes(text);
     }
 
     /** A REAL as PostgreSQL prints it; see {@link #formatDouble}. */

@@ -24,6 +24,7 @@ import org.apache.calcite.sql2rel.InitializerExpressionFactory;
 import org.apache.calcite.sql2rel.NullInitializerExpressionFactory;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.ImmutableBitSet;
+import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -47,6 +48,11 @@ public final class CatalogSchema {
         for (ViewDef v : snapshot.views()) {
             root.add(v.name(), new View(v));
         }
+        // Type names DDL takes that Calcite's grammar lacks, for CAST: unbounded, as in PostgreSQL.
+        root.add("TEXT", types -> types.createSqlType(SqlTypeName.VARCHAR));
+        root.add("CLOB", types -> types.createSqlType(SqlTypeName.VARCHAR));
+        root.add("BYTEA", types -> types.createSqlType(SqlTypeName.VARBINARY));
+        root.add("BLOB", types -> types.createSqlType(SqlTypeName.VARBINARY));
         return root;
     }
 
@@ -207,6 +213,12 @@ public final class CatalogSchema {
             if (v instanceof java.time.LocalDateTime t) {
                 return TimestampString.fromMillisSinceEpoch(t.toInstant(java.time.ZoneOffset.UTC).toEpochMilli());
             }
+            if (v instanceof java.time.LocalTime t) {
+                return new TimeString(t.getHour(), t.getMinute(), t.getSecond()).withNanos(t.getNano());
+            }
+            if (v instanceof byte[] b) {
+                return new org.apache.calcite.avatica.util.ByteString(b);
+            }
             if (v instanceof Number n && !(v instanceof java.math.BigDecimal)) {
                 return v instanceof Double || v instanceof Float ? java.math.BigDecimal.valueOf(n.doubleValue())
                         : java.math.BigDecimal.valueOf(n.longValue());
@@ -225,6 +237,9 @@ public final class CatalogSchema {
             case BOOLEAN -> types.createSqlType(SqlTypeName.BOOLEAN);
             case DATE -> types.createSqlType(SqlTypeName.DATE);
             case TIMESTAMP -> types.createSqlType(SqlTypeName.TIMESTAMP, 3);
+            case TIME -> types.createSqlType(SqlTypeName.TIME, 3);
+            case VARBINARY -> types.createSqlType(SqlTypeName.VARBINARY, t.length());
+            case UUID -> types.createSqlType(SqlTypeName.UUID);
             case DECIMAL -> types.createSqlType(SqlTypeName.DECIMAL, t.precision(), t.scale());
             case VARCHAR -> types.createSqlType(SqlTypeName.VARCHAR, t.length());
             case CHAR -> types.createSqlType(SqlTypeName.CHAR, t.length());

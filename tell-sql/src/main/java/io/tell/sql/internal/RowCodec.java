@@ -7,8 +7,10 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * Encodes rows ({@code Object[]}, one canonical value per column, see
@@ -184,6 +186,12 @@ public final class RowCodec {
                 out.writeSignedVarint(t.toEpochSecond(ZoneOffset.UTC));
                 out.writeVarint(t.getNano());
             }
+            case TIME -> out.writeVarint(((LocalTime) v).toNanoOfDay());
+            case VARBINARY -> out.writeBytes((byte[]) v);
+            case UUID -> {
+                out.writeFixed(((UUID) v).getMostSignificantBits(), 8);
+                out.writeFixed(((UUID) v).getLeastSignificantBits(), 8);
+            }
         }
     }
 
@@ -200,16 +208,20 @@ public final class RowCodec {
             case CHAR -> pad(in.readString(), type.length());
             case DATE -> LocalDate.ofEpochDay(in.readSignedVarint());
             case TIMESTAMP -> LocalDateTime.ofEpochSecond(in.readSignedVarint(), (int) in.readVarint(), ZoneOffset.UTC);
+            case TIME -> LocalTime.ofNanoOfDay(in.readVarint());
+            case VARBINARY -> in.readBytes();
+            case UUID -> new UUID(in.readFixed(8), in.readFixed(8));
         };
     }
 
     private static void skip(ByteSource in, ColumnType type) {
         switch (type.type()) {
             case BOOLEAN -> in.skip(1);
-            case SMALLINT, INTEGER, BIGINT, DATE -> in.readVarint();
+            case SMALLINT, INTEGER, BIGINT, DATE, TIME -> in.readVarint();
             case REAL -> in.skip(4);
             case DOUBLE -> in.skip(8);
-            case DECIMAL, VARCHAR, CHAR -> in.skipBytes();
+            case UUID -> in.skip(16);
+            case DECIMAL, VARCHAR, CHAR, VARBINARY -> in.skipBytes();
             case TIMESTAMP -> {
                 in.readVarint();
                 in.readVarint();

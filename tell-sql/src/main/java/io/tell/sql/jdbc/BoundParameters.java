@@ -49,7 +49,7 @@ final class BoundParameters {
             case java.util.Date d -> DateTimes.localDateTime(d);
             case Character c -> c.toString();
             case Byte b -> (short) b;
-            case byte[] b -> throw SqlExceptions.unsupported("binary data");
+            case byte[] b -> b.clone();
             default -> x;
         });
     }
@@ -76,6 +76,7 @@ final class BoundParameters {
             case Types.DATE -> ValueConversions.toLocalDate(x);
             case Types.TIME -> ValueConversions.toLocalTime(x);
             case Types.TIMESTAMP -> ValueConversions.toLocalDateTime(x);
+            case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> ValueConversions.toBytes(x);
             case Types.NULL -> null;
             case Types.JAVA_OBJECT, Types.OTHER -> {
                 setObject(index, x);

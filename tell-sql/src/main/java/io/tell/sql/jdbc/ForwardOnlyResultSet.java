@@ -21,7 +21,7 @@ import java.util.Map;
 /**
  * The shape of Tell's result sets around the reading itself ({@link TellResultSet}): getters by
  * label find the column and read by index; the cursor moves forward only; there are no values
- * of binary, LOB, XML, array, reference, URL or row-id types to get.
+ * of character LOB, XML, array, reference, URL or row-id types to get.
  */
 abstract class ForwardOnlyResultSet extends ReadOnlyResultSet {
     abstract void checkOpen() throws SQLException;
@@ -67,12 +67,9 @@ abstract class ForwardOnlyResultSet extends ReadOnlyResultSet {
     @Override public final boolean previous() throws SQLException { throw forwardOnly(); }
 
     @Override public final String getCursorName() throws SQLException { throw SqlExceptions.unsupported("positioned update (cursor names)"); }
-    @Override public final byte[] getBytes(int columnIndex) throws SQLException { throw SqlExceptions.unsupported("binary data (getBytes)"); }
     @Override public final InputStream getAsciiStream(int columnIndex) throws SQLException { throw SqlExceptions.unsupported("getAsciiStream"); }
     @Override @Deprecated public final InputStream getUnicodeStream(int columnIndex) throws SQLException { throw SqlExceptions.unsupported("getUnicodeStream"); }
-    @Override public final InputStream getBinaryStream(int columnIndex) throws SQLException { throw SqlExceptions.unsupported("binary data (getBinaryStream)"); }
     @Override public final Ref getRef(int columnIndex) throws SQLException { throw SqlExceptions.unsupported("REF"); }
-    @Override public final Blob getBlob(int columnIndex) throws SQLException { throw SqlExceptions.unsupported("BLOB"); }
     @Override public final Clob getClob(int columnIndex) throws SQLException { throw SqlExceptions.unsupported("CLOB"); }
     @Override public final NClob getNClob(int columnIndex) throws SQLException { throw SqlExceptions.unsupported("NCLOB"); }
     @Override public final Array getArray(int columnIndex) throws SQLException { throw SqlExceptions.unsupported("ARRAY"); }

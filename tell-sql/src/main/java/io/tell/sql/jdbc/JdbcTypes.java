@@ -34,6 +34,9 @@ final class JdbcTypes {
             case BOOLEAN -> Types.BOOLEAN;
             case DATE -> Types.DATE;
             case TIMESTAMP -> Types.TIMESTAMP;
+            case TIME -> Types.TIME;
+            case VARBINARY -> Types.VARBINARY;
+            case UUID -> Types.OTHER;
         };
     }
 
@@ -41,17 +44,17 @@ final class JdbcTypes {
     static int columnSize(ColumnType type) {
         return switch (type.type()) {
             case DECIMAL -> type.precision();
-            case VARCHAR, CHAR -> type.length();
+            case VARCHAR, CHAR, VARBINARY -> type.length();
             default -> maxPrecision(type.type());
         };
     }
 
-    /** DECIMAL_DIGITS: the scale, 0 for integers, fractional-second digits for TIMESTAMP; null where it does not apply. */
+    /** DECIMAL_DIGITS: the scale, 0 for integers, fractional-second digits for TIMESTAMP and TIME; null where it does not apply. */
     static Integer decimalDigits(ColumnType type) {
         return switch (type.type()) {
             case SMALLINT, INTEGER, BIGINT -> 0;
             case DECIMAL -> type.scale();
-            case TIMESTAMP -> 9;
+            case TIMESTAMP, TIME -> 9;
             default -> null;
         };
     }
@@ -73,10 +76,12 @@ final class JdbcTypes {
             case DECIMAL -> ColumnType.MAX_DECIMAL_PRECISION;
             case REAL -> 24;
             case DOUBLE -> 53;
-            case VARCHAR, CHAR -> ColumnType.MAX_LENGTH;
+            case VARCHAR, CHAR, VARBINARY -> ColumnType.MAX_LENGTH;
             case BOOLEAN -> 1;
             case DATE -> 10;
             case TIMESTAMP -> 29;
+            case TIME -> 18;
+            case UUID -> 36;
         };
     }
 
@@ -140,15 +145,16 @@ final class JdbcTypes {
             int jdbcType = jdbcType(type);
             String quote = characters(jdbcType) ? "'" : null;
             String prefix = switch (type) {
-                case DATE, TIMESTAMP -> type.name() + " '";
+                case DATE, TIMESTAMP, TIME -> type.name() + " '";
+                case VARBINARY -> "X'";
                 default -> quote;
             };
             String params = switch (type) {
                 case DECIMAL -> "PRECISION,SCALE";
-                case VARCHAR, CHAR -> "LENGTH";
+                case VARCHAR, CHAR, VARBINARY -> "LENGTH";
                 default -> null;
             };
-            int maxScale = type == SqlType.DECIMAL ? ColumnType.MAX_DECIMAL_PRECISION : type == SqlType.TIMESTAMP ? 9 : 0;
+            int maxScale = type == SqlType.DECIMAL ? ColumnType.MAX_DECIMAL_PRECISION : type == SqlType.TIMESTAMP || type == SqlType.TIME ? 9 : 0;
             t.add(type.name(), jdbcType, maxPrecision(type), prefix, prefix == null ? null : "'", params,
                     DatabaseMetaData.typeNullable, characters(jdbcType), DatabaseMetaData.typeSearchable,
                     false, false, false, type.name(), 0, maxScale, null, null, radix(type));

@@ -1,5 +1,6 @@
 package io.tell.sql.jdbc;
 
+import io.tell.sql.ColumnType;
 import io.tell.sql.PreparedSql;
 import java.io.IOException;
 import java.io.InputStream;
@@ -306,22 +307,79 @@ public final class TellPreparedStatement extends TellStatement implements Prepar
 
     @Override
     public void setBytes(int parameterIndex, byte[] x) throws SQLException {
-        throw SqlExceptions.unsupported("binary data");
+        setObject(parameterIndex, x);
     }
 
-    // Tell has no binary, LOB, XML, array, reference, URL or row-id types.
+    @Override
+    public void setBinaryStream(int parameterIndex, InputStream x, long length) throws SQLException {
+        checkOpen();
+        if (x == null) {
+            parameters.set(parameterIndex, null);
+            return;
+        }
+        if (length < 0 || length > ColumnType.MAX_LENGTH) {
+            throw SqlExceptions.invalidArgument("a binary stream's length must be in [0, " + ColumnType.MAX_LENGTH + "]: " + length);
+        }
+        try {
+            byte[] b = x.readNBytes((int) length);
+            if (b.length < length) {
+                throw SqlExceptions.invalidArgument("the binary stream ended after " + b.length + " of " + length + " bytes");
+            }
+            parameters.set(parameterIndex, b);
+        } catch (IOException e) {
+            throw new SQLException("reading the binary stream failed: " + e.getMessage(), "HY000", 0, e);
+        }
+    }
+
+    @Override
+    public void setBinaryStream(int parameterIndex, InputStream x) throws SQLException {
+        checkOpen();
+        if (x == null) {
+            parameters.set(parameterIndex, null);
+            return;
+        }
+        try {
+            byte[] b = x.readNBytes(ColumnType.MAX_LENGTH + 1);
+            if (b.length > ColumnType.MAX_LENGTH) {
+                throw SqlExceptions.invalidArgument("a binary stream may hold at most " + ColumnType.MAX_LENGTH + " bytes");
+            }
+            parameters.set(parameterIndex, b);
+        } catch (IOException e) {
+            throw new SQLException("reading the binary stream failed: " + e.getMessage(), "HY000", 0, e);
+        }
+    }
+
+    @Override
+    public void setBinaryStream(int parameterIndex, InputStream x, int length) throws SQLException {
+        setBinaryStream(parameterIndex, x, (long) length);
+    }
+
+    @Override
+    public void setBlob(int parameterIndex, Blob x) throws SQLException {
+        checkOpen();
+        if (x != null && x.length() > ColumnType.MAX_LENGTH) {
+            throw SqlExceptions.invalidArgument("a BLOB may hold at most " + ColumnType.MAX_LENGTH + " bytes");
+        }
+        parameters.set(parameterIndex, x == null ? null : x.getBytes(1, (int) x.length()));
+    }
+
+    @Override
+    public void setBlob(int parameterIndex, InputStream inputStream, long length) throws SQLException {
+        setBinaryStream(parameterIndex, inputStream, length);
+    }
+
+    @Override
+    public void setBlob(int parameterIndex, InputStream inputStream) throws SQLException {
+        setBinaryStream(parameterIndex, inputStream);
+    }
+
+    // Tell has no character LOB, XML, array, reference, URL or row-id types.
 
     @Override public void setAsciiStream(int parameterIndex, InputStream x, int length) throws SQLException { throw SqlExceptions.unsupported("setAsciiStream"); }
     @Override public void setAsciiStream(int parameterIndex, InputStream x, long length) throws SQLException { throw SqlExceptions.unsupported("setAsciiStream"); }
     @Override public void setAsciiStream(int parameterIndex, InputStream x) throws SQLException { throw SqlExceptions.unsupported("setAsciiStream"); }
     @Override @Deprecated public void setUnicodeStream(int parameterIndex, InputStream x, int length) throws SQLException { throw SqlExceptions.unsupported("setUnicodeStream"); }
-    @Override public void setBinaryStream(int parameterIndex, InputStream x, int length) throws SQLException { throw SqlExceptions.unsupported("binary data"); }
-    @Override public void setBinaryStream(int parameterIndex, InputStream x, long length) throws SQLException { throw SqlExceptions.unsupported("binary data"); }
-    @Override public void setBinaryStream(int parameterIndex, InputStream x) throws SQLException { throw SqlExceptions.unsupported("binary data"); }
     @Override public void setRef(int parameterIndex, Ref x) throws SQLException { throw SqlExceptions.unsupported("REF"); }
-    @Override public void setBlob(int parameterIndex, Blob x) throws SQLException { throw SqlExceptions.unsupported("BLOB"); }
-    @Override public void setBlob(int parameterIndex, InputStream inputStream, long length) throws SQLException { throw SqlExceptions.unsupported("BLOB"); }
-    @Override public void setBlob(int parameterIndex, InputStream inputStream) throws SQLException { throw SqlExceptions.unsupported("BLOB"); }
     @Override public void setClob(int parameterIndex, Clob x) throws SQLException { throw SqlExceptions.unsupported("CLOB"); }
     @Override public void setClob(int parameterIndex, Reader reader, long length) throws SQLException { throw SqlExceptions.unsupported("CLOB"); }
     @Override public void setClob(int parameterIndex, Reader reader) throws SQLException { throw SqlExceptions.unsupported("CLOB"); }

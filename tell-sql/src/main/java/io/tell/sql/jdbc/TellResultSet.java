@@ -2,10 +2,13 @@ package io.tell.sql.jdbc;
 
 import io.tell.sql.ColumnInfo;
 import io.tell.sql.SqlResult;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.io.Reader;
 import java.io.StringReader;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.sql.Blob;
 import java.sql.Date;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -18,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import javax.sql.rowset.serial.SerialBlob;
 
 /**
  * A forward-only, read-only cursor over an {@link SqlResult}: a query's rows, or a metadata
@@ -169,6 +173,24 @@ public final class TellResultSet extends ForwardOnlyResultSet {
     public String getString(int columnIndex) throws SQLException {
         Object v = value(columnIndex);
         return v == null ? null : ValueConversions.toText(v);
+    }
+
+    @Override
+    public byte[] getBytes(int columnIndex) throws SQLException {
+        Object v = value(columnIndex);
+        return v == null ? null : ValueConversions.toBytes(v);
+    }
+
+    @Override
+    public InputStream getBinaryStream(int columnIndex) throws SQLException {
+        byte[] b = getBytes(columnIndex);
+        return b == null ? null : new ByteArrayInputStream(b);
+    }
+
+    @Override
+    public Blob getBlob(int columnIndex) throws SQLException {
+        byte[] b = getBytes(columnIndex);
+        return b == null ? null : new SerialBlob(b);
     }
 
     @Override

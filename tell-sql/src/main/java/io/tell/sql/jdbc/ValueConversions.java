@@ -1,5 +1,7 @@
 package io.tell.sql.jdbc;
 
+import io.tell.error.TellException;
+import io.tell.sql.exec.Values;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -12,6 +14,7 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
+import java.util.UUID;
 
 /**
  * The standard JDBC conversions between values (as the engine produces them, or as an
@@ -32,7 +35,30 @@ final class ValueConversions {
             case LocalDateTime t -> DateTimes.format(t);
             case LocalTime t -> DateTimes.format(t);
             case Timestamp t -> DateTimes.format(t.toLocalDateTime());
+            case byte[] b -> Values.formatBytes(b);
             default -> v.toString();
+        };
+    }
+
+    /** A copy of binary data (the engine's values are shared); anything else does not convert. */
+    static byte[] toBytes(Object v) throws SQLException {
+        if (v instanceof byte[] b) {
+            return b.clone();
+        }
+        throw cannotConvert(v, "VARBINARY");
+    }
+
+    static UUID toUuid(Object v) throws SQLException {
+        return switch (v) {
+            case UUID u -> u;
+            case String s -> {
+                try {
+                    yield Values.parseUuid(s);
+                } catch (TellException e) {
+                    throw cannotConvert(v, "UUID");
+                }
+            }
+            default -> throw cannotConvert(v, "UUID");
         };
     }
 
@@ -177,6 +203,7 @@ final class ValueConversions {
             case LocalDate d -> Date.valueOf(d);
             case LocalDateTime t -> Timestamp.valueOf(t);
             case LocalTime t -> DateTimes.time(t, null);
+            case byte[] b -> b.clone();
             default -> v;
         };
     }
@@ -237,6 +264,12 @@ final class ValueConversions {
         }
         if (type == Time.class) {
             return DateTimes.time(toLocalTime(v), null);
+        }
+        if (type == byte[].class) {
+            return toBytes(v);
+        }
+        if (type == UUID.class) {
+            return toUuid(v);
         }
         if (type.isInstance(v)) {
             return v;

@@ -188,7 +188,7 @@ class DdlParserTest {
         assertSyntaxError("CREATE TABLE t (a INT, b INT   \n  -- trailing comment\n",
                 "Expected \",\" or \")\" but found end of input (at line 1, column 29)");
         assertSyntaxError("CREATE TABLE t a INT)", "Expected \"(\" but found \"a\" (at line 1, column 16)");
-        assertSyntaxError("CREATE TABLE t (\n  id INT,\n  name BLOB\n)", "Unknown type \"BLOB\" (at line 3, column 8)");
+        assertSyntaxError("CREATE TABLE t (\n  id INT,\n  name XML\n)", "Unknown type \"XML\" (at line 3, column 8)");
         assertSyntaxError("DROP TABLE t x", "Expected end of statement but found \"x\" (at line 1, column 14)");
         assertSyntaxError("CREATE TABLE t (a INT REFERENCES u ON INSERT CASCADE)",
                 "Expected DELETE or UPDATE (each once) after ON (at line 1, column 39)");

@@ -8,6 +8,7 @@ import io.tell.sql.PreparedSql;
 import io.tell.sql.SqlResult;
 import io.tell.sql.SqlSession;
 import io.tell.sql.SqlStates;
+import io.tell.sql.exec.Values;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -104,7 +105,8 @@ final class GoldenScript {
     static String format(Object[] row) {
         List<String> out = new ArrayList<>();
         for (Object v : row) {
-            out.add(v == null ? "NULL" : v instanceof BigDecimal d ? d.toPlainString() : v.toString());
+            out.add(v == null ? "NULL" : v instanceof BigDecimal d ? d.toPlainString()
+                    : v instanceof byte[] b ? Values.formatBytes(b) : v.toString());
         }
         return String.join(" | ", out);
     }

@@ -41,7 +41,7 @@ class RowCodecTest {
                 byte[] bytes = codec.encode(row);
                 assertArrayEquals(row, codec.decode(bytes), where);
                 for (int i = 0; i < n; i++) {
-                    assertEquals(row[i], codec.decodeColumn(bytes, i), where + ", column " + i);
+                    assertArrayEquals(new Object[] {row[i]}, new Object[] {codec.decodeColumn(bytes, i)}, where + ", column " + i);
                 }
             }
         }

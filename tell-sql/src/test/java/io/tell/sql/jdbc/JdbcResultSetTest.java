@@ -171,7 +171,7 @@ class JdbcResultSetTest {
         assertEquals(42, rs.getObject("I", Object.class));
         assertEquals(5_000_000_000L, rs.getObject("L", Number.class));
         assertThrows(SQLException.class, () -> rs.getObject("I", StringBuilder.class));
-        assertThrows(SQLFeatureNotSupportedException.class, () -> rs.getBytes("V"));
+        assertThrows(SQLDataException.class, () -> rs.getBytes("V"));
     }
 
     @Test
