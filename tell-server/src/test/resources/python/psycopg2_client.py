@@ -1,10 +1,15 @@
 """A psycopg2 program against a PN server (PgPythonIT runs it): a transaction with %s parameters,
-a rolled-back one, rows read back and checked. Usage: psycopg2_client.py PORT; prints OK."""
+a rolled-back one, rows read back and checked, and bytea, uuid and time values. Usage:
+psycopg2_client.py PORT; prints OK."""
 import datetime
 import decimal
 import sys
+import uuid
 
 import psycopg2
+import psycopg2.extras
+
+psycopg2.extras.register_uuid()
 
 D = decimal.Decimal
 conn = psycopg2.connect(host="127.0.0.1", port=int(sys.argv[1]), user="tell", dbname="tell",
@@ -36,6 +41,20 @@ assert got == expected, got
 # Tell folds unquoted names to upper case, so the labels are ID, OWNER…; the types are PostgreSQL's OIDs
 assert [d.name.lower() for d in cur.description] == ["id", "owner", "balance", "opened", "seen", "active", "score"]
 assert [d.type_code for d in cur.description] == [23, 1043, 1700, 1082, 1114, 16, 701], cur.description
+conn.commit()
+
+# bytes, UUIDs and times: psycopg2 inlines them as '\\x…'::bytea, '…'::uuid and '…'::time
+cur.execute("CREATE TABLE py_file (id UUID PRIMARY KEY, body BYTEA, due TIME)")
+files = [(uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), bytes(range(256)), datetime.time(9, 30, 15, 250000)),
+         (uuid.UUID("00000000-0000-0000-0000-000000000001"), b"", None)]
+cur.executemany("INSERT INTO py_file VALUES (%s, %s, %s)", files)
+conn.commit()
+cur.execute("SELECT id, body, due FROM py_file WHERE id = %s", (files[0][0],))
+fid, body, due = cur.fetchone()
+assert (fid, bytes(body), due) == files[0], (fid, body, due)
+assert [d.type_code for d in cur.description] == [2950, 17, 1083], cur.description
+cur.execute("SELECT id FROM py_file ORDER BY id")
+assert [r[0] for r in cur.fetchall()] == [files[1][0], files[0][0]]
 conn.commit()
 
 conn.autocommit = True

@@ -14,10 +14,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Time;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -111,6 +114,57 @@ class PgJdbcIT {
                 assertTrue(rs.wasNull());
                 assertNull(rs.getString(2));
                 assertNull(rs.getTimestamp(3));
+            }
+        }
+    }
+
+    /** BYTEA, UUID and TIME in the driver's text and binary forms, as parameters and results. */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "prepareThreshold=1", "prepareThreshold=1&binaryTransfer=true"})
+    void bytesUuidsAndTimesRoundTrip(String options) throws SQLException {
+        String table = "blobs_" + Math.abs(options.hashCode());
+        UUID id = UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+        byte[] body = new byte[300];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) i;
+        }
+        try (Connection c = server.connect(options); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + table + " (id UUID PRIMARY KEY, body BYTEA, thumb VARBINARY(4), due TIME)");
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?, ?, ?)")) {
+                for (int n = 0; n < 3; n++) { // three executions: the driver switches modes between them
+                    p.setObject(1, n == 0 ? id : new UUID(n, n));
+                    p.setBytes(2, body);
+                    p.setBytes(3, new byte[] {0, (byte) 0xff, (byte) n});
+                    p.setTime(4, Time.valueOf("13:14:15"));
+                    assertEquals(1, p.executeUpdate());
+                }
+                p.setObject(1, new UUID(7, 7));
+                p.setBytes(2, body);
+                p.setBytes(3, new byte[5]);
+                p.setObject(4, LocalTime.NOON);
+                assertEquals("22001", assertThrows(SQLException.class, p::executeUpdate).getSQLState());
+            }
+            try (PreparedStatement q = c.prepareStatement("SELECT id, body, thumb, due FROM " + table + " WHERE id = ?")) {
+                for (int round = 0; round < 3; round++) {
+                    q.setObject(1, id);
+                    try (ResultSet rs = q.executeQuery()) {
+                        assertTrue(rs.next());
+                        assertEquals(id, rs.getObject(1));
+                        assertArrayEquals(body, rs.getBytes(2));
+                        assertArrayEquals(new byte[] {0, (byte) 0xff, 0}, rs.getBytes("thumb"));
+                        assertEquals(LocalTime.of(13, 14, 15), rs.getObject(4, LocalTime.class));
+                        assertEquals(Types.BINARY, rs.getMetaData().getColumnType(2));
+                        assertEquals(Types.OTHER, rs.getMetaData().getColumnType(1));
+                        assertEquals("uuid", rs.getMetaData().getColumnTypeName(1));
+                        assertFalse(rs.next());
+                    }
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT thumb, CAST(id AS VARCHAR(36)) FROM " + table
+                    + " WHERE id = '00000000-0000-0002-0000-000000000002'")) {
+                assertTrue(rs.next());
+                assertEquals("\\x00ff02", rs.getString(1));
+                assertEquals("00000000-0000-0002-0000-000000000002", rs.getString(2));
             }
         }
     }

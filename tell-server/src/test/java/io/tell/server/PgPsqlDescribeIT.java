@@ -58,6 +58,22 @@ class PgPsqlDescribeIT {
                 psql("-P", "footer=off", "-c", "\\dt+").subList(1, 4));
     }
 
+    /** uuid, bytea and time columns as psql 15 describes them on PostgreSQL 15 (checked there with the same DDL). */
+    @Test
+    void describesUuidByteaAndTimeColumns() throws IOException, InterruptedException, SQLException {
+        try (Connection c = server.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE tt_types (id uuid PRIMARY KEY, body bytea, due time DEFAULT TIME '08:00')");
+        }
+        assertEquals(List.of(
+                "Table \"public.tt_types\"",
+                "Column|Type|Collation|Nullable|Default",
+                "id|uuid||not null|",
+                "body|bytea|||",
+                "due|time without time zone|||'08:00:00'::time without time zone",
+                "Indexes:",
+                "    \"tt_types_pkey\" PRIMARY KEY, btree (id)"), psql("-c", "\\d tt_types"));
+    }
+
     @Test
     void describesATable() throws IOException, InterruptedException {
         List<String> lines = psql("-c", "\\d emp");

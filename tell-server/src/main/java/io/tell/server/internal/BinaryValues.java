@@ -14,6 +14,7 @@ import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.Locale;
+import java.util.UUID;
 
 /**
  * Values in PostgreSQL's binary format (the type's send/recv functions): big-endian integers
@@ -44,6 +45,7 @@ final class BinaryValues {
             case TIME -> out.writeLong(((LocalTime) v).toNanoOfDay() / 1000);
             case TIMESTAMP, TIMESTAMPTZ -> out.writeLong(ChronoUnit.MICROS.between(EPOCH_TIME, (LocalDateTime) v));
             case BYTEA -> out.writeBytes((byte[]) v);
+            case UUID -> out.writeLong(((UUID) v).getMostSignificantBits()).writeLong(((UUID) v).getLeastSignificantBits());
             case TEXT, VARCHAR, BPCHAR -> out.writeCharSequence(TextValues.format(v), StandardCharsets.UTF_8);
         }
     }
@@ -62,13 +64,20 @@ final class BinaryValues {
             case DATE -> EPOCH.plusDays(fixed(in, 4).readInt());
             case TIME -> LocalTime.ofNanoOfDay(checkedMicros(fixed(in, 8).readLong()) * 1000);
             case TIMESTAMP, TIMESTAMPTZ -> EPOCH_TIME.plus(fixed(in, 8).readLong(), ChronoUnit.MICROS);
-            case BYTEA -> bytes;
-            case TEXT, VARCHAR, BPCHAR -> new String(bytes, StandardCharsets.UTF_8);
+            case BYTEA -> all(in, bytes);
+            case UUID -> new UUID(fixed(in, 16).readLong(), in.readLong());
+            case TEXT, VARCHAR, BPCHAR -> new String(all(in, bytes), StandardCharsets.UTF_8);
         };
         if (in.isReadable()) {
             throw badBinary(type);
         }
         return v;
+    }
+
+    /** The whole value, which a variable-length type reads as it is. */
+    private static byte[] all(ByteBuf in, byte[] bytes) {
+        in.skipBytes(in.readableBytes());
+        return bytes;
     }
 
     private static long checkedMicros(long micros) {

@@ -12,7 +12,7 @@ record CatalogSource(Catalog catalog, String database) {
      * the JDBC driver's ResultSetMetaData can ask for the table's name and the column's nullability.
      */
     PgColumn column(ColumnInfo c) {
-        PgType type = PgType.ofJdbc(c.jdbcType());
+        PgType type = PgType.of(c);
         int typeModifier = PgType.typeModifier(type, c);
         if (c.table() != null && c.column() != null) {
             TableDef t = catalog.cached().table(c.table()).orElse(null);

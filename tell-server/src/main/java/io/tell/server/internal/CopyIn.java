@@ -33,7 +33,7 @@ final class CopyIn {
         String sql = "INSERT INTO " + command.table() + " (" + String.join(", ", columns) + ") VALUES ("
                 + String.join(", ", Collections.nCopies(columns.size(), "?")) + ")";
         this.insert = session.prepare(sql);
-        this.types = insert.parameters().stream().map(p -> PgType.ofJdbc(p.jdbcType())).toArray(PgType[]::new);
+        this.types = insert.parameters().stream().map(p -> PgType.of(p)).toArray(PgType[]::new);
     }
 
     private static List<String> allColumns(String table, SqlSession session) {

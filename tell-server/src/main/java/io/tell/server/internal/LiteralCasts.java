@@ -1,5 +1,7 @@
 package io.tell.server.internal;
 
+import io.tell.sql.exec.Values;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -20,7 +22,7 @@ final class LiteralCasts {
     private static final Pattern ISO_T = Pattern.compile("(\\d)T(\\d)");
     /** PostgreSQL's names to Tell's; "" keeps the literal as it is (a string already). */
     private static final Map<String, String> TYPES = Map.ofEntries(
-            Map.entry("date", "DATE"), Map.entry("time", "TIME"), Map.entry("timestamp", "TIMESTAMP(6)"),
+            Map.entry("date", "DATE"), Map.entry("time", "TIME(6)"), Map.entry("timestamp", "TIMESTAMP(6)"),
             Map.entry("timestamptz", "TIMESTAMP(6)"), Map.entry("timestamp with time zone", "TIMESTAMP(6)"),
             Map.entry("timestamp without time zone", "TIMESTAMP(6)"), Map.entry("double precision", "DOUBLE"),
             Map.entry("character varying", ""), Map.entry("float", "DOUBLE"), Map.entry("float8", "DOUBLE"),
@@ -29,7 +31,8 @@ final class LiteralCasts {
             Map.entry("integer", "INTEGER"), Map.entry("int8", "BIGINT"), Map.entry("bigint", "BIGINT"),
             Map.entry("numeric", "DECIMAL"), Map.entry("decimal", "DECIMAL"), Map.entry("bool", "BOOLEAN"),
             Map.entry("boolean", "BOOLEAN"), Map.entry("text", ""), Map.entry("varchar", ""), Map.entry("bpchar", ""),
-            Map.entry("unknown", ""));
+            Map.entry("unknown", ""), Map.entry("uuid", "UUID"), Map.entry("bytea", "VARBINARY"),
+            Map.entry("time without time zone", "TIME(6)"));
 
     private LiteralCasts() {
     }
@@ -61,7 +64,12 @@ final class LiteralCasts {
             out.append(literal);
             return;
         }
-        if (type.startsWith("TIMESTAMP") || type.equals("TIME") || type.equals("DATE")) {
+        if (type.equals("VARBINARY")) { // PostgreSQL's bytea input, as a binary literal
+            byte[] bytes = Values.parseBytes(literal.substring(1, literal.length() - 1).replace("''", "'"));
+            out.append("X'").append(HexFormat.of().formatHex(bytes)).append('\'');
+            return;
+        }
+        if (type.startsWith("TIME") || type.equals("DATE")) {
             String text = literal.substring(1, literal.length() - 1);
             literal = "'" + TextValues.parse(ISO_T.matcher(text).replaceFirst("$1 $2"), PgType.TIMESTAMP) + "'";
         }

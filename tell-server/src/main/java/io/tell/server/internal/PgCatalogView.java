@@ -113,7 +113,9 @@ final class PgCatalogView {
             case CHAR -> PgType.BPCHAR;
             case DATE -> PgType.DATE;
             case TIMESTAMP -> PgType.TIMESTAMP;
-            default -> PgType.TEXT;
+            case TIME -> PgType.TIME;
+            case VARBINARY -> PgType.BYTEA;
+            case UUID -> PgType.UUID;
         };
     }
 
@@ -145,7 +147,9 @@ final class PgCatalogView {
             case CHAR -> "character(" + t.length() + ")";
             case DATE -> "date";
             case TIMESTAMP -> "timestamp without time zone";
-            default -> t.type().name().toLowerCase(Locale.ROOT);
+            case TIME -> "time without time zone";
+            case VARBINARY -> "bytea";
+            case UUID -> "uuid";
         };
     }
 

@@ -73,7 +73,7 @@ sealed interface PgStatement {
     private static PgType inferred(int n, int[] order, List<ColumnInfo> parameters) {
         for (int i = 0; i < order.length && i < parameters.size(); i++) {
             if (order[i] == n) {
-                return PgType.ofJdbc(parameters.get(i).jdbcType());
+                return PgType.of(parameters.get(i));
             }
         }
         return PgType.TEXT; // a $n the statement does not use

@@ -22,7 +22,8 @@ public enum PgType {
     TIME(1083, 8),
     TIMESTAMP(1114, 8),
     TIMESTAMPTZ(1184, 8),
-    NUMERIC(1700, -1);
+    NUMERIC(1700, -1),
+    UUID(2950, 16);
 
     private final int oid;
     private final int size;
@@ -40,7 +41,12 @@ public enum PgType {
         return size;
     }
 
-    /** The type a column or parameter of {@code jdbcType} (a {@link Types} code) travels as. */
+    /** The type a result column or parameter travels as. */
+    public static PgType of(ColumnInfo column) {
+        return "UUID".equals(column.typeName()) ? UUID : ofJdbc(column.jdbcType());
+    }
+
+    /** The type a value of {@code jdbcType} (a {@link Types} code) travels as. */
     public static PgType ofJdbc(int jdbcType) {
         return switch (jdbcType) {
             case Types.BOOLEAN, Types.BIT -> BOOL;

@@ -5,7 +5,6 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -34,7 +33,7 @@ final class TextValues {
             case LocalDateTime t -> t.toLocalDate() + " " + time(t.toLocalTime());
             case LocalTime t -> time(t);
             case LocalDate d -> d.toString();
-            case byte[] b -> "\\x" + HexFormat.of().formatHex(b);
+            case byte[] b -> Values.formatBytes(b);
             default -> v.toString();
         };
     }
@@ -58,8 +57,7 @@ final class TextValues {
     static Object parse(String text, PgType type) {
         return switch (type) {
             case DATE, TIMESTAMP, TIMESTAMPTZ, TIME -> ZONE.matcher(text.strip()).replaceFirst("");
-            case BYTEA -> text.startsWith("\\x") ? HexFormat.of().parseHex(text, 2, text.length()) : text.getBytes(
-                    java.nio.charset.StandardCharsets.UTF_8);
+            case BYTEA -> Values.parseBytes(text);
             default -> text;
         };
     }

@@ -22,6 +22,13 @@ class PgLiteralCastsTest {
     }
 
     @Test
+    void uuidsAndByteStrings() {
+        assertEquals("VALUES (CAST('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' AS UUID), X'00ff', X'61275c', CAST('12:00' AS TIME(6)))",
+                LiteralCasts.rewrite("VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid, '\\x00FF'::bytea, 'a''\\\\'::bytea,"
+                        + " '12:00'::time without time zone)"));
+    }
+
+    @Test
     void othersAreLeftAlone() {
         assertEquals("SELECT 'a::date', x::int, '1'::interval -- '2'::date",
                 LiteralCasts.rewrite("SELECT 'a::date', x::int, '1'::interval -- '2'::date"));

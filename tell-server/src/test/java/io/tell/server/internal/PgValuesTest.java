@@ -1,5 +1,6 @@
 package io.tell.server.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -11,6 +12,7 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.util.UUID;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -63,6 +65,22 @@ class PgValuesTest {
         assertEquals(LocalTime.of(1, 2, 3), BinaryValues.read(PgType.TIME, bytes(PgType.TIME, LocalTime.of(1, 2, 3))));
         assertThrows(TellException.class, () -> BinaryValues.read(PgType.INT4, new byte[3]));
         assertThrows(TellException.class, () -> BinaryValues.read(PgType.NUMERIC, new byte[] {0, 1, 0, 0, 0, 0, 0, 0, 0x7f, 0}));
+    }
+
+    /** uuid_send is the 16 bytes in order; bytea's binary form is the bytes; text forms as PostgreSQL writes and reads them. */
+    @Test
+    void uuidsAndByteStrings() {
+        UUID u = UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+        assertEquals("a0eebc999c0b4ef8bb6d6bb9bd380a11", hex(PgType.UUID, u));
+        assertEquals(u, BinaryValues.read(PgType.UUID, bytes(PgType.UUID, u)));
+        assertThrows(TellException.class, () -> BinaryValues.read(PgType.UUID, new byte[15]));
+        assertEquals("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", TextValues.format(u));
+        byte[] b = {0, 1, (byte) 0xfe};
+        assertArrayEquals(b, (byte[]) BinaryValues.read(PgType.BYTEA, b));
+        assertArrayEquals(b, (byte[]) TextValues.parse("\\x0001FE", PgType.BYTEA));
+        assertArrayEquals(new byte[] {'a', '\\', 0}, (byte[]) TextValues.parse("a\\\\\\000", PgType.BYTEA));
+        assertThrows(TellException.class, () -> TextValues.parse("\\x0", PgType.BYTEA));
+        assertEquals("hi", BinaryValues.read(PgType.TEXT, new byte[] {'h', 'i'}));
     }
 
     private static byte[] bytes(PgType type, Object v) {
