@@ -72,5 +72,5 @@ SELECT * FROM UNNEST(ARRAY[1, 2])
 statement error 0A000 window
 SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM t
 
-statement error 0A000 MERGE
-MERGE INTO t USING (VALUES (1)) AS s (x) ON t.id = s.x WHEN MATCHED THEN UPDATE SET n = 1
+statement error 21000 MERGE command cannot affect row a second time
+MERGE INTO t USING (VALUES (1), (1)) AS s (x) ON t.id = s.x WHEN MATCHED THEN UPDATE SET n = 1

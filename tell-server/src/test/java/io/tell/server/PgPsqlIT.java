@@ -36,9 +36,11 @@ class PgPsqlIT {
                 "BEGIN;",
                 "UPDATE city SET pop = pop + 1 WHERE id = 1;",
                 "COMMIT;",
+                "MERGE INTO city USING (VALUES (2, 1000), (5, 5000)) AS v (id, pop) ON city.id = v.id"
+                        + " WHEN MATCHED THEN UPDATE SET pop = city.pop + v.pop WHEN NOT MATCHED THEN INSERT VALUES (v.id, 'Chur', v.pop);",
                 "SELECT id, name, pop FROM city ORDER BY id;",
                 "SELECT count(*) AS n, sum(pop) AS total FROM city; SHOW application_name;",
-                "\\copy (SELECT id, name FROM city WHERE id >= 3 ORDER BY id) TO '" + dir.resolve("out.csv") + "' WITH (FORMAT csv, HEADER)",
+                "\\copy (SELECT id, name FROM city WHERE id BETWEEN 3 AND 4 ORDER BY id) TO '" + dir.resolve("out.csv") + "' WITH (FORMAT csv, HEADER)",
                 ""));
         try (PgTestServer server = PgTestServer.scram(Map.of("u", "pw"))) {
             List<String> lines = psql(server, script, "pw");
@@ -46,7 +48,10 @@ class PgPsqlIT {
             assertTrue(lines.contains("COPY 2"), lines::toString);
             assertTrue(lines.contains("1|Zurich|421001"), lines::toString);
             assertTrue(lines.contains("4|Basel, BS|173000"), lines::toString);
-            assertTrue(lines.contains("4|931001"), lines::toString);
+            assertTrue(lines.contains("MERGE 2"), lines::toString);
+            assertTrue(lines.contains("2|Bern|135000"), lines::toString);
+            assertTrue(lines.contains("5|Chur|5000"), lines::toString);
+            assertTrue(lines.contains("5|937001"), lines::toString);
             assertTrue(lines.contains("psql"), lines::toString);
             assertTrue(lines.stream().anyMatch(l -> l.matches("Time: [0-9.]+ ms.*")), lines::toString);
             assertEquals("ID,NAME\n3,Geneva\n4,\"Basel, BS\"\n", Files.readString(dir.resolve("out.csv")));

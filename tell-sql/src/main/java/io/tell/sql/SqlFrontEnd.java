@@ -157,6 +157,10 @@ public final class SqlFrontEnd {
                 // An INSERT leaving out a NOT NULL column without DEFAULT: a not-null violation, as in other databases.
                 throw TellException.of(ErrorCode.NOT_NULL_VIOLATION, message, e);
             }
+            if (message.equals("Illegal use of dynamic parameter")) {
+                message += ": nothing around this ? gives it a type (as in a VALUES list or a SELECT list);"
+                        + " give it one with CAST(? AS type)";
+            }
             throw TellException.of(ErrorCode.SQL_INVALID, message + position(e.getPosLine(), e.getPosColumn()), e);
         }
     }

@@ -23,6 +23,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlUpdate;
@@ -101,11 +102,11 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
     }
 
     /**
-     * The CHECK constraints of an INSERT's or UPDATE's target table compiled over its rows (as a
+     * The CHECK constraints of an INSERT's, UPDATE's or MERGE's target table compiled over its rows (as a
      * RETURNING list of the conditions); null for other statements and tables without checks.
      */
     static io.tell.sql.plan.RowChecks checks(SqlFrontEnd frontEnd, SqlNode dml) {
-        if (!(dml instanceof SqlInsert) && !(dml instanceof SqlUpdate)) {
+        if (!(dml instanceof SqlInsert) && !(dml instanceof SqlUpdate) && !(dml instanceof SqlMerge)) {
             return null;
         }
         TableDef def = frontEnd.snapshot().table(targetName(dml)).orElse(null);
@@ -117,9 +118,10 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
         return new io.tell.sql.plan.RowChecks(def.name(), names, plan(frontEnd, dml, list).exprs());
     }
 
-    /** The target table of an INSERT, UPDATE or DELETE; null for other statements. */
+    /** The target table of an INSERT, UPDATE, DELETE or MERGE; null for other statements. */
     static TableDef target(SqlFrontEnd frontEnd, SqlNode statement) {
-        if (!(statement instanceof SqlInsert) && !(statement instanceof SqlUpdate) && !(statement instanceof SqlDelete)) {
+        if (!(statement instanceof SqlInsert) && !(statement instanceof SqlUpdate) && !(statement instanceof SqlDelete)
+                && !(statement instanceof SqlMerge)) {
             return null;
         }
         return frontEnd.snapshot().table(targetName(statement)).orElse(null);
@@ -172,6 +174,7 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
             case SqlInsert i -> i.getTargetTable();
             case SqlUpdate u -> u.getTargetTable();
             case SqlDelete d -> d.getTargetTable();
+            case SqlMerge m -> m.getTargetTable();
             default -> null;
         };
         if (!(table instanceof SqlIdentifier id)) {
@@ -185,6 +188,7 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
         SqlIdentifier alias = switch (dml) {
             case SqlUpdate u -> u.getAlias();
             case SqlDelete d -> d.getAlias();
+            case SqlMerge m -> m.getAlias();
             default -> null;
         };
         String name = Names.quoted(targetName(dml));

@@ -11,6 +11,7 @@ import io.tell.sql.exec.ExecNode;
 import io.tell.sql.plan.FastPath;
 import io.tell.sql.plan.ForeignKeyRules;
 import io.tell.sql.plan.Implementor;
+import io.tell.sql.plan.Merges;
 import io.tell.sql.plan.Projections;
 import io.tell.sql.plan.RowChecks;
 import io.tell.sql.plan.TellRel;
@@ -135,7 +136,7 @@ final class StatementPlanner {
         volcano.addRelTraitDef(ConventionTraitDef.INSTANCE);
         RelOptCluster cluster = RelOptCluster.create(volcano, new RexBuilder(frontEnd.types()));
         RelRoot root = converter(frontEnd, v, cluster).convertQuery(body, false, true);
-        RelNode rel = root.project();
+        RelNode rel = Merges.planned(root.project());
         UnsupportedFeatures.check(rel);
         RelNode fast = FastPath.plan(rel);
         if (fast != null) {

@@ -8,9 +8,7 @@ import io.tell.sql.exec.ExecContext;
 import io.tell.sql.exec.Rows;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * One execution of INSERT … ON CONFLICT ({@link Upsert}): every proposed row is validated
@@ -23,21 +21,13 @@ import java.util.Set;
 final class Upserts {
     private final TableStore store;
     private final Upsert upsert;
-    private final Implementor.RowReturner returner;
-    private final RowChecks checks;
-    private final ForeignKeyRules fks;
     private final ExecContext ctx;
-    private final Set<Long> touched = new HashSet<>();
-    private final List<Object[]> returned = new ArrayList<>();
-    private long count;
+    private final RowWrites writes;
 
-    Upserts(TableStore store, Upsert upsert, Implementor.RowReturner returner, RowChecks checks, ForeignKeyRules fks,
-            ExecContext ctx) {
+    Upserts(TableStore store, Upsert upsert, RowWrites writes, ExecContext ctx) {
         this.store = store;
         this.upsert = upsert;
-        this.returner = returner;
-        this.checks = checks;
-        this.fks = fks;
+        this.writes = writes;
         this.ctx = ctx;
     }
 
@@ -45,25 +35,17 @@ final class Upserts {
         List<Object[]> rows = new ArrayList<>();
         for (Object[] r = input.next(); r != null; r = input.next()) {
             ctx.check();
-            Object[] row = store.validate(r);
-            if (checks != null) {
-                checks.check(row, ctx);
-            }
-            rows.add(row);
+            rows.add(writes.validated(r));
         }
         for (Object[] row : rows) {
             TableStore.Row existing = existing(row);
             if (existing == null) {
-                if (fks != null) {
-                    fks.checkParents(ctx.transaction(), row, null);
-                }
-                touched.add(store.insert(ctx.transaction(), row));
-                changed(row);
+                writes.insert(row);
             } else if (!upsert.doNothing()) {
                 update(existing, row);
             }
         }
-        return returner != null ? returned : List.<Object[]>of(new Object[] {count});
+        return writes.result();
     }
 
     /** The row holding one of {@code row}'s unique keys, or null (a key with a NULL conflicts with nothing). */
@@ -82,7 +64,7 @@ final class Upserts {
     }
 
     private void update(TableStore.Row existing, Object[] proposed) {
-        if (!touched.add(existing.rid())) {
+        if (!writes.touch(existing.rid())) {
             throw TellException.of(ErrorCode.CARDINALITY_VIOLATION, "ON CONFLICT DO UPDATE command cannot affect row a"
                     + " second time: the statement proposes rows with the same key twice");
         }
@@ -95,23 +77,6 @@ final class Upserts {
         for (int i = 0; i < upsert.columns().size(); i++) {
             next[upsert.columns().get(i)] = upsert.values().get(i).eval(both, ctx);
         }
-        next = store.validate(next);
-        if (checks != null) {
-            checks.check(next, ctx);
-        }
-        if (fks != null) {
-            fks.checkParents(ctx.transaction(), next, existing.values());
-            fks.beforeUpdate(ctx.transaction(), existing.values(), next);
-        }
-        if (store.update(ctx.transaction(), existing.rid(), next)) {
-            changed(next);
-        }
-    }
-
-    private void changed(Object[] row) {
-        count++;
-        if (returner != null) {
-            returned.add(returner.row(row, ctx));
-        }
+        writes.update(existing.rid(), existing.values(), writes.validated(next));
     }
 }
