@@ -10,6 +10,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * A column's SQL type with its parameters: {@code precision} and {@code scale} for DECIMAL,
@@ -111,33 +112,9 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
                 }
                 throw mismatch(value);
             }
-            case DATE -> {
-                if (value instanceof LocalDate d) {
-                    yield d;
-                }
-                if (value instanceof java.sql.Date d) {
-                    yield d.toLocalDate();
-                }
-                throw mismatch(value);
-            }
-            case TIMESTAMP -> {
-                if (value instanceof LocalDateTime t) {
-                    yield t;
-                }
-                if (value instanceof java.sql.Timestamp t) {
-                    yield t.toLocalDateTime();
-                }
-                throw mismatch(value);
-            }
-            case TIME -> {
-                if (value instanceof LocalTime t) {
-                    yield t;
-                }
-                if (value instanceof java.sql.Time t) {
-                    yield t.toLocalTime();
-                }
-                throw mismatch(value);
-            }
+            case DATE -> temporal(value, LocalDate.class, java.sql.Date.class, java.sql.Date::toLocalDate);
+            case TIMESTAMP -> temporal(value, LocalDateTime.class, java.sql.Timestamp.class, java.sql.Timestamp::toLocalDateTime);
+            case TIME -> temporal(value, LocalTime.class, java.sql.Time.class, java.sql.Time::toLocalTime);
             case VARBINARY -> bytes(value);
             case UUID -> uuid(value);
         };
@@ -200,6 +177,17 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
             return s.substring(0, cut);
         }
         return pad && codePoints < length ? s + " ".repeat(length - codePoints) : s;
+    }
+
+    /** {@code value} if it is a {@code type}, converted if it is JDBC's {@code jdbc} counterpart. */
+    private <T, J> T temporal(Object value, Class<T> type, Class<J> jdbc, Function<J, T> convert) {
+        if (type.isInstance(value)) {
+            return type.cast(value);
+        }
+        if (jdbc.isInstance(value)) {
+            return convert.apply(jdbc.cast(value));
+        }
+        throw mismatch(value);
     }
 
     private byte[] bytes(Object value) {
