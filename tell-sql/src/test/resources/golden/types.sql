@@ -118,3 +118,43 @@ query
 SELECT id FROM things WHERE id = '00000000-0000-0000-0000-000000000009'
 ----
 00000000-0000-0000-0000-000000000009
+
+# gen_random_uuid(): in expressions and as a DEFAULT, a new version-4 UUID every time.
+statement ok
+CREATE TABLE tokens (id UUID PRIMARY KEY DEFAULT gen_random_uuid(), label VARCHAR(10))
+
+statement count 3
+INSERT INTO tokens (label) VALUES ('a'), ('b'), ('c')
+
+statement count 1
+INSERT INTO tokens VALUES (gen_random_uuid(), 'd')
+
+query
+SELECT count(DISTINCT id), count(*) FROM tokens
+----
+4 | 4
+
+query
+SELECT count(*) FROM tokens WHERE CAST(id AS VARCHAR(36)) LIKE '________-____-4___-____-____________'
+----
+4
+
+statement error 42000 needs a UUID column
+CREATE TABLE badtok (id INT DEFAULT gen_random_uuid())
+
+statement error 0A000 does not rewrite rows
+ALTER TABLE tokens ADD COLUMN other UUID DEFAULT gen_random_uuid()
+
+statement ok
+ALTER TABLE tokens ADD COLUMN other UUID
+
+statement ok
+ALTER TABLE tokens ALTER COLUMN other SET DEFAULT gen_random_uuid()
+
+statement count 1
+INSERT INTO tokens (label) VALUES ('e')
+
+query
+SELECT count(other) FROM tokens
+----
+1

@@ -58,18 +58,20 @@ class PgPsqlDescribeIT {
                 psql("-P", "footer=off", "-c", "\\dt+").subList(1, 4));
     }
 
-    /** uuid, bytea and time columns as psql 15 describes them on PostgreSQL 15 (checked there with the same DDL). */
+    /** uuid, bytea and time columns and function defaults as psql 15 describes them on PostgreSQL 15 (checked there with the same DDL). */
     @Test
     void describesUuidByteaAndTimeColumns() throws IOException, InterruptedException, SQLException {
         try (Connection c = server.connect(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE tt_types (id uuid PRIMARY KEY, body bytea, due time DEFAULT TIME '08:00')");
+            s.execute("CREATE TABLE tt_types (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), body bytea,"
+                    + " due time DEFAULT TIME '08:00', seen timestamp DEFAULT CURRENT_TIMESTAMP)");
         }
         assertEquals(List.of(
                 "Table \"public.tt_types\"",
                 "Column|Type|Collation|Nullable|Default",
-                "id|uuid||not null|",
+                "id|uuid||not null|gen_random_uuid()",
                 "body|bytea|||",
                 "due|time without time zone|||'08:00:00'::time without time zone",
+                "seen|timestamp without time zone|||CURRENT_TIMESTAMP",
                 "Indexes:",
                 "    \"tt_types_pkey\" PRIMARY KEY, btree (id)"), psql("-c", "\\d tt_types"));
     }

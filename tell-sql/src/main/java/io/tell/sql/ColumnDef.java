@@ -11,13 +11,16 @@ import io.tell.error.TellException;
  *                 {@code DEFAULT NEXT VALUE FOR s}); null when the default is {@code defaultValue}
  * @param identity whether the column is an identity column, and of which kind
  * @param defaultFunction CURRENT_DATE, CURRENT_TIMESTAMP or LOCALTIMESTAMP when the DEFAULT is
- *                 the statement's time; null otherwise
+ *                 the statement's time, GEN_RANDOM_UUID when it is a new random UUID per row; null
+ *                 otherwise
  */
 public record ColumnDef(String name, ColumnType type, boolean nullable, Object defaultValue, String sequence,
                         Identity identity, String defaultFunction) {
-    /** The functions a DEFAULT may name: the statement's date or time. */
+    /** The DEFAULT {@code gen_random_uuid()}: a new random UUID for each row. */
+    public static final String RANDOM_UUID = "GEN_RANDOM_UUID";
+    /** The functions a DEFAULT may name: the statement's date or time, or a random UUID. */
     public static final java.util.Set<String> DEFAULT_FUNCTIONS = java.util.Set.of("CURRENT_DATE", "CURRENT_TIMESTAMP",
-            "LOCALTIMESTAMP");
+            "LOCALTIMESTAMP", RANDOM_UUID);
 
     /** {@code GENERATED ALWAYS / BY DEFAULT AS IDENTITY}, or neither. */
     public enum Identity {
@@ -48,9 +51,11 @@ public record ColumnDef(String name, ColumnType type, boolean nullable, Object d
             if (!DEFAULT_FUNCTIONS.contains(defaultFunction) || defaultValue != null || sequence != null) {
                 throw TellException.of(ErrorCode.INVALID_DEFINITION, "column " + name + " has a bad DEFAULT " + defaultFunction);
             }
-            if (type.type() != SqlType.DATE && type.type() != SqlType.TIMESTAMP) {
-                throw TellException.of(ErrorCode.INVALID_DEFINITION, "DEFAULT " + defaultFunction + " needs a DATE or"
-                        + " TIMESTAMP column, and " + name + " is " + type);
+            if (defaultFunction.equals(RANDOM_UUID) ? type.type() != SqlType.UUID
+                    : type.type() != SqlType.DATE && type.type() != SqlType.TIMESTAMP) {
+                throw TellException.of(ErrorCode.INVALID_DEFINITION, "DEFAULT " + defaultFunction + " needs a "
+                        + (defaultFunction.equals(RANDOM_UUID) ? "UUID" : "DATE or TIMESTAMP") + " column, and " + name
+                        + " is " + type);
             }
         }
     }

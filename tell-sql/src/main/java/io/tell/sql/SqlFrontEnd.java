@@ -3,6 +3,7 @@ package io.tell.sql;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.exec.SequenceFunctions;
+import io.tell.sql.exec.UuidFunctions;
 import io.tell.sql.internal.CatalogSchema;
 import java.util.List;
 import java.util.Properties;
@@ -59,9 +60,9 @@ public final class SqlFrontEnd {
         }
     };
 
-    /** Calcite's standard operators and functions, plus PostgreSQL's {@code nextval}. */
+    /** Calcite's standard operators and functions, plus PostgreSQL's {@code nextval}, {@code currval} and {@code gen_random_uuid}. */
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
-            SqlOperatorTables.of(SequenceFunctions.NEXTVAL, SequenceFunctions.CURRVAL));
+            SqlOperatorTables.of(SequenceFunctions.NEXTVAL, SequenceFunctions.CURRVAL, UuidFunctions.GEN_RANDOM_UUID));
 
     /**
      * Calcite's default type system, except that CASE/UNION over strings of different lengths

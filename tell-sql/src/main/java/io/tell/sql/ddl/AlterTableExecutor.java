@@ -149,6 +149,12 @@ final class AlterTableExecutor {
         if (column.defaultFunction() == null) {
             return column.defaultValue();
         }
+        if (column.defaultFunction().equals(ColumnDef.RANDOM_UUID)) {
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "ADD COLUMN " + column.name() + " ... DEFAULT"
+                    + " gen_random_uuid(): the rows already stored would each need a value, and ALTER TABLE does not rewrite"
+                    + " rows; add the column without it, UPDATE ... SET " + column.name() + " = gen_random_uuid(), then"
+                    + " ALTER COLUMN " + column.name() + " SET DEFAULT gen_random_uuid()");
+        }
         java.time.LocalDateTime now = java.time.LocalDateTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         return column.type().coerce(column.type().type() == io.tell.sql.SqlType.DATE ? now.toLocalDate() : now);
     }

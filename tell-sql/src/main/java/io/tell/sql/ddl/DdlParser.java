@@ -412,19 +412,22 @@ public final class DdlParser {
         return kind;
     }
 
-    /** {@code CURRENT_DATE | CURRENT_TIMESTAMP | LOCALTIMESTAMP | NOW()} as the function's name; null for anything else. */
+    /**
+     * {@code CURRENT_DATE | CURRENT_TIMESTAMP | LOCALTIMESTAMP | NOW() | GEN_RANDOM_UUID()} as the
+     * function's name; null for anything else.
+     */
     private String defaultFunction() {
         for (String f : ColumnDef.DEFAULT_FUNCTIONS) {
-            if (in.accept(f)) {
+            if (!f.equals(ColumnDef.RANDOM_UUID) && in.accept(f)) {
                 return f;
             }
         }
-        if (in.accept("NOW")) {
+        String called = in.accept("NOW") ? "CURRENT_TIMESTAMP" : in.accept(ColumnDef.RANDOM_UUID) ? ColumnDef.RANDOM_UUID : null;
+        if (called != null) {
             in.expectSymbol('(');
             in.expectSymbol(')');
-            return "CURRENT_TIMESTAMP";
         }
-        return null;
+        return called;
     }
 
     /** {@code NEXT VALUE FOR s} or {@code nextval('s')}: the sequence's name. */

@@ -41,6 +41,7 @@ public final class ExprCompiler {
             Map.entry(SqlStdOperatorTable.CONCAT, StringFunctions::concat),
             Map.entry(SequenceFunctions.NEXTVAL, (c, o) -> SequenceFunctions.byName(o.get(0), true)),
             Map.entry(SequenceFunctions.CURRVAL, (c, o) -> SequenceFunctions.byName(o.get(0), false)),
+            Map.entry(UuidFunctions.GEN_RANDOM_UUID, (c, o) -> UuidFunctions.random()),
             Map.entry(SqlStdOperatorTable.UPPER, (c, o) -> StringFunctions.upper(o.get(0))),
             Map.entry(SqlStdOperatorTable.LOWER, (c, o) -> StringFunctions.lower(o.get(0))),
             Map.entry(SqlStdOperatorTable.INITCAP, (c, o) -> StringFunctions.initcap(o.get(0))),

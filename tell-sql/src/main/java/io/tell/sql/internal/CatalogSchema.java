@@ -189,6 +189,7 @@ public final class CatalogSchema {
                 org.apache.calcite.sql.SqlOperator now = switch (c.defaultFunction()) {
                     case "CURRENT_DATE" -> SqlStdOperatorTable.CURRENT_DATE;
                     case "LOCALTIMESTAMP" -> SqlStdOperatorTable.LOCALTIMESTAMP;
+                    case ColumnDef.RANDOM_UUID -> io.tell.sql.exec.UuidFunctions.GEN_RANDOM_UUID;
                     default -> SqlStdOperatorTable.CURRENT_TIMESTAMP;
                 };
                 return rex.makeCast(type, rex.makeCall(now));

@@ -13,6 +13,7 @@ import java.math.BigDecimal;
 import java.sql.DatabaseMetaData;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -125,7 +126,7 @@ final class CatalogMetadata {
     /** COLUMN_DEF: the default's SQL text; none for identity columns, whose values are generated. */
     private static String columnDefault(ColumnDef c) {
         if (c.defaultFunction() != null) {
-            return c.defaultFunction();
+            return c.defaultFunction().equals(ColumnDef.RANDOM_UUID) ? "gen_random_uuid()" : c.defaultFunction();
         }
         if (c.sequence() != null) {
             return c.identity() == ColumnDef.Identity.NONE ? "nextval('\"" + c.sequence() + "\"')" : null;
@@ -133,7 +134,7 @@ final class CatalogMetadata {
         return literal(c.defaultValue());
     }
 
-    /** A column default as SQL text (COLUMN_DEF): strings quoted, dates and timestamps as typed literals. */
+    /** A column default as SQL text (COLUMN_DEF): strings and UUIDs quoted, dates and times as typed literals, bytes as X'…'. */
     static String literal(Object value) {
         return switch (value) {
             case null -> null;
@@ -142,6 +143,9 @@ final class CatalogMetadata {
             case Boolean b -> b ? "TRUE" : "FALSE";
             case LocalDate d -> "DATE '" + d + "'";
             case LocalDateTime t -> "TIMESTAMP '" + DateTimes.format(t) + "'";
+            case LocalTime t -> "TIME '" + DateTimes.format(t) + "'";
+            case byte[] b -> "X'" + java.util.HexFormat.of().formatHex(b) + "'";
+            case java.util.UUID u -> "'" + u + "'";
             default -> value.toString();
         };
     }
