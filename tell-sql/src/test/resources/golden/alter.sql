@@ -308,3 +308,79 @@ SELECT (SELECT COUNT(*) FROM parent_t) + (SELECT COUNT(*) FROM child_t) FROM (VA
 
 statement error 42P01
 TRUNCATE nothing_here
+
+# ALTER COLUMN ... TYPE: widening the stored form allows, without rewriting rows.
+statement ok
+CREATE TABLE widen (id INT PRIMARY KEY, n SMALLINT, s VARCHAR(3) UNIQUE, d DECIMAL(4, 2), b VARBINARY(2), k INT)
+
+statement ok
+CREATE INDEX widen_k ON widen (k)
+
+statement count 1
+INSERT INTO widen VALUES (1, 32767, 'abc', 99.99, X'0102', 5)
+
+statement error 22003
+INSERT INTO widen VALUES (2, 32768, 'x', 1, X'', 6)
+
+statement ok
+ALTER TABLE widen ALTER COLUMN n TYPE BIGINT
+
+statement ok
+ALTER TABLE widen ALTER COLUMN s SET DATA TYPE VARCHAR(10)
+
+statement ok
+ALTER TABLE widen ALTER d TYPE DECIMAL(10, 2), ALTER COLUMN b TYPE BYTEA
+
+statement count 1
+INSERT INTO widen VALUES (2, 9000000000, 'longer one', 12345678.5, X'010203', 6)
+
+query
+SELECT id, n, s, d, b FROM widen ORDER BY id
+----
+1 | 32767 | abc | 99.99 | \x0102
+2 | 9000000000 | longer one | 12345678.50 | \x010203
+
+query
+SELECT id FROM widen WHERE s = 'longer one'
+----
+2
+
+statement error 0A000 would rewrite its rows
+ALTER TABLE widen ALTER COLUMN s TYPE VARCHAR(2)
+
+statement error 0A000 would rewrite its rows
+ALTER TABLE widen ALTER COLUMN d TYPE DECIMAL(12, 3)
+
+statement error 0A000 would rewrite its rows
+ALTER TABLE widen ALTER COLUMN n TYPE INT
+
+statement error 0A000 is in a key, an index or a foreign key
+ALTER TABLE widen ALTER COLUMN k TYPE BIGINT
+
+statement error 0A000 is in a key, an index or a foreign key
+ALTER TABLE widen ALTER COLUMN id TYPE BIGINT
+
+statement error 0A000 USING
+ALTER TABLE widen ALTER COLUMN n TYPE BIGINT USING n + 1
+
+statement ok
+ALTER TABLE widen ALTER COLUMN n TYPE BIGINT
+
+# A column added later (read from its fill in older rows) widens too.
+statement ok
+ALTER TABLE widen ADD COLUMN extra INT DEFAULT 7
+
+statement ok
+ALTER TABLE widen ALTER COLUMN extra TYPE BIGINT
+
+query
+SELECT id, extra FROM widen ORDER BY id
+----
+1 | 7
+2 | 7
+
+statement ok
+CREATE VIEW widen_v AS SELECT id, s FROM widen
+
+statement error 2BP01 view WIDEN_V reads it
+ALTER TABLE widen ALTER COLUMN s TYPE VARCHAR(20)

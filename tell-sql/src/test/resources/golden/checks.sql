@@ -48,9 +48,21 @@ ALTER TABLE item DROP CONSTRAINT named_pair
 statement ok
 UPDATE item SET qty = 5000, price = 9.00 WHERE id = 2
 
-# Dropping a column drops the checks that use it; renaming one that a check uses is refused.
-statement error 0A000
+# Renaming a column renames it in the checks that use it; dropping one drops them.
+statement ok
 ALTER TABLE item RENAME COLUMN qty TO amount
+
+statement error 23514 QTY_OK
+UPDATE item SET amount = -1 WHERE id = 2
+
+statement ok
+ALTER TABLE item RENAME COLUMN amount TO "qty"
+
+statement error 23514 QTY_OK
+UPDATE item SET "qty" = -1 WHERE id = 2
+
+statement ok
+ALTER TABLE item RENAME COLUMN "qty" TO qty
 
 statement ok
 ALTER TABLE item DROP COLUMN qty
@@ -61,5 +73,11 @@ ALTER TABLE item ADD COLUMN note VARCHAR(5)
 statement ok
 ALTER TABLE item RENAME COLUMN note TO memo
 
-statement error 0A000
+statement ok
 ALTER TABLE item RENAME COLUMN price TO cost
+
+statement error 23514 ITEM_CHECK_2
+UPDATE item SET discount = 100 WHERE id = 2
+
+statement count 1
+UPDATE item SET discount = 1 WHERE id = 2

@@ -2,12 +2,16 @@ package io.tell.sql;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.util.SqlShuttle;
 
 /**
  * CHECK conditions: validated when they are defined, as a boolean expression over one row of
@@ -55,12 +59,32 @@ public final class Checks {
         boolean[] found = {false};
         SqlFrontEnd.parse("SELECT (" + check.condition() + ") FROM T").accept(new SqlBasicVisitor<Void>() {
             @Override
-            public Void visit(org.apache.calcite.sql.SqlIdentifier id) {
+            public Void visit(SqlIdentifier id) {
                 found[0] |= id.names.get(id.names.size() - 1).equals(column);
                 return null;
             }
         });
         return found[0];
+    }
+
+    /**
+     * {@code check} with column {@code from} called {@code to}: its condition parsed, every name
+     * of the column replaced, and written back (names quoted, so their case stays).
+     */
+    static CheckDef renamed(CheckDef check, String from, String to) {
+        SqlNode condition = ((SqlSelect) SqlFrontEnd.parse("SELECT (" + check.condition() + ") FROM T")).getSelectList().get(0);
+        SqlNode replaced = condition.accept(new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlIdentifier id) {
+                if (!id.names.getLast().equals(from)) {
+                    return id;
+                }
+                List<String> names = new ArrayList<>(id.names);
+                names.set(names.size() - 1, to);
+                return new SqlIdentifier(names, id.getParserPosition());
+            }
+        });
+        return new CheckDef(check.name(), replaced.toSqlString(CalciteSqlDialect.DEFAULT).getSql());
     }
 
     /** The checks' names of {@code table} (for DROP CONSTRAINT). */

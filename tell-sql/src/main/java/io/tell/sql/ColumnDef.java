@@ -91,6 +91,11 @@ public record ColumnDef(String name, ColumnType type, boolean nullable, Object d
         return new ColumnDef(newName, type, nullable, defaultValue, sequence, identity, defaultFunction);
     }
 
+    /** This column with type {@code t}, its default converted to it. */
+    public ColumnDef withType(ColumnType t) {
+        return new ColumnDef(name, t, nullable, t.coerce(defaultValue), sequence, identity, defaultFunction);
+    }
+
     /** This column with nullability {@code on}. */
     public ColumnDef withNullable(boolean on) {
         return new ColumnDef(name, type, on, defaultValue, sequence, identity, defaultFunction);

@@ -120,6 +120,25 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
         };
     }
 
+    /**
+     * Whether values stored as this type read unchanged as {@code to}: a wider integer, a longer
+     * VARCHAR or VARBINARY, a DECIMAL with more integer digits and the same scale (rows and
+     * values hold these alike, docs/sql-rows.md), or the same type. Index keys do not: integers
+     * have a fixed width there.
+     */
+    public boolean storedAs(ColumnType to) {
+        if (equals(to)) {
+            return true;
+        }
+        return switch (type) {
+            case SMALLINT -> to.type == SqlType.INTEGER || to.type == SqlType.BIGINT;
+            case INTEGER -> to.type == SqlType.BIGINT;
+            case VARCHAR, VARBINARY -> to.type == type && to.length >= length;
+            case DECIMAL -> to.type == SqlType.DECIMAL && to.scale == scale && to.precision >= precision;
+            default -> false;
+        };
+    }
+
     @Override
     public String toString() {
         return switch (type) {

@@ -51,11 +51,11 @@ final class TableAlteration {
     void apply(TableChange change) {
         TableDef t = def();
         if (change instanceof TableChange.DropColumn || change instanceof TableChange.RenameColumn
-                || change instanceof TableChange.RenameTable) {
+                || change instanceof TableChange.RenameTable || change instanceof TableChange.SetType) {
             List<ViewDef> views = cat.viewsOn(t.name());
             if (!views.isEmpty()) {
-                throw TellException.of(ErrorCode.DEPENDENT_OBJECTS, "cannot drop or rename columns of table " + t.name()
-                        + ", or rename it, because view " + views.get(0).name() + " reads it");
+                throw TellException.of(ErrorCode.DEPENDENT_OBJECTS, "cannot drop, rename or retype columns of table "
+                        + t.name() + ", or rename it, because view " + views.get(0).name() + " reads it");
             }
         }
         switch (change) {
@@ -69,6 +69,7 @@ final class TableAlteration {
             }
             case TableChange.RenameColumn r -> renameColumn(t, r.from(), r.to());
             case TableChange.RenameTable r -> renameTable(t, r.to());
+            case TableChange.SetType s -> setType(t, column(t, s.column()), s.type());
             case TableChange.SetDefault d -> put(t.withColumn(column(t, d.column()).name(), c -> {
                 if (c.identity() != ColumnDef.Identity.NONE) {
                     throw invalid("column " + c.name() + " of table " + t.name() + " is an identity column: its values"
@@ -109,6 +110,35 @@ final class TableAlteration {
             }
             case TableChange.DropConstraint d -> dropConstraint(t, d);
         }
+    }
+
+    /**
+     * Widens column {@code c} to {@code type} when its stored values already have that form
+     * ({@link ColumnType#storedAs}); an integer in a key, an index or a foreign key keeps its
+     * width, which its index entries encode.
+     */
+    private void setType(TableDef t, ColumnDef c, ColumnType type) {
+        if (c.type().equals(type)) {
+            return;
+        }
+        if (!c.type().storedAs(type)) {
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "changing column " + c.name() + " of table " + t.name()
+                    + " from " + c.type() + " to " + type + " would rewrite its rows, which ALTER TABLE does not do;"
+                    + " it can widen an integer, lengthen a VARCHAR or VARBINARY, or give a DECIMAL more digits at the same scale");
+        }
+        if (c.type().type() != type.type()) { // integers: keys hold them at their width
+            boolean keyed = t.primaryKey().contains(c.name())
+                    || t.indexes().stream().anyMatch(ix -> ix.columns().contains(c.name()))
+                    || t.foreignKeys().stream().anyMatch(fk -> fk.columns().contains(c.name()))
+                    || defs.values().stream().anyMatch(o -> o.foreignKeys().stream()
+                            .anyMatch(fk -> fk.refTable().equals(t.name()) && fk.refColumns().contains(c.name())));
+            if (keyed) {
+                throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "column " + c.name() + " of table " + t.name()
+                        + " is in a key, an index or a foreign key, whose entries hold it as " + c.type()
+                        + ": it cannot become " + type + " without rewriting them");
+            }
+        }
+        put(t.withColumnType(c.name(), type));
     }
 
     private void addColumn(TableDef t, TableChange.AddColumn a) {
@@ -185,14 +215,13 @@ final class TableAlteration {
 
     private void renameColumn(TableDef t, String from, String to) {
         column(t, from);
-        for (CheckDef c : t.checks()) {
-            if (Checks.mentions(c, from)) {
-                throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "cannot rename column " + from + " of table "
-                        + t.name() + ": check constraint " + c.name() + " uses it (drop the check, rename, add it again)");
-            }
-        }
         Names.check("column", to);
-        put(t.withColumnRenamed(from, to));
+        TableDef next = t.withColumnRenamed(from, to);
+        next = next.withChecks(t.checks().stream().map(c -> Checks.mentions(c, from) ? Checks.renamed(c, from, to) : c).toList());
+        for (CheckDef c : next.checks()) {
+            Checks.validate(cat.with(next), next, c);
+        }
+        put(next);
         for (TableDef other : List.copyOf(defs.values())) {
             if (other.id() != t.id() && other.foreignKeys().stream().anyMatch(fk -> fk.refTable().equals(t.name()))) {
                 defs.put(keyOf(other), other.withForeignKeys(other.foreignKeys().stream().map(fk -> fk.refTable()

@@ -32,6 +32,10 @@ public sealed interface TableChange {
     record SetDefault(String column, Object value, String sequence, String function) implements TableChange {
     }
 
+    /** A column's type widened to one its stored values already have the form of ({@link ColumnType#storedAs}). */
+    record SetType(String column, ColumnType type) implements TableChange {
+    }
+
     record SetNullable(String column, boolean nullable) implements TableChange {
     }
 

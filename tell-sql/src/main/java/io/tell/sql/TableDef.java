@@ -191,6 +191,20 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         return with(name, cols, rename.apply(primaryKey), ixs, fks, nextIndexNo, slots);
     }
 
+    /** This table with column {@code column} of type {@code type}, in its definition and its slot; the caller checked the change. */
+    TableDef withColumnType(String column, ColumnType type) {
+        int at = columnIndex(column);
+        List<ColumnDef> cols = new ArrayList<>(columns);
+        cols.set(at, columns.get(at).withType(type));
+        List<Slot> next = slots;
+        if (!slots.isEmpty()) {
+            next = new ArrayList<>(slots);
+            Slot old = slots.get(slotOf(at));
+            next.set(slotOf(at), new Slot(type, type.coerce(old.fill()), false));
+        }
+        return with(name, cols, primaryKey, indexes, foreignKeys, nextIndexNo, next);
+    }
+
     /** This table with column {@code column} replaced by {@code change}'s result (defaults, nullability). */
     TableDef withColumn(String column, java.util.function.UnaryOperator<ColumnDef> change) {
         List<ColumnDef> cols = columns.stream().map(c -> c.name().equals(column) ? change.apply(c) : c).toList();

@@ -137,6 +137,7 @@ final class AlterTableExecutor {
             case DdlStatement.SetDefault d -> new TableChange.SetDefault(d.column(), defaultOf(def, d), d.sequence(),
                     d.function());
             case DdlStatement.SetNotNull n -> new TableChange.SetNullable(n.column(), !n.notNull());
+            case DdlStatement.SetType t -> new TableChange.SetType(t.column(), t.type());
             case DdlStatement.DropConstraint d -> new TableChange.DropConstraint(d.name(), d.ifExists());
             case DdlStatement.AddUnique u -> throw new IllegalStateException("ADD UNIQUE stands alone");
             case DdlStatement.AddForeignKey f -> throw new IllegalStateException("ADD FOREIGN KEY stands alone");

@@ -216,11 +216,11 @@ public final class DdlParser {
                     in.expect("NULL");
                     return new DdlStatement.SetNotNull(column, true);
                 }
-                if (in.token().is("DATA")) {
-                    throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "Changing a column's type is not supported",
-                            verb.line(), verb.column());
+                if (in.accept("DATA")) {
+                    in.expect("TYPE");
+                    return setType(column);
                 }
-                throw in.expected("DEFAULT or NOT NULL");
+                throw in.expected("DEFAULT, NOT NULL or DATA TYPE");
             }
             if (in.accept("DROP")) {
                 if (in.accept("DEFAULT")) {
@@ -232,11 +232,10 @@ public final class DdlParser {
                 }
                 throw in.expected("DEFAULT or NOT NULL");
             }
-            if (in.token().is("TYPE")) {
-                throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "Changing a column's type is not supported",
-                        verb.line(), verb.column());
+            if (in.accept("TYPE")) {
+                return setType(column);
             }
-            throw in.expected("SET or DROP");
+            throw in.expected("SET, DROP or TYPE");
         }
         throw in.expected("ADD, DROP, RENAME or ALTER");
     }
@@ -261,6 +260,17 @@ public final class DdlParser {
             return new DdlStatement.AddCheck(t.checks.get(0));
         }
         return new DdlStatement.AddForeignKey(t.foreignKeys.get(0));
+    }
+
+    /** The type after {@code ALTER COLUMN c [SET DATA] TYPE}; PostgreSQL's {@code USING expression} is refused. */
+    private DdlStatement.AlterAction setType(String column) {
+        ColumnType type = in.type();
+        Token at = in.token();
+        if (in.accept("USING")) {
+            throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "ALTER COLUMN ... TYPE ... USING is not supported (it would"
+                    + " rewrite every row)", at.line(), at.column());
+        }
+        return new DdlStatement.SetType(column, type);
     }
 
     /** {@code [RESTRICT | CASCADE]}: true for CASCADE. */

@@ -142,6 +142,10 @@ public sealed interface DdlStatement {
     record SetNotNull(String column, boolean notNull) implements AlterAction {
     }
 
+    /** {@code ALTER [COLUMN] c [SET DATA] TYPE type}. */
+    record SetType(String column, ColumnType type) implements AlterAction {
+    }
+
     /** {@code ADD [CONSTRAINT n] UNIQUE (columns)}. */
     record AddUnique(TableSpec.IndexSpec unique) implements AlterAction {
     }

@@ -198,8 +198,8 @@ public final class RowCodec {
     private static Object read(ByteSource in, ColumnType type) {
         return switch (type.type()) {
             case BOOLEAN -> in.read() != 0;
-            case SMALLINT -> (short) in.readSignedVarint();
-            case INTEGER -> (int) in.readSignedVarint();
+            case SMALLINT -> (short) narrow(in.readSignedVarint(), Short.MIN_VALUE, Short.MAX_VALUE);
+            case INTEGER -> (int) narrow(in.readSignedVarint(), Integer.MIN_VALUE, Integer.MAX_VALUE);
             case BIGINT -> in.readSignedVarint();
             case DECIMAL -> new BigDecimal(new BigInteger(in.readBytes()), type.scale());
             case REAL -> Float.intBitsToFloat((int) in.readFixed(4));
@@ -212,6 +212,19 @@ public final class RowCodec {
             case VARBINARY -> in.readBytes();
             case UUID -> new UUID(in.readFixed(8), in.readFixed(8));
         };
+    }
+
+    /**
+     * An integer read for a narrower type than the one it was written under: a node whose catalog
+     * predates an ALTER COLUMN … TYPE that widened the column reads a row written after it. The
+     * transaction retries (40001) and then reads under the newer catalog.
+     */
+    private static long narrow(long v, long min, long max) {
+        if (v < min || v > max) {
+            throw TellException.of(ErrorCode.TX_CONFLICT, "a stored integer " + v + " is wider than its column's type in"
+                    + " this transaction's catalog, which a later ALTER COLUMN ... TYPE widened; retry");
+        }
+        return v;
     }
 
     private static void skip(ByteSource in, ColumnType type) {

@@ -202,7 +202,7 @@ class DdlParserTest {
         assertSyntaxError("CREATE OR REPLACE TABLE t (a INT)", "Expected VIEW but found \"TABLE\" (at line 1, column 19)");
         assertSyntaxError("ALTER TABLE t", "Expected ADD, DROP, RENAME or ALTER but found end of input (at line 1, column 14)");
         assertSyntaxError("ALTER VIEW v", "Expected TABLE but found \"VIEW\" (at line 1, column 7)");
-        assertSyntaxError("ALTER TABLE t ALTER c SET", "Expected DEFAULT or NOT NULL but found end of input (at line 1, column 26)");
+        assertSyntaxError("ALTER TABLE t ALTER c SET", "Expected DEFAULT, NOT NULL or DATA TYPE but found end of input (at line 1, column 26)");
         assertSyntaxError("/* x\n*/ DROP TRIGGER v", "Expected TABLE, INDEX, SEQUENCE or VIEW but found \"TRIGGER\" (at line 2, column 9)");
         assertSyntaxError("CREATE TABLE t (a VARCHAR)", "Expected \"(\" but found \")\" (at line 1, column 26)");
         assertSyntaxError("CREATE TABLE t (a DECIMAL(5,))", "Expected a scale but found \")\" (at line 1, column 29)");

@@ -106,4 +106,14 @@ class RowCodecTest {
                 () -> codec.encode(new Object[] {5, LocalDate.EPOCH, new BigDecimal("1.25")})).code());
         assertThrows(IllegalArgumentException.class, () -> codec.encode(new Object[] {5}));
     }
+
+    /** A row written after ALTER COLUMN ... TYPE widened INTEGER to BIGINT, read under the older catalog: 40001, never a cut value. */
+    @Test
+    void anIntegerWiderThanItsOlderTypeIsARetryNotACut() {
+        byte[] wide = new RowCodec(List.of(ColumnType.BIGINT)).encode(new Object[] {9_000_000_000L});
+        RowCodec older = new RowCodec(List.of(ColumnType.INTEGER));
+        TellException e = assertThrows(TellException.class, () -> older.decode(wide));
+        assertEquals(ErrorCode.TX_CONFLICT, e.code());
+        assertEquals(7, older.decode(new RowCodec(List.of(ColumnType.BIGINT)).encode(new Object[] {7L}))[0]);
+    }
 }
