@@ -169,6 +169,35 @@ class PgJdbcIT {
         }
     }
 
+    /** information_schema is Tell's own: queries on it run through the server like any other (Tell's upper-case names). */
+    @Test
+    void informationSchemaAnswersThroughTheServer() throws SQLException {
+        try (Connection c = server.connect(""); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE info_t (id INT PRIMARY KEY, label VARCHAR(12) NOT NULL)");
+            try (ResultSet rs = s.executeQuery("SELECT column_name, data_type, character_maximum_length, is_nullable"
+                    + " FROM information_schema.columns WHERE table_name = 'INFO_T' ORDER BY ordinal_position")) {
+                assertTrue(rs.next());
+                assertEquals("ID", rs.getString(1));
+                assertEquals("integer", rs.getString(2));
+                assertTrue(rs.next());
+                assertEquals("LABEL", rs.getString(1));
+                assertEquals("character varying", rs.getString(2));
+                assertEquals(12, rs.getInt(3));
+                assertEquals("NO", rs.getString(4));
+                assertFalse(rs.next());
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM information_schema.tables WHERE table_schema = ?"
+                    + " AND table_name = ?")) {
+                ps.setString(1, "PUBLIC");
+                ps.setString(2, "INFO_T");
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(1, rs.getInt(1));
+                }
+            }
+        }
+    }
+
     private static void p2(Connection c, String table, LocalDateTime ts) throws SQLException {
         try (PreparedStatement q = c.prepareStatement("SELECT id, si, bi, amount, d, r, vc, ch, b, dt, ts FROM " + table
                 + " WHERE id >= ? ORDER BY id")) {

@@ -74,6 +74,13 @@ class PgPsqlDescribeIT {
                 "seen|timestamp without time zone|||CURRENT_TIMESTAMP",
                 "Indexes:",
                 "    \"tt_types_pkey\" PRIMARY KEY, btree (id)"), psql("-c", "\\d tt_types"));
+        try (Connection c = server.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE tt_child (id int PRIMARY KEY, parent int REFERENCES dept (id) ON DELETE CASCADE"
+                    + " ON UPDATE SET NULL)");
+        }
+        List<String> child = psql("-c", "\\d tt_child");
+        assertTrue(child.stream().anyMatch(l -> l.matches("    \"tt_child_fk_\\d+\" FOREIGN KEY \\(parent\\) REFERENCES dept\\(id\\)"
+                + " ON UPDATE SET NULL ON DELETE CASCADE")), child::toString);
     }
 
     @Test

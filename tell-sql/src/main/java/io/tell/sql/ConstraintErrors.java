@@ -25,7 +25,7 @@ public final class ConstraintErrors {
             String constraint = null;
             List<String> columns = null;
             if (d.index().equals(t.pkTree())) {
-                constraint = t.name() + "_PK";
+                constraint = t.primaryKeyName();
                 columns = t.primaryKey();
             } else {
                 for (IndexDef ix : t.indexes()) {

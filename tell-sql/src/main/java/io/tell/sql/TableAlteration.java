@@ -261,7 +261,7 @@ final class TableAlteration {
             put(t.withChecks(t.checks().stream().filter(c -> !c.name().equals(d.name())).toList()));
         } else if (t.foreignKeys().stream().anyMatch(fk -> fk.name().equals(d.name()))) {
             put(t.withForeignKeys(t.foreignKeys().stream().filter(fk -> !fk.name().equals(d.name())).toList()));
-        } else if (d.name().equals(t.name() + "_PK") && !t.primaryKey().isEmpty()) {
+        } else if (d.name().equals(t.primaryKeyName()) && !t.primaryKey().isEmpty()) {
             throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "cannot drop the primary key of table " + t.name()
                     + ": it stores the table's rows");
         } else if (!d.ifExists()) {
@@ -316,7 +316,7 @@ final class TableAlteration {
 
     private boolean constraintNamed(TableDef t, String name) {
         return t.index(name) != null || t.foreignKeys().stream().anyMatch(fk -> fk.name().equals(name))
-                || name.equals(t.name() + "_PK") || Checks.names(t).contains(name);
+                || name.equals(t.primaryKeyName()) || Checks.names(t).contains(name);
     }
 
     private String freeName(TableDef t, String prefix) {

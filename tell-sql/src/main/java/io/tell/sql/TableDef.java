@@ -280,6 +280,20 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         return out;
     }
 
+    /** The name of the primary key's constraint ({@code T_PK}), as errors and the catalogs give it. */
+    public String primaryKeyName() {
+        return name + "_PK";
+    }
+
+    /** The primary key or UNIQUE index over exactly {@code cols} (what a foreign key references); null for none. */
+    public String keyName(List<String> cols) {
+        if (primaryKey.equals(cols)) {
+            return primaryKeyName();
+        }
+        return indexes.stream().filter(ix -> ix.unique() && ix.columns().equals(cols)).map(IndexDef::name).findFirst()
+                .orElse(null);
+    }
+
     /** The position of column {@code column}, or -1. */
     public int columnIndex(String column) {
         for (int i = 0; i < columns.size(); i++) {

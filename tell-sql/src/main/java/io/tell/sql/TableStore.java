@@ -156,7 +156,7 @@ public final class TableStore {
      */
     public void checkUniqueKeys(Transaction tx, Object[] row) {
         if (!def.primaryKey().isEmpty()) {
-            checkKey(tx, null, def.name() + "_PK", def.primaryKey(), row);
+            checkKey(tx, null, def.primaryKeyName(), def.primaryKey(), row);
         }
         for (IndexDef ix : def.indexes()) {
             if (ix.unique()) {

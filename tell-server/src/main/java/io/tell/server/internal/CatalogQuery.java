@@ -12,15 +12,15 @@ import java.util.regex.Pattern;
  * JDBC driver's {@code DatabaseMetaData}), recognised by its shape: fragments that every version
  * of the query carries, in its text lower-cased with white space collapsed. The server answers
  * it from Tell's catalog ({@link CatalogAnswers}) instead of running it, as Tell's SQL has no
- * {@code pg_catalog}. Any other query naming {@code pg_catalog} or {@code information_schema}
- * is refused with 0A000 naming it.
+ * {@code pg_catalog}. Any other query naming {@code pg_catalog} or a {@code pg_class}-like
+ * relation is refused with 0A000 naming it; {@code information_schema} is Tell's own and runs.
  */
 record CatalogQuery(Shape shape, String sql, String text, int parameterCount) {
     /** What every catalog query has somewhere; a cheap test before the query is normalised. */
-    private static final Pattern CANDIDATE = Pattern.compile("pg_|information_schema|current_(database|catalog)",
+    private static final Pattern CANDIDATE = Pattern.compile("pg_|current_(database|catalog)",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern CATALOG = Pattern.compile(
-            "pg_catalog\\.|information_schema\\.|\\bpg_(class|namespace|attribute|type|index|constraint|settings|database|roles)\\b");
+            "pg_catalog\\.|\\bpg_(class|namespace|attribute|type|index|constraint|settings|database|roles)\\b");
     private static final Pattern CURRENT_DATABASE = Pattern.compile(
             "select (pg_catalog\\.)?(current_database\\(\\)|current_catalog)( as \"?\\w+\"?)?;?");
 

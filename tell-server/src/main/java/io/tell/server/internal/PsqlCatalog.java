@@ -200,9 +200,15 @@ final class PsqlCatalog {
                 constraint == null ? null : i.primary() ? "p" : "u", false, false, false, 0};
     }
 
+    /** As pg_get_constraintdef writes it: the actions other than NO ACTION, ON UPDATE first. */
     static String foreignKey(ForeignKeyDef fk) {
         return "FOREIGN KEY (" + PgCatalogView.columnList(fk.columns()) + ") REFERENCES "
-                + PgCatalogView.name(fk.refTable()) + "(" + PgCatalogView.columnList(fk.refColumns()) + ")";
+                + PgCatalogView.name(fk.refTable()) + "(" + PgCatalogView.columnList(fk.refColumns()) + ")"
+                + action("UPDATE", fk.onUpdate()) + action("DELETE", fk.onDelete());
+    }
+
+    private static String action(String event, ForeignKeyDef.Action a) {
+        return a == ForeignKeyDef.Action.NO_ACTION ? "" : " ON " + event + " " + a.name().replace('_', ' ');
     }
 
     private static List<Object[]> referencedBy(CatalogQuery q, PgCatalogView view, List<Object> parameters) {

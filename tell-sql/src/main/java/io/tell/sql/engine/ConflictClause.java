@@ -116,7 +116,7 @@ final class ConflictClause {
         if (in.accept("ON")) {
             in.expect("CONSTRAINT");
             String name = in.identifier();
-            if (name.equals(def.name() + "_PK") && !def.primaryKey().isEmpty()) {
+            if (name.equals(def.primaryKeyName()) && !def.primaryKey().isEmpty()) {
                 return List.of(all.get(0));
             }
             return all.stream().filter(k -> name.equals(k.index())).findFirst().map(List::of).orElseThrow(() ->

@@ -48,6 +48,7 @@ public final class CatalogSchema {
         for (ViewDef v : snapshot.views()) {
             root.add(v.name(), new View(v));
         }
+        root.add(InformationSchema.NAME, new InformationSchema(snapshot));
         // Type names DDL takes that Calcite's grammar lacks, for CAST: unbounded, as in PostgreSQL.
         root.add("TEXT", types -> types.createSqlType(SqlTypeName.VARCHAR));
         root.add("CLOB", types -> types.createSqlType(SqlTypeName.VARCHAR));

@@ -155,15 +155,12 @@ final class CatalogMetadata {
                 "PK_NAME");
         for (TableDef t : table(catalogName, schema, table)) {
             for (int i = 0; i < t.primaryKey().size(); i++) {
-                out.add(null, SCHEMA, t.name(), t.primaryKey().get(i), i + 1, primaryKeyName(t));
+                out.add(null, SCHEMA, t.name(), t.primaryKey().get(i), i + 1, t.primaryKeyName());
             }
         }
         return out.sortBy("COLUMN_NAME");
     }
 
-    static String primaryKeyName(TableDef t) {
-        return t.name() + "_PK";
-    }
 
     /** The primary-key index (unique), then UNIQUE constraints and secondary indexes; all B+trees, ascending. */
     MetadataTable indexInfo(String catalogName, String schema, String table, boolean unique) {
@@ -171,7 +168,7 @@ final class CatalogMetadata {
                 "INDEX_QUALIFIER", "INDEX_NAME", "TYPE:SMALLINT", "ORDINAL_POSITION:SMALLINT", "COLUMN_NAME", "ASC_OR_DESC",
                 "CARDINALITY:BIGINT", "PAGES:BIGINT", "FILTER_CONDITION");
         for (TableDef t : table(catalogName, schema, table)) {
-            addIndex(out, t, primaryKeyName(t), t.primaryKey(), true, List.of());
+            addIndex(out, t, t.primaryKeyName(), t.primaryKey(), true, List.of());
             for (IndexDef ix : t.indexes()) {
                 if ((ix.unique() || !unique) && !ix.writeOnly()) {
                     addIndex(out, t, ix.name(), ix.columns(), ix.unique(), ix.descending());
@@ -226,7 +223,7 @@ final class CatalogMetadata {
             if (!which.test(fk)) {
                 continue;
             }
-            String pkName = catalog.table(fk.refTable()).map(ref -> keyName(ref, fk.refColumns())).orElse(null);
+            String pkName = catalog.table(fk.refTable()).map(ref -> ref.keyName(fk.refColumns())).orElse(null);
             for (int i = 0; i < fk.columns().size(); i++) {
                 out.add(null, SCHEMA, fk.refTable(), fk.refColumns().get(i), null, SCHEMA, t.name(), fk.columns().get(i),
                         i + 1, rule(fk.onUpdate()), rule(fk.onDelete()), fk.name(),
@@ -236,13 +233,6 @@ final class CatalogMetadata {
     }
 
     /** The name of the primary key or unique index of {@code ref} on exactly {@code columns}, or null. */
-    private static String keyName(TableDef ref, List<String> columns) {
-        if (ref.primaryKey().equals(columns)) {
-            return primaryKeyName(ref);
-        }
-        return ref.indexes().stream().filter(ix -> ix.unique() && ix.columns().equals(columns))
-                .map(IndexDef::name).findFirst().orElse(null);
-    }
 
     /** The primary key, the best (and only) unique row identifier a table has for the session. */
     MetadataTable bestRowIdentifier(String catalogName, String schema, String table) {
