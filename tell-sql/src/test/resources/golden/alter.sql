@@ -384,3 +384,43 @@ CREATE VIEW widen_v AS SELECT id, s FROM widen
 
 statement error 2BP01 view WIDEN_V reads it
 ALTER TABLE widen ALTER COLUMN s TYPE VARCHAR(20)
+
+# RENAME CONSTRAINT: UNIQUE (with its index), FOREIGN KEY and CHECK; the primary key keeps its name.
+statement ok
+CREATE TABLE rc_parent (id INT PRIMARY KEY, code VARCHAR(5) CONSTRAINT rc_code UNIQUE)
+
+statement ok
+CREATE TABLE rc_child (id INT PRIMARY KEY, p INT CONSTRAINT rc_fk REFERENCES rc_parent (id), n INT CONSTRAINT rc_pos CHECK (n > 0))
+
+statement ok
+ALTER TABLE rc_parent RENAME CONSTRAINT rc_code TO rc_code_unique
+
+statement ok
+ALTER TABLE rc_child RENAME CONSTRAINT rc_fk TO rc_child_parent, RENAME CONSTRAINT rc_pos TO rc_positive
+
+statement ok
+INSERT INTO rc_parent VALUES (1, 'a')
+
+statement error 23505 RC_CODE_UNIQUE
+INSERT INTO rc_parent VALUES (2, 'a')
+
+statement error 23503 RC_CHILD_PARENT
+INSERT INTO rc_child VALUES (1, 9, 1)
+
+statement error 23514 RC_POSITIVE
+INSERT INTO rc_child VALUES (1, 1, 0)
+
+statement error 42P07
+ALTER TABLE rc_child RENAME CONSTRAINT rc_positive TO rc_child_parent
+
+statement error 42P01
+ALTER TABLE rc_child RENAME CONSTRAINT nothing TO other
+
+statement error 0A000 cannot be renamed
+ALTER TABLE rc_child RENAME CONSTRAINT rc_child_pk TO other
+
+statement ok
+ALTER TABLE rc_parent DROP CONSTRAINT rc_code_unique
+
+statement count 1
+INSERT INTO rc_parent VALUES (2, 'a')

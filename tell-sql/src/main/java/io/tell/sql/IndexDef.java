@@ -20,6 +20,11 @@ public record IndexDef(String name, List<String> columns, boolean unique, boolea
         descending = List.copyOf(descending);
     }
 
+    /** This index under another name (the same tree). */
+    public IndexDef renamed(String to) {
+        return new IndexDef(to, columns, unique, constraint, treeName, writeOnly, descending);
+    }
+
     public IndexDef(String name, List<String> columns, boolean unique, boolean constraint, String treeName) {
         this(name, columns, unique, constraint, treeName, false, List.of());
     }

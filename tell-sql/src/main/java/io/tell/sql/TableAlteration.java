@@ -69,6 +69,7 @@ final class TableAlteration {
             }
             case TableChange.RenameColumn r -> renameColumn(t, r.from(), r.to());
             case TableChange.RenameTable r -> renameTable(t, r.to());
+            case TableChange.RenameConstraint r -> renameConstraint(t, r.from(), r.to());
             case TableChange.SetType s -> setType(t, column(t, s.column()), s.type());
             case TableChange.SetDefault d -> put(t.withColumn(column(t, d.column()).name(), c -> {
                 if (c.identity() != ColumnDef.Identity.NONE) {
@@ -251,6 +252,31 @@ final class TableAlteration {
             }
         }
         followOwner(q -> from.equals(q.ownerTable()) ? owned(q, to, q.ownerColumn()) : q);
+    }
+
+    private void renameConstraint(TableDef t, String from, String to) {
+        if (from.equals(to)) {
+            return;
+        }
+        Names.check("constraint", to);
+        if (constraintNamed(t, to) || cat.tableOfIndex(to).isPresent()) {
+            throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "constraint " + to + " of table " + t.name() + " already exists");
+        }
+        IndexDef ix = t.index(from);
+        if (ix != null && ix.constraint()) {
+            put(t.withIndexRenamed(from, to));
+        } else if (Checks.names(t).contains(from)) {
+            put(t.withChecks(t.checks().stream().map(c -> c.name().equals(from) ? new CheckDef(to, c.condition()) : c).toList()));
+        } else if (t.foreignKeys().stream().anyMatch(fk -> fk.name().equals(from))) {
+            put(t.withForeignKeys(t.foreignKeys().stream().map(fk -> fk.name().equals(from)
+                    ? fk.with(to, fk.columns(), fk.refTable(), fk.refColumns()) : fk).toList()));
+        } else if (from.equals(t.primaryKeyName()) && !t.primaryKey().isEmpty()) {
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "the primary key of table " + t.name() + " is always "
+                    + t.primaryKeyName() + " and cannot be renamed");
+        } else {
+            throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "constraint " + from + " of table " + t.name()
+                    + " does not exist" + (ix != null ? " (" + from + " is an index)" : ""));
+        }
     }
 
     private void dropConstraint(TableDef t, TableChange.DropConstraint d) {

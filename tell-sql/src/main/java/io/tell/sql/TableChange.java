@@ -25,6 +25,10 @@ public sealed interface TableChange {
     record RenameColumn(String from, String to) implements TableChange {
     }
 
+    /** A UNIQUE (and its index), FOREIGN KEY or CHECK constraint under another name. */
+    record RenameConstraint(String from, String to) implements TableChange {
+    }
+
     record RenameTable(String to) implements TableChange {
     }
 

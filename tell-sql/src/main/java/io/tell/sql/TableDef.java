@@ -249,6 +249,12 @@ public record TableDef(long id, String name, List<ColumnDef> columns, List<Strin
         return with(name, columns, primaryKey, next, foreignKeys, nextIndexNo, slots);
     }
 
+    /** This table with index {@code from} called {@code to} (the same tree). */
+    TableDef withIndexRenamed(String from, String to) {
+        List<IndexDef> next = indexes.stream().map(ix -> ix.name().equals(from) ? ix.renamed(to) : ix).toList();
+        return with(name, columns, primaryKey, next, foreignKeys, nextIndexNo, slots);
+    }
+
     TableDef withoutIndex(String indexName) {
         List<IndexDef> next = new ArrayList<>(indexes);
         next.removeIf(ix -> ix.name().equals(indexName));

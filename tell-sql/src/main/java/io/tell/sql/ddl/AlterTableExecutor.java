@@ -134,6 +134,7 @@ final class AlterTableExecutor {
             case DdlStatement.DropColumn d -> new TableChange.DropColumn(d.column(), d.ifExists(), d.cascade());
             case DdlStatement.RenameColumn r -> new TableChange.RenameColumn(r.from(), r.to());
             case DdlStatement.RenameTable r -> new TableChange.RenameTable(r.to());
+            case DdlStatement.RenameConstraint r -> new TableChange.RenameConstraint(r.from(), r.to());
             case DdlStatement.SetDefault d -> new TableChange.SetDefault(d.column(), defaultOf(def, d), d.sequence(),
                     d.function());
             case DdlStatement.SetNotNull n -> new TableChange.SetNullable(n.column(), !n.notNull());

@@ -191,9 +191,10 @@ public final class DdlParser {
             if (in.accept("TO")) {
                 return new DdlStatement.RenameTable(in.identifier("a table name"));
             }
-            if (in.token().is("CONSTRAINT")) {
-                throw DdlLexer.error(ErrorCode.FEATURE_NOT_SUPPORTED, "RENAME CONSTRAINT is not supported",
-                        at.line(), at.column());
+            if (in.accept("CONSTRAINT")) {
+                String from = in.identifier("a constraint name");
+                in.expect("TO");
+                return new DdlStatement.RenameConstraint(from, in.identifier("a constraint name"));
             }
             in.accept("COLUMN");
             String from = in.identifier("a column name");

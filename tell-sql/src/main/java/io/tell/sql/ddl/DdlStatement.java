@@ -130,6 +130,10 @@ public sealed interface DdlStatement {
     record RenameColumn(String from, String to) implements AlterAction {
     }
 
+    /** {@code RENAME CONSTRAINT c TO d}. */
+    record RenameConstraint(String from, String to) implements AlterAction {
+    }
+
     /** {@code RENAME TO t}. */
     record RenameTable(String to) implements AlterAction {
     }
