@@ -28,6 +28,10 @@ public class Attachment {
 
     private LocalTime availableFrom;
 
+    private java.time.Instant uploaded;
+
+    private java.time.OffsetDateTime reviewed;
+
     protected Attachment() {
     }
 
@@ -56,5 +60,19 @@ public class Attachment {
 
     public LocalTime getAvailableFrom() {
         return availableFrom;
+    }
+
+    public java.time.Instant getUploaded() {
+        return uploaded;
+    }
+
+    public java.time.OffsetDateTime getReviewed() {
+        return reviewed;
+    }
+
+    public Attachment stamped(java.time.Instant uploaded, java.time.OffsetDateTime reviewed) {
+        this.uploaded = uploaded;
+        this.reviewed = reviewed;
+        return this;
     }
 }
