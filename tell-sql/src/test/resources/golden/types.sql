@@ -158,3 +158,20 @@ query
 SELECT count(other) FROM tokens
 ----
 1
+
+# Byte strings through the string functions, counted in bytes.
+query
+SELECT X'01' || X'02', SUBSTRING(X'0a0b0c' FROM 2 FOR 1), SUBSTRING(X'0a0b0c' FROM 2), POSITION(X'0c' IN X'0a0b0c'), OCTET_LENGTH(X'0a0b'), OCTET_LENGTH('é'), CHAR_LENGTH('é') FROM tokens WHERE label = 'a'
+----
+\x0102 | \x0b | \x0b0c | 3 | 2 | 2 | 1
+
+query
+SELECT label, OCTET_LENGTH(doc) FROM things JOIN tokens ON label = 'a' WHERE doc IS NOT NULL ORDER BY 2
+----
+a | 0
+a | 1
+
+query
+SELECT MIN(id), MAX(id), MIN(data), MAX(seen) FROM things
+----
+00000000-0000-0000-0000-000000000002 | ffffffff-0000-0000-0000-000000000001 | \x00ff | 23:59:59

@@ -23,7 +23,7 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  *
  * <p>Operators: AND, OR, NOT, the IS tests, comparisons and IS [NOT] DISTINCT FROM, SEARCH
  * (IN lists and ranges), BETWEEN, {@code + - * /}, MOD, unary minus and plus, CASE, COALESCE, NULLIF, CAST,
- * LIKE, SIMILAR TO, {@code ||}, UPPER, LOWER, INITCAP, TRIM, SUBSTRING, OVERLAY, CHAR_LENGTH,
+ * LIKE, SIMILAR TO, {@code ||}, UPPER, LOWER, INITCAP, TRIM, SUBSTRING, OVERLAY, CHAR_LENGTH, OCTET_LENGTH,
  * POSITION, ABS, SIGN, FLOOR, CEIL, ROUND, TRUNCATE, POWER, SQRT, EXP, LN, LOG10, EXTRACT,
  * CURRENT_DATE, CURRENT_TIME, CURRENT_TIMESTAMP, LOCALTIME, LOCALTIMESTAMP, datetime ±
  * interval, NEXT VALUE FOR and nextval. Anything else fails here, at compile time, with FEATURE_NOT_SUPPORTED naming it.
@@ -38,17 +38,22 @@ public final class ExprCompiler {
 
     /** Functions Calcite gives no distinctive kind, by operator instance (never by name). */
     private static final Map<SqlOperator, CallCompiler> FUNCTIONS = Map.ofEntries(
-            Map.entry(SqlStdOperatorTable.CONCAT, StringFunctions::concat),
+            Map.entry(SqlStdOperatorTable.CONCAT, (c, o) -> ByteFunctions.applies(c) ? ByteFunctions.concat(o)
+                    : StringFunctions.concat(c, o)),
             Map.entry(SequenceFunctions.NEXTVAL, (c, o) -> SequenceFunctions.byName(o.get(0), true)),
             Map.entry(SequenceFunctions.CURRVAL, (c, o) -> SequenceFunctions.byName(o.get(0), false)),
             Map.entry(UuidFunctions.GEN_RANDOM_UUID, (c, o) -> UuidFunctions.random()),
             Map.entry(SqlStdOperatorTable.UPPER, (c, o) -> StringFunctions.upper(o.get(0))),
             Map.entry(SqlStdOperatorTable.LOWER, (c, o) -> StringFunctions.lower(o.get(0))),
             Map.entry(SqlStdOperatorTable.INITCAP, (c, o) -> StringFunctions.initcap(o.get(0))),
-            Map.entry(SqlStdOperatorTable.SUBSTRING, (c, o) -> StringFunctions.substring(o)),
+            Map.entry(SqlStdOperatorTable.SUBSTRING, (c, o) -> ByteFunctions.applies(c) ? ByteFunctions.substring(o)
+                    : StringFunctions.substring(o)),
             Map.entry(SqlStdOperatorTable.OVERLAY, (c, o) -> StringFunctions.overlay(o)),
-            Map.entry(SqlStdOperatorTable.CHAR_LENGTH, (c, o) -> StringFunctions.charLength(o.get(0))),
-            Map.entry(SqlStdOperatorTable.CHARACTER_LENGTH, (c, o) -> StringFunctions.charLength(o.get(0))),
+            Map.entry(SqlStdOperatorTable.CHAR_LENGTH, (c, o) -> ByteFunctions.applies(c) ? ByteFunctions.length(o.get(0))
+                    : StringFunctions.charLength(o.get(0))),
+            Map.entry(SqlStdOperatorTable.CHARACTER_LENGTH, (c, o) -> ByteFunctions.applies(c) ? ByteFunctions.length(o.get(0))
+                    : StringFunctions.charLength(o.get(0))),
+            Map.entry(SqlStdOperatorTable.OCTET_LENGTH, (c, o) -> ByteFunctions.length(o.get(0))),
             Map.entry(SqlStdOperatorTable.ASCII, (c, o) -> StringFunctions.ascii(o.get(0))),
             Map.entry(SqlStdOperatorTable.ABS, (c, o) -> MathFunctions.abs(c, o.get(0))),
             Map.entry(SqlStdOperatorTable.SIGN, (c, o) -> MathFunctions.sign(c, o.get(0))),
@@ -150,7 +155,7 @@ public final class ExprCompiler {
             case LIKE -> Patterns.like(call, ops);
             case SIMILAR -> Patterns.similar(call, ops);
             case TRIM -> StringFunctions.trim(call, ops);
-            case POSITION -> StringFunctions.position(ops);
+            case POSITION -> ByteFunctions.applies(call) ? ByteFunctions.position(ops) : StringFunctions.position(ops);
             case FLOOR, CEIL -> ops.size() == 2
                     ? DateFunctions.floor(call, ops, kind == SqlKind.CEIL)
                     : MathFunctions.floor(call, ops.get(0), kind == SqlKind.CEIL);
