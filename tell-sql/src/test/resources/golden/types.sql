@@ -85,8 +85,6 @@ SELECT CAST('not-a-uuid' AS UUID) FROM things
 statement error 0A000 BINARY(n)
 CREATE TABLE fixed (b BINARY(16))
 
-statement error 0A000 TIME WITH TIME ZONE
-CREATE TABLE zoned (t TIME WITH TIME ZONE)
 
 statement error 42601 Bad binary literal
 CREATE TABLE badhex (b VARBINARY(2) DEFAULT X'abc')
@@ -175,3 +173,43 @@ query
 SELECT MIN(id), MAX(id), MIN(data), MAX(seen) FROM things
 ----
 00000000-0000-0000-0000-000000000002 | ffffffff-0000-0000-0000-000000000001 | \x00ff | 23:59:59
+
+# TIMESTAMP WITH TIME ZONE (TIMESTAMPTZ): an instant, shown at UTC (the session's time zone) with +00.
+statement ok
+CREATE TABLE events (id INT PRIMARY KEY, happened TIMESTAMP(6) WITH TIME ZONE, seen TIMESTAMPTZ DEFAULT CURRENT_TIMESTAMP, local_at TIMESTAMP)
+
+statement count 3
+INSERT INTO events (id, happened, local_at) VALUES (1, '2024-05-06 09:08:09.5+02', '2024-05-06 07:00:00'), (2, '2024-05-06 07:08:09Z', NULL), (3, '2024-05-06 03:00:00-05:30', NULL)
+
+query
+SELECT id, CAST(happened AS VARCHAR(40)), seen IS NOT NULL FROM events ORDER BY happened
+----
+2 | 2024-05-06 07:08:09+00 | true
+1 | 2024-05-06 07:08:09.5+00 | true
+3 | 2024-05-06 08:30:00+00 | true
+
+query
+SELECT id FROM events WHERE happened = '2024-05-06 10:08:09.5+03:00'
+----
+1
+
+query
+SELECT id, CAST(happened AS TIMESTAMP), EXTRACT(HOUR FROM happened) FROM events WHERE happened > CAST(local_at AS TIMESTAMP WITH LOCAL TIME ZONE) ORDER BY id
+----
+1 | 2024-05-06T07:08:09.500 | 7
+
+statement ok
+CREATE INDEX events_at ON events (happened)
+
+query
+SELECT id FROM events WHERE happened BETWEEN '2024-05-06 07:00:00+00' AND '2024-05-06 08:00:00+00' ORDER BY id
+----
+1
+2
+
+statement error 22018
+INSERT INTO events (id, happened) VALUES (4, '2024-05-06 25:00:00+02')
+
+
+statement error 0A000 TIME WITH TIME ZONE
+CREATE TABLE zoned_time (t TIME WITH TIME ZONE)

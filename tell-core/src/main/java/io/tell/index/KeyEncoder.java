@@ -9,6 +9,8 @@ import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 
@@ -114,6 +116,8 @@ public final class KeyEncoder {
             case DATE -> w.writeDate(as(LocalDate.class, v, type));
             case TIMESTAMP -> w.writeTimestamp(as(LocalDateTime.class, v, type));
             case TIME -> w.writeSigned(as(LocalTime.class, v, type).toNanoOfDay(), 8);
+            case TIMESTAMPTZ -> w.writeTimestamp(as(OffsetDateTime.class, v, type).withOffsetSameInstant(ZoneOffset.UTC)
+                    .toLocalDateTime());
             case VARBINARY -> w.writeBytes(as(byte[].class, v, type));
             case UUID -> { // the 16 bytes unsigned: writeSigned flips the sign bit back
                 java.util.UUID u = as(java.util.UUID.class, v, type);
@@ -136,6 +140,7 @@ public final class KeyEncoder {
             case DATE -> r.readDate();
             case TIMESTAMP -> r.readTimestamp();
             case TIME -> LocalTime.ofNanoOfDay(r.readSigned(8));
+            case TIMESTAMPTZ -> r.readTimestamp().atOffset(ZoneOffset.UTC);
             case VARBINARY -> r.readBytes();
             case UUID -> new java.util.UUID(r.readSigned(8) ^ Long.MIN_VALUE, r.readSigned(8) ^ Long.MIN_VALUE);
         };

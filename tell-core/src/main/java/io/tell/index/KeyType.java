@@ -32,5 +32,7 @@ public enum KeyType {
     /** {@code byte[]}, ordered as unsigned bytes; a value sorts before every longer value it begins. */
     VARBINARY,
     /** {@link java.util.UUID}, ordered as its 16 bytes unsigned (as PostgreSQL orders uuid). */
-    UUID
+    UUID,
+    /** {@link java.time.OffsetDateTime} (TIMESTAMP WITH TIME ZONE): an instant, encoded as its UTC date-time; decoded at UTC. */
+    TIMESTAMPTZ
 }

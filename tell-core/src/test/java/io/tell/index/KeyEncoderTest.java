@@ -181,6 +181,7 @@ class KeyEncoderTest {
             case DATE -> Comparator.<LocalDate>naturalOrder();
             case TIMESTAMP -> Comparator.<LocalDateTime>naturalOrder();
             case TIME -> Comparator.<LocalTime>naturalOrder();
+            case TIMESTAMPTZ -> Comparator.comparing(java.time.OffsetDateTime::toInstant);
             case VARBINARY -> (byte[] a, byte[] b) -> Arrays.compareUnsigned(a, b);
             case UUID -> Comparator.comparing((UUID u) -> ByteBuffer.allocate(16).putLong(u.getMostSignificantBits())
                     .putLong(u.getLeastSignificantBits()).array(), Arrays::compareUnsigned);
@@ -214,6 +215,9 @@ class KeyEncoderTest {
                     : rnd.nextInt(10) - 5, rnd.nextBoolean() ? 0 : rnd.nextInt(1_000_000_000), ZoneOffset.UTC);
             case TIME -> LocalTime.ofNanoOfDay(rnd.nextBoolean() ? rnd.nextLong(LocalTime.MAX.toNanoOfDay() + 1)
                     : rnd.nextInt(3) * 1_000_000_000L);
+            case TIMESTAMPTZ -> java.time.OffsetDateTime.of(LocalDateTime.ofEpochSecond(rnd.nextLong(-4_000_000_000L, 4_000_000_000L),
+                    rnd.nextBoolean() ? 0 : rnd.nextInt(1_000_000_000), ZoneOffset.UTC),
+                    ZoneOffset.ofHours(rnd.nextInt(-12, 13))); // any offset: keys order by the instant
             case VARBINARY -> {
                 byte[] b = new byte[rnd.nextInt(6)];
                 for (int i = 0; i < b.length; i++) {

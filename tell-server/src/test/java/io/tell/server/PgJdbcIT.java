@@ -169,6 +169,40 @@ class PgJdbcIT {
         }
     }
 
+    /** timestamptz through the driver: OffsetDateTime in, the same instant out at +00, text, server-side and binary. */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "prepareThreshold=1", "prepareThreshold=1&binaryTransfer=true"})
+    void instantsRoundTrip(String options) throws SQLException {
+        String table = "stamps_" + Math.abs(options.hashCode());
+        java.time.OffsetDateTime at = java.time.OffsetDateTime.parse("2024-05-06T09:08:09.123456+02:00");
+        try (Connection c = server.connect(options); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY, stamped timestamptz)");
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?)")) {
+                for (int id = 1; id <= 3; id++) {
+                    p.setInt(1, id);
+                    p.setObject(2, at.plusMinutes(id));
+                    assertEquals(1, p.executeUpdate());
+                }
+            }
+            s.execute("INSERT INTO " + table + " VALUES (4, '2024-05-06 07:20:09+00'::timestamptz)");
+            try (PreparedStatement q = c.prepareStatement("SELECT stamped FROM " + table + " WHERE id = ?")) {
+                for (int id = 1; id <= 3; id++) {
+                    q.setInt(1, id);
+                    try (ResultSet rs = q.executeQuery()) {
+                        assertTrue(rs.next());
+                        assertEquals(at.plusMinutes(id).toInstant(), rs.getObject(1, java.time.OffsetDateTime.class).toInstant());
+                        assertEquals(Types.TIMESTAMP, rs.getMetaData().getColumnType(1));
+                        assertEquals("timestamptz", rs.getMetaData().getColumnTypeName(1));
+                    }
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT CAST(stamped AS VARCHAR(40)) FROM " + table + " WHERE id = 4")) {
+                assertTrue(rs.next());
+                assertEquals("2024-05-06 07:20:09+00", rs.getString(1));
+            }
+        }
+    }
+
     /** information_schema is Tell's own: queries on it run through the server like any other (Tell's upper-case names). */
     @Test
     void informationSchemaAnswersThroughTheServer() throws SQLException {

@@ -63,7 +63,7 @@ class PgPsqlDescribeIT {
     void describesUuidByteaAndTimeColumns() throws IOException, InterruptedException, SQLException {
         try (Connection c = server.connect(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE tt_types (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), body bytea,"
-                    + " due time DEFAULT TIME '08:00', seen timestamp DEFAULT CURRENT_TIMESTAMP)");
+                    + " due time DEFAULT TIME '08:00', seen timestamp DEFAULT CURRENT_TIMESTAMP, stamped timestamptz)");
         }
         assertEquals(List.of(
                 "Table \"public.tt_types\"",
@@ -72,6 +72,7 @@ class PgPsqlDescribeIT {
                 "body|bytea|||",
                 "due|time without time zone|||'08:00:00'::time without time zone",
                 "seen|timestamp without time zone|||CURRENT_TIMESTAMP",
+                "stamped|timestamp with time zone|||",
                 "Indexes:",
                 "    \"tt_types_pkey\" PRIMARY KEY, btree (id)"), psql("-c", "\\d tt_types"));
         try (Connection c = server.connect(); Statement s = c.createStatement()) {

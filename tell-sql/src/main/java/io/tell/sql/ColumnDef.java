@@ -52,7 +52,7 @@ public record ColumnDef(String name, ColumnType type, boolean nullable, Object d
                 throw TellException.of(ErrorCode.INVALID_DEFINITION, "column " + name + " has a bad DEFAULT " + defaultFunction);
             }
             if (defaultFunction.equals(RANDOM_UUID) ? type.type() != SqlType.UUID
-                    : type.type() != SqlType.DATE && type.type() != SqlType.TIMESTAMP) {
+                    : type.type() != SqlType.DATE && type.type() != SqlType.TIMESTAMP && type.type() != SqlType.TIMESTAMPTZ) {
                 throw TellException.of(ErrorCode.INVALID_DEFINITION, "DEFAULT " + defaultFunction + " needs a "
                         + (defaultFunction.equals(RANDOM_UUID) ? "UUID" : "DATE or TIMESTAMP") + " column, and " + name
                         + " is " + type);

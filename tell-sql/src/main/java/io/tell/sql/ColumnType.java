@@ -33,6 +33,7 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
     public static final ColumnType TIMESTAMP = new ColumnType(SqlType.TIMESTAMP, 0, 0, 0);
     public static final ColumnType TIME = new ColumnType(SqlType.TIME, 0, 0, 0);
     public static final ColumnType UUID = new ColumnType(SqlType.UUID, 0, 0, 0);
+    public static final ColumnType TIMESTAMPTZ = new ColumnType(SqlType.TIMESTAMPTZ, 0, 0, 0);
 
     public ColumnType {
         if (type == null) {
@@ -117,6 +118,7 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
             case TIME -> temporal(value, LocalTime.class, java.sql.Time.class, java.sql.Time::toLocalTime);
             case VARBINARY -> bytes(value);
             case UUID -> uuid(value);
+            case TIMESTAMPTZ -> Values.instant(value);
         };
     }
 

@@ -34,7 +34,9 @@ public enum SqlType {
     /** {@code byte[]} of at most the column's length (VARBINARY, BYTEA, BLOB); never changed in place. */
     VARBINARY(byte[].class, KeyType.VARBINARY),
     /** {@link java.util.UUID}. */
-    UUID(java.util.UUID.class, KeyType.UUID);
+    UUID(java.util.UUID.class, KeyType.UUID),
+    /** {@link java.time.OffsetDateTime} at UTC: an instant (TIMESTAMP WITH TIME ZONE, PostgreSQL's timestamptz). */
+    TIMESTAMPTZ(java.time.OffsetDateTime.class, KeyType.TIMESTAMPTZ);
 
     private final Class<?> javaClass;
     private final KeyType keyType;

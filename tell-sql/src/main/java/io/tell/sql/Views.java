@@ -97,6 +97,7 @@ public final class Views {
             case DATE -> ColumnType.DATE;
             case TIMESTAMP -> ColumnType.TIMESTAMP;
             case TIME -> ColumnType.TIME;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> ColumnType.TIMESTAMPTZ;
             case UUID -> ColumnType.UUID;
             case BINARY, VARBINARY -> ColumnType.varbinary(t.getPrecision() > 0
                     ? Math.min(t.getPrecision(), ColumnType.MAX_LENGTH) : ColumnType.MAX_LENGTH);

@@ -58,6 +58,9 @@ public final class RandomValues {
                 random.nextBytes(b);
                 yield b;
             }
+            case TIMESTAMPTZ -> LocalDateTime.of(1900 + random.nextInt(300), 1 + random.nextInt(12), 1 + random.nextInt(28),
+                    random.nextInt(24), random.nextInt(60), random.nextInt(60), random.nextInt(1_000_000_000))
+                    .atOffset(java.time.ZoneOffset.UTC);
             case UUID -> edge ? pick(new UUID(0, 0), new UUID(-1, -1), new UUID(Long.MIN_VALUE, Long.MAX_VALUE))
                     : new UUID(random.nextLong(), random.nextLong());
         };

@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.Locale;
@@ -43,7 +45,9 @@ final class BinaryValues {
             case NUMERIC -> writeNumeric((BigDecimal) v, out);
             case DATE -> out.writeInt((int) ChronoUnit.DAYS.between(EPOCH, (LocalDate) v));
             case TIME -> out.writeLong(((LocalTime) v).toNanoOfDay() / 1000);
-            case TIMESTAMP, TIMESTAMPTZ -> out.writeLong(ChronoUnit.MICROS.between(EPOCH_TIME, (LocalDateTime) v));
+            case TIMESTAMP -> out.writeLong(ChronoUnit.MICROS.between(EPOCH_TIME, (LocalDateTime) v));
+            case TIMESTAMPTZ -> out.writeLong(ChronoUnit.MICROS.between(EPOCH_TIME, v instanceof OffsetDateTime t
+                    ? t.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime() : (LocalDateTime) v));
             case BYTEA -> out.writeBytes((byte[]) v);
             case UUID -> out.writeLong(((UUID) v).getMostSignificantBits()).writeLong(((UUID) v).getLeastSignificantBits());
             case TEXT, VARCHAR, BPCHAR -> out.writeCharSequence(TextValues.format(v), StandardCharsets.UTF_8);
@@ -63,7 +67,8 @@ final class BinaryValues {
             case NUMERIC -> readNumeric(in);
             case DATE -> EPOCH.plusDays(fixed(in, 4).readInt());
             case TIME -> LocalTime.ofNanoOfDay(checkedMicros(fixed(in, 8).readLong()) * 1000);
-            case TIMESTAMP, TIMESTAMPTZ -> EPOCH_TIME.plus(fixed(in, 8).readLong(), ChronoUnit.MICROS);
+            case TIMESTAMP -> EPOCH_TIME.plus(fixed(in, 8).readLong(), ChronoUnit.MICROS);
+            case TIMESTAMPTZ -> EPOCH_TIME.plus(fixed(in, 8).readLong(), ChronoUnit.MICROS).atOffset(ZoneOffset.UTC);
             case BYTEA -> all(in, bytes);
             case UUID -> new UUID(fixed(in, 16).readLong(), in.readLong());
             case TEXT, VARCHAR, BPCHAR -> new String(all(in, bytes), StandardCharsets.UTF_8);

@@ -20,6 +20,8 @@ final class LiteralCasts {
             + "(?:\\s+with(?:out)?\\s+time\\s+zone|\\s+precision|\\s+varying)?)(\\s*\\(\\s*\\d+\\s*(?:,\\s*\\d+\\s*)?\\))?",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern ISO_T = Pattern.compile("(\\d)T(\\d)");
+    /** PostgreSQL's names of timestamptz, whose literal's instant is written at UTC, the session's time zone. */
+    private static final java.util.Set<String> ZONED = java.util.Set.of("timestamptz", "timestamp with time zone");
     /** PostgreSQL's names to Tell's; "" keeps the literal as it is (a string already). */
     private static final Map<String, String> TYPES = Map.ofEntries(
             Map.entry("date", "DATE"), Map.entry("time", "TIME(6)"), Map.entry("timestamp", "TIMESTAMP(6)"),
@@ -46,9 +48,10 @@ final class LiteralCasts {
             int end = SqlScanner.skip(sql, i);
             if (sql.charAt(i) == '\'' && sql.startsWith("::", end)) {
                 Matcher m = TYPE.matcher(sql).region(end + 2, sql.length());
-                String type = m.lookingAt() ? TYPES.get(m.group(1).toLowerCase(Locale.ROOT).replaceAll("\\s+", " ")) : null;
+                String name = m.lookingAt() ? m.group(1).toLowerCase(Locale.ROOT).replaceAll("\\s+", " ") : null;
+                String type = name == null ? null : TYPES.get(name);
                 if (type != null) {
-                    cast(out, sql.substring(i, end), type, m.group(2));
+                    cast(out, sql.substring(i, end), type, m.group(2), ZONED.contains(name));
                     i = m.end();
                     continue;
                 }
@@ -59,7 +62,7 @@ final class LiteralCasts {
         return out.toString();
     }
 
-    private static void cast(StringBuilder out, String literal, String type, String modifier) {
+    private static void cast(StringBuilder out, String literal, String type, String modifier, boolean zoned) {
         if (type.isEmpty()) {
             out.append(literal);
             return;
@@ -70,8 +73,9 @@ final class LiteralCasts {
             return;
         }
         if (type.startsWith("TIME") || type.equals("DATE")) {
-            String text = literal.substring(1, literal.length() - 1);
-            literal = "'" + TextValues.parse(ISO_T.matcher(text).replaceFirst("$1 $2"), PgType.TIMESTAMP) + "'";
+            String text = ISO_T.matcher(literal.substring(1, literal.length() - 1)).replaceFirst("$1 $2");
+            literal = "'" + (zoned ? TextValues.format(((java.time.OffsetDateTime) TextValues.parse(text, PgType.TIMESTAMPTZ))
+                    .toLocalDateTime()) : TextValues.parse(text, PgType.TIMESTAMP)) + "'";
         }
         out.append("CAST(").append(literal).append(" AS ").append(type).append(modifier == null ? "" : modifier).append(')');
     }

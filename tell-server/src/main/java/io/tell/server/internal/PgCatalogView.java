@@ -116,6 +116,7 @@ final class PgCatalogView {
             case TIME -> PgType.TIME;
             case VARBINARY -> PgType.BYTEA;
             case UUID -> PgType.UUID;
+            case TIMESTAMPTZ -> PgType.TIMESTAMPTZ;
         };
     }
 
@@ -150,6 +151,7 @@ final class PgCatalogView {
             case TIME -> "time without time zone";
             case VARBINARY -> "bytea";
             case UUID -> "uuid";
+            case TIMESTAMPTZ -> "timestamp with time zone";
         };
     }
 

@@ -5,6 +5,8 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -30,9 +32,10 @@ final class TextValues {
             case BigDecimal d -> d.toPlainString();
             case Double d -> Values.formatDouble(d);
             case Float f -> Values.formatReal(f);
-            case LocalDateTime t -> t.toLocalDate() + " " + time(t.toLocalTime());
+            case LocalDateTime t -> time(t);
             case LocalTime t -> time(t);
             case LocalDate d -> d.toString();
+            case OffsetDateTime t -> time(t.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()) + "+00";
             case byte[] b -> Values.formatBytes(b);
             default -> v.toString();
         };
@@ -53,10 +56,15 @@ final class TextValues {
         return s + "." + f.substring(0, end);
     }
 
+    private static String time(LocalDateTime t) {
+        return t.toLocalDate() + " " + time(t.toLocalTime());
+    }
+
     /** Text a client sent for a value of {@code type}, as the object the engine takes. */
     static Object parse(String text, PgType type) {
         return switch (type) {
-            case DATE, TIMESTAMP, TIMESTAMPTZ, TIME -> ZONE.matcher(text.strip()).replaceFirst("");
+            case DATE, TIMESTAMP, TIME -> ZONE.matcher(text.strip()).replaceFirst("");
+            case TIMESTAMPTZ -> Values.instant(text); // the zone is the value's
             case BYTEA -> Values.parseBytes(text);
             default -> text;
         };

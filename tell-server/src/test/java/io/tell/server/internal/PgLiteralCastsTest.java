@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 class PgLiteralCastsTest {
     @Test
     void literalCastsBecomeCast() {
-        assertEquals("VALUES (CAST('2024-05-06' AS DATE), CAST('2024-05-06 07:08:09.123' AS TIMESTAMP(6)))",
+        // a timestamptz literal is its instant, written at UTC (the session's time zone)
+        assertEquals("VALUES (CAST('2024-05-06' AS DATE), CAST('2024-05-06 05:08:09.123' AS TIMESTAMP(6)))",
                 LiteralCasts.rewrite("VALUES ('2024-05-06'::date, '2024-05-06T07:08:09.123+02:00'::timestamptz)"));
         assertEquals("SELECT CAST('NaN' AS DOUBLE), CAST('1.5' AS DECIMAL(10, 2)), 'x', 'y'",
                 LiteralCasts.rewrite("SELECT 'NaN'::float, '1.5'::numeric(10, 2), 'x'::text, 'y'::pg_catalog.varchar"));

@@ -18,7 +18,8 @@ import java.time.format.DateTimeParseException;
  * <p>Types: INTEGER | INT, BIGINT, SMALLINT, DECIMAL | NUMERIC | DEC [(p [, s])] (bare: p =
  * {@value #DEFAULT_DECIMAL_PRECISION}, s = 0), DOUBLE [PRECISION] | FLOAT, REAL, VARCHAR(n) |
  * CHAR[ACTER] VARYING(n), TEXT | CLOB (VARCHAR of the longest length), CHAR[ACTER] [(n)] (bare: 1),
- * BOOLEAN, DATE, TIMESTAMP [(p)] [WITHOUT TIME ZONE], TIME [(p)] [WITHOUT TIME ZONE] (values keep their
+ * BOOLEAN, DATE, TIMESTAMP [(p)] [WITHOUT TIME ZONE], TIMESTAMP [(p)] WITH TIME ZONE | TIMESTAMPTZ,
+ * TIME [(p)] [WITHOUT TIME ZONE] (values keep their
  * fraction of a second whatever p says), VARBINARY(n) | BINARY VARYING(n), BYTEA | BLOB (VARBINARY of the
  * longest length), UUID. Literals: numbers with an optional sign, 'strings', TRUE, FALSE, NULL,
  * DATE 'yyyy-mm-dd', TIMESTAMP 'yyyy-mm-dd hh:mm[:ss[.f]]', TIME 'hh:mm[:ss[.f]]', X'hex'.
@@ -114,6 +115,7 @@ final class DdlTerms {
                 case "DATE" -> ColumnType.DATE;
                 case "TIMESTAMP" -> withoutTimeZone(at, ColumnType.TIMESTAMP);
                 case "TIME" -> withoutTimeZone(at, ColumnType.TIME);
+                case "TIMESTAMPTZ" -> ColumnType.TIMESTAMPTZ;
                 case "VARBINARY" -> ColumnType.varbinary(length());
                 case "BINARY" -> {
                     if (!accept("VARYING")) {
@@ -218,7 +220,10 @@ final class DdlTerms {
         return ColumnType.decimal(precision, scale);
     }
 
-    /** {@code [(p)] [WITHOUT TIME ZONE]} after TIMESTAMP or TIME; p (0 to 9) is accepted and values keep their fraction. */
+    /**
+     * {@code [(p)] [WITH[OUT] TIME ZONE]} after TIMESTAMP or TIME (TIME WITH TIME ZONE is refused); p (0 to
+     * 9) is accepted and values keep their fraction.
+     */
     private ColumnType withoutTimeZone(Token keyword, ColumnType type) {
         if (acceptSymbol('(')) {
             Token p = token;
@@ -230,7 +235,12 @@ final class DdlTerms {
         }
         Token at = token;
         if (accept("WITH")) {
-            throw error(ErrorCode.FEATURE_NOT_SUPPORTED, keyword.upper() + " WITH TIME ZONE is not supported", at);
+            if (!type.equals(ColumnType.TIMESTAMP)) {
+                throw error(ErrorCode.FEATURE_NOT_SUPPORTED, keyword.upper() + " WITH TIME ZONE is not supported", at);
+            }
+            expect("TIME");
+            expect("ZONE");
+            return ColumnType.TIMESTAMPTZ;
         }
         if (accept("WITHOUT")) {
             expect("TIME");

@@ -40,14 +40,17 @@ final class ColumnInfos {
             case TIMESTAMP -> 29;
             case TIME -> 18;
             case UUID -> 36;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> 35;
             default -> type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED ? 0 : type.getPrecision();
         };
         int scale = type.getScale() == RelDataType.SCALE_NOT_SPECIFIED ? 0 : type.getScale();
         String typeName = switch (name) {
             case DOUBLE, FLOAT -> "DOUBLE";
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> "TIMESTAMP WITH TIME ZONE";
             default -> name.getName();
         };
-        return new ColumnInfo(label, table, column, name.getJdbcOrdinal(), typeName, precision, scale,
+        int jdbcType = name == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE ? java.sql.Types.TIMESTAMP_WITH_TIMEZONE : name.getJdbcOrdinal();
+        return new ColumnInfo(label, table, column, jdbcType, typeName, precision, scale,
                 type.isNullable(), Values.javaClass(name));
     }
 }

@@ -61,6 +61,7 @@ final class Casts {
             case DATE -> toDate(from);
             case TIME -> toTime(from);
             case TIMESTAMP -> toTimestamp(from);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> toInstant(from);
             case BINARY, VARBINARY -> toBinary(from, to);
             case UUID -> toUuid(from);
             default -> {
@@ -106,6 +107,7 @@ final class Casts {
             case DATE -> Object::toString;
             case TIME -> v -> TextFormat.formatTime((LocalTime) v);
             case TIMESTAMP -> v -> TextFormat.formatTimestamp((LocalDateTime) v);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> v -> TextFormat.formatInstant((java.time.OffsetDateTime) v);
             case BINARY, VARBINARY -> v -> TextFormat.formatBytes((byte[]) v);
             case UUID -> Object::toString;
             default -> throw NumberCasts.unsupported(from, "a string");
@@ -116,6 +118,7 @@ final class Casts {
         return switch (from.getSqlTypeName()) {
             case DATE -> v -> v;
             case TIMESTAMP -> v -> ((LocalDateTime) v).toLocalDate();
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> v -> ((java.time.OffsetDateTime) v).toLocalDate();
             case CHAR, VARCHAR -> v -> TextFormat.parseDate((String) v);
             default -> throw NumberCasts.unsupported(from, "DATE");
         };
@@ -125,6 +128,7 @@ final class Casts {
         return switch (from.getSqlTypeName()) {
             case TIME -> v -> v;
             case TIMESTAMP -> v -> ((LocalDateTime) v).toLocalTime();
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> v -> ((java.time.OffsetDateTime) v).toLocalTime();
             case CHAR, VARCHAR -> v -> TextFormat.parseTime((String) v);
             default -> throw NumberCasts.unsupported(from, "TIME");
         };
@@ -160,8 +164,20 @@ final class Casts {
         return switch (from.getSqlTypeName()) {
             case TIMESTAMP -> v -> v;
             case DATE -> v -> ((LocalDate) v).atStartOfDay();
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> v -> ((java.time.OffsetDateTime) v).toLocalDateTime(); // at UTC
             case CHAR, VARCHAR -> v -> TextFormat.parseTimestamp((String) v);
             default -> throw NumberCasts.unsupported(from, "TIMESTAMP");
+        };
+    }
+
+    /** To TIMESTAMP WITH TIME ZONE: a TIMESTAMP or DATE is read at UTC, the session's time zone; text may carry an offset. */
+    private static UnaryOperator<Object> toInstant(RelDataType from) {
+        return switch (from.getSqlTypeName()) {
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> v -> v;
+            case TIMESTAMP -> v -> ((LocalDateTime) v).atOffset(java.time.ZoneOffset.UTC);
+            case DATE -> v -> ((LocalDate) v).atStartOfDay().atOffset(java.time.ZoneOffset.UTC);
+            case CHAR, VARCHAR -> v -> TextFormat.parseInstant((String) v);
+            default -> throw NumberCasts.unsupported(from, "TIMESTAMP WITH TIME ZONE");
         };
     }
 }

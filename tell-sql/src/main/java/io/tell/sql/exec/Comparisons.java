@@ -73,7 +73,7 @@ final class Comparisons {
         if (l == r) {
             return switch (l) {
                 case BOOLEAN -> (a, b) -> Boolean.compare((Boolean) a, (Boolean) b);
-                case DATE, TIME, TIMESTAMP -> Comparisons::compareComparable;
+                case DATE, TIME, TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> Comparisons::compareComparable; // instants at UTC
                 case BINARY, VARBINARY -> (a, b) -> Arrays.compareUnsigned((byte[]) a, (byte[]) b);
                 case UUID -> (a, b) -> Rows.compareUuids((java.util.UUID) a, (java.util.UUID) b);
                 default -> intervals(left, right);

@@ -33,6 +33,7 @@ final class DateFunctions {
         UnaryOperator<Object> field = switch (from.getSqlTypeName()) {
             case DATE -> v -> dateField((LocalDate) v, unit);
             case TIMESTAMP -> v -> timestampField((LocalDateTime) v, unit);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> v -> timestampField(((java.time.OffsetDateTime) v).toLocalDateTime(), unit);
             case TIME -> v -> timeField((LocalTime) v, unit);
             default -> throw ExecErrors.unsupported("EXTRACT from " + from.getFullTypeString());
         };
@@ -50,6 +51,7 @@ final class DateFunctions {
         field.apply(switch (from) {
             case DATE -> LocalDate.EPOCH;
             case TIME -> LocalTime.MIDNIGHT;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> LocalDate.EPOCH.atStartOfDay().atOffset(java.time.ZoneOffset.UTC);
             default -> LocalDate.EPOCH.atStartOfDay();
         });
     }

@@ -27,7 +27,7 @@ final class Literals {
             // getValue() gives datetimes as Calendars, for compatibility; the strings are exact.
             case DATE -> convert(literal.getValueAs(DateString.class), literal.getType());
             case TIME -> convert(literal.getValueAs(TimeString.class), literal.getType());
-            case TIMESTAMP -> convert(literal.getValueAs(TimestampString.class), literal.getType());
+            case TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> convert(literal.getValueAs(TimestampString.class), literal.getType());
             case SYMBOL, SARG -> literal.getValue();
             default -> convert(literal.getValue(), literal.getType());
         };
@@ -54,6 +54,8 @@ final class Literals {
             case TIME -> internal instanceof TimeString t ? LocalTime.parse(t.toString()) : internal;
             case TIMESTAMP -> internal instanceof TimestampString t
                     ? LocalDateTime.parse(t.toString().replace(' ', 'T')) : internal;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> internal instanceof TimestampString t
+                    ? LocalDateTime.parse(t.toString().replace(' ', 'T')).atOffset(java.time.ZoneOffset.UTC) : internal;
             case BINARY, VARBINARY -> internal instanceof ByteString b ? b.getBytes() : internal;
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> exact(internal).intValueExact();
             case INTERVAL_DAY, INTERVAL_DAY_HOUR, INTERVAL_DAY_MINUTE, INTERVAL_DAY_SECOND, INTERVAL_HOUR,

@@ -6,6 +6,8 @@ import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.UUID;
@@ -20,6 +22,9 @@ import java.util.regex.Pattern;
  * Lengths count code points, as VARCHAR(n) does.
  */
 final class TextFormat {
+    /** A timestamp and an optional offset after it (white space or none between). */
+    private static final Pattern ZONED = Pattern.compile("(\\d{4,}-\\d{1,2}-\\d{1,2}(?:[ T]\\d{1,2}:\\d{1,2}(?::\\d{1,2}"
+            + "(?:\\.\\d{1,9})?)?)?)\\s*([+-]\\d{2}(?::?\\d{2})?|Z|UTC)?", Pattern.CASE_INSENSITIVE);
     private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
     private static final Pattern APPROX = Pattern.compile(
             "[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|NaN|[+-]?Infinity", Pattern.CASE_INSENSITIVE);
@@ -109,6 +114,34 @@ final class TextFormat {
 
     static String formatTimestamp(LocalDateTime t) {
         return t.toLocalDate() + " " + formatTime(t.toLocalTime());
+    }
+
+    /** An instant at UTC, as PostgreSQL prints a timestamptz when TimeZone is UTC. */
+    static String formatInstant(OffsetDateTime t) {
+        return formatTimestamp(t.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()) + "+00";
+    }
+
+    /** A timestamp with an optional offset ({@code +02}, {@code -05:30}, {@code Z}, {@code UTC}); none is UTC. */
+    static OffsetDateTime parseInstant(String s) {
+        Matcher m = ZONED.matcher(s.strip());
+        if (!m.matches()) {
+            throw ExecErrors.badText(s, "TIMESTAMP WITH TIME ZONE");
+        }
+        LocalDateTime local = parseTimestamp(m.group(1).replace('T', ' '));
+        String zone = m.group(2);
+        ZoneOffset offset;
+        if (zone == null || zone.equalsIgnoreCase("Z") || zone.equalsIgnoreCase("UTC")) {
+            offset = ZoneOffset.UTC;
+        } else {
+            try {
+                String z = zone.length() == 3 ? zone + ":00" : zone.length() == 5 && zone.indexOf(':') < 0
+                        ? zone.substring(0, 3) + ":" + zone.substring(3) : zone;
+                offset = ZoneOffset.of(z);
+            } catch (DateTimeException e) {
+                throw ExecErrors.badText(s, "TIMESTAMP WITH TIME ZONE");
+            }
+        }
+        return local.atOffset(offset).withOffsetSameInstant(ZoneOffset.UTC);
     }
 
     private static StringBuilder two(StringBuilder sb, int value) {

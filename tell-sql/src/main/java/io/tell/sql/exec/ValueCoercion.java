@@ -35,6 +35,7 @@ final class ValueCoercion {
             case DATE -> date(value);
             case TIME -> time(value);
             case TIMESTAMP -> timestamp(value);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> instant(value);
             case BINARY, VARBINARY -> {
                 if (value instanceof byte[]) {
                     yield value;
@@ -148,9 +149,23 @@ final class ValueCoercion {
         };
     }
 
+    static java.time.OffsetDateTime instant(Object value) {
+        return switch (value) {
+            case java.time.OffsetDateTime t -> t.withOffsetSameInstant(java.time.ZoneOffset.UTC);
+            case java.time.ZonedDateTime t -> t.toOffsetDateTime().withOffsetSameInstant(java.time.ZoneOffset.UTC);
+            case java.time.Instant t -> t.atOffset(java.time.ZoneOffset.UTC);
+            case java.sql.Timestamp t -> t.toInstant().atOffset(java.time.ZoneOffset.UTC);
+            case LocalDateTime t -> t.atOffset(java.time.ZoneOffset.UTC);
+            case String s -> TextFormat.parseInstant(s);
+            default -> throw mismatch(value, SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+        };
+    }
+
     private static LocalDateTime timestamp(Object value) {
         return switch (value) {
             case LocalDateTime t -> t;
+            case java.time.OffsetDateTime t -> t.withOffsetSameInstant(java.time.ZoneOffset.UTC).toLocalDateTime();
+            case java.time.Instant t -> LocalDateTime.ofInstant(t, java.time.ZoneOffset.UTC);
             case java.sql.Timestamp t -> t.toLocalDateTime();
             case LocalDate d -> d.atStartOfDay();
             case java.sql.Date d -> d.toLocalDate().atStartOfDay();

@@ -29,6 +29,7 @@ public final class Values {
             case DATE -> java.time.LocalDate.class;
             case TIME -> java.time.LocalTime.class;
             case TIMESTAMP -> java.time.LocalDateTime.class;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> java.time.OffsetDateTime.class;
             case BINARY, VARBINARY -> byte[].class;
             case UUID -> java.util.UUID.class;
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> Integer.class;
@@ -79,6 +80,23 @@ public final class Values {
     /** Bytes from PostgreSQL's bytea text ({@code \\x} and hex digits, or escaped text). */
     public static byte[] parseBytes(String text) {
         return TextFormat.parseBytes(text);
+    }
+
+    /**
+     * {@code value} as an instant ({@link java.time.OffsetDateTime} at UTC), the value of a
+     * TIMESTAMP WITH TIME ZONE: an OffsetDateTime, ZonedDateTime, Instant or {@code java.sql.Timestamp}
+     * as the instant it is; a LocalDateTime (a TIMESTAMP) read at UTC, the session's time zone;
+     * text with or without an offset ({@code +02}, {@code +02:00}, {@code Z}).
+     *
+     * @throws io.tell.error.TellException TYPE_MISMATCH for other values, DATA_EXCEPTION for bad text
+     */
+    public static java.time.OffsetDateTime instant(Object value) {
+        return ValueCoercion.instant(value);
+    }
+
+    /** A TIMESTAMP WITH TIME ZONE as PostgreSQL prints it at UTC: {@code 2024-05-06 07:08:09.5+00}. */
+    public static String formatInstant(java.time.OffsetDateTime t) {
+        return TextFormat.formatInstant(t);
     }
 
     /** A REAL as PostgreSQL prints it; see {@link #formatDouble}. */

@@ -240,6 +240,7 @@ public final class CatalogSchema {
             case DATE -> types.createSqlType(SqlTypeName.DATE);
             case TIMESTAMP -> types.createSqlType(SqlTypeName.TIMESTAMP, 3);
             case TIME -> types.createSqlType(SqlTypeName.TIME, 3);
+            case TIMESTAMPTZ -> types.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3);
             case VARBINARY -> types.createSqlType(SqlTypeName.VARBINARY, t.length());
             case UUID -> types.createSqlType(SqlTypeName.UUID);
             case DECIMAL -> types.createSqlType(SqlTypeName.DECIMAL, t.precision(), t.scale());

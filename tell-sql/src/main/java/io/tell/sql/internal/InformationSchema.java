@@ -215,6 +215,7 @@ final class InformationSchema extends AbstractSchema {
             case VARCHAR -> "character varying";
             case CHAR -> "character";
             case TIMESTAMP -> "timestamp without time zone";
+            case TIMESTAMPTZ -> "timestamp with time zone";
             case TIME -> "time without time zone";
             case VARBINARY -> "bytea";
         };

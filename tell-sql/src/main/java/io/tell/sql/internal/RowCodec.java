@@ -8,6 +8,7 @@ import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
@@ -187,6 +188,11 @@ public final class RowCodec {
                 out.writeVarint(t.getNano());
             }
             case TIME -> out.writeVarint(((LocalTime) v).toNanoOfDay());
+            case TIMESTAMPTZ -> {
+                LocalDateTime t = ((OffsetDateTime) v).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
+                out.writeSignedVarint(t.toEpochSecond(ZoneOffset.UTC));
+                out.writeVarint(t.getNano());
+            }
             case VARBINARY -> out.writeBytes((byte[]) v);
             case UUID -> {
                 out.writeFixed(((UUID) v).getMostSignificantBits(), 8);
@@ -209,6 +215,8 @@ public final class RowCodec {
             case DATE -> LocalDate.ofEpochDay(in.readSignedVarint());
             case TIMESTAMP -> LocalDateTime.ofEpochSecond(in.readSignedVarint(), (int) in.readVarint(), ZoneOffset.UTC);
             case TIME -> LocalTime.ofNanoOfDay(in.readVarint());
+            case TIMESTAMPTZ -> LocalDateTime.ofEpochSecond(in.readSignedVarint(), (int) in.readVarint(), ZoneOffset.UTC)
+                    .atOffset(ZoneOffset.UTC);
             case VARBINARY -> in.readBytes();
             case UUID -> new UUID(in.readFixed(8), in.readFixed(8));
         };
@@ -235,7 +243,7 @@ public final class RowCodec {
             case DOUBLE -> in.skip(8);
             case UUID -> in.skip(16);
             case DECIMAL, VARCHAR, CHAR, VARBINARY -> in.skipBytes();
-            case TIMESTAMP -> {
+            case TIMESTAMP, TIMESTAMPTZ -> {
                 in.readVarint();
                 in.readVarint();
             }

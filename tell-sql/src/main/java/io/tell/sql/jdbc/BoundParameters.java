@@ -76,6 +76,7 @@ final class BoundParameters {
             case Types.DATE -> ValueConversions.toLocalDate(x);
             case Types.TIME -> ValueConversions.toLocalTime(x);
             case Types.TIMESTAMP -> ValueConversions.toLocalDateTime(x);
+            case Types.TIMESTAMP_WITH_TIMEZONE -> ValueConversions.to(x, java.time.OffsetDateTime.class);
             case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> ValueConversions.toBytes(x);
             case Types.NULL -> null;
             case Types.JAVA_OBJECT, Types.OTHER -> {

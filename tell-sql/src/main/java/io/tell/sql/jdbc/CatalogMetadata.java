@@ -144,6 +144,7 @@ final class CatalogMetadata {
             case LocalDate d -> "DATE '" + d + "'";
             case LocalDateTime t -> "TIMESTAMP '" + DateTimes.format(t) + "'";
             case LocalTime t -> "TIME '" + DateTimes.format(t) + "'";
+            case java.time.OffsetDateTime t -> "TIMESTAMP WITH TIME ZONE '" + io.tell.sql.exec.Values.formatInstant(t) + "'";
             case byte[] b -> "X'" + java.util.HexFormat.of().formatHex(b) + "'";
             case java.util.UUID u -> "'" + u + "'";
             default -> value.toString();

@@ -37,6 +37,7 @@ final class JdbcTypes {
             case TIME -> Types.TIME;
             case VARBINARY -> Types.VARBINARY;
             case UUID -> Types.OTHER;
+            case TIMESTAMPTZ -> Types.TIMESTAMP_WITH_TIMEZONE;
         };
     }
 
@@ -54,7 +55,7 @@ final class JdbcTypes {
         return switch (type.type()) {
             case SMALLINT, INTEGER, BIGINT -> 0;
             case DECIMAL -> type.scale();
-            case TIMESTAMP, TIME -> 9;
+            case TIMESTAMP, TIME, TIMESTAMPTZ -> 9;
             default -> null;
         };
     }
@@ -82,6 +83,7 @@ final class JdbcTypes {
             case TIMESTAMP -> 29;
             case TIME -> 18;
             case UUID -> 36;
+            case TIMESTAMPTZ -> 35;
         };
     }
 
@@ -98,6 +100,9 @@ final class JdbcTypes {
         }
         if (javaClass == LocalTime.class) {
             return Time.class;
+        }
+        if (javaClass == java.time.OffsetDateTime.class) {
+            return Timestamp.class;
         }
         return javaClass;
     }
@@ -130,6 +135,7 @@ final class JdbcTypes {
             case Types.DATE -> 10;
             case Types.TIME -> 18;
             case Types.TIMESTAMP -> 29;
+            case Types.TIMESTAMP_WITH_TIMEZONE -> 35;
             default -> Math.max(precision, 1);
         };
     }
@@ -154,7 +160,8 @@ final class JdbcTypes {
                 case VARCHAR, CHAR, VARBINARY -> "LENGTH";
                 default -> null;
             };
-            int maxScale = type == SqlType.DECIMAL ? ColumnType.MAX_DECIMAL_PRECISION : type == SqlType.TIMESTAMP || type == SqlType.TIME ? 9 : 0;
+            int maxScale = type == SqlType.DECIMAL ? ColumnType.MAX_DECIMAL_PRECISION : type == SqlType.TIMESTAMP || type == SqlType.TIME
+                    || type == SqlType.TIMESTAMPTZ ? 9 : 0;
             t.add(type.name(), jdbcType, maxPrecision(type), prefix, prefix == null ? null : "'", params,
                     DatabaseMetaData.typeNullable, characters(jdbcType), DatabaseMetaData.typeSearchable,
                     false, false, false, type.name(), 0, maxScale, null, null, radix(type));

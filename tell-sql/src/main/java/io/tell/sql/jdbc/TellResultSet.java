@@ -283,6 +283,9 @@ public final class TellResultSet extends ForwardOnlyResultSet {
     @Override
     public Timestamp getTimestamp(int columnIndex, Calendar cal) throws SQLException {
         Object v = value(columnIndex);
+        if (v instanceof java.time.OffsetDateTime t) {
+            return Timestamp.from(t.toInstant()); // an instant is the same in every calendar
+        }
         return v == null ? null : DateTimes.timestamp(ValueConversions.toLocalDateTime(v), cal);
     }
 

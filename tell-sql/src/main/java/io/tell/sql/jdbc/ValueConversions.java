@@ -12,6 +12,7 @@ import java.sql.Timestamp;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.UUID;
@@ -36,6 +37,7 @@ final class ValueConversions {
             case LocalTime t -> DateTimes.format(t);
             case Timestamp t -> DateTimes.format(t.toLocalDateTime());
             case byte[] b -> Values.formatBytes(b);
+            case OffsetDateTime t -> Values.formatInstant(t);
             default -> v.toString();
         };
     }
@@ -167,6 +169,7 @@ final class ValueConversions {
     static LocalDateTime toLocalDateTime(Object v) throws SQLException {
         return switch (v) {
             case LocalDateTime t -> t;
+            case OffsetDateTime t -> t.withOffsetSameInstant(java.time.ZoneOffset.UTC).toLocalDateTime();
             case LocalDate d -> d.atStartOfDay();
             case LocalTime t -> LocalDate.EPOCH.atTime(t);
             case Timestamp t -> t.toLocalDateTime();
@@ -204,6 +207,7 @@ final class ValueConversions {
             case LocalDateTime t -> Timestamp.valueOf(t);
             case LocalTime t -> DateTimes.time(t, null);
             case byte[] b -> b.clone();
+            case OffsetDateTime t -> Timestamp.from(t.toInstant());
             default -> v;
         };
     }
@@ -267,6 +271,15 @@ final class ValueConversions {
         }
         if (type == byte[].class) {
             return toBytes(v);
+        }
+        if (type == OffsetDateTime.class || type == java.time.Instant.class) {
+            OffsetDateTime t;
+            try {
+                t = Values.instant(v instanceof Timestamp ts ? ts.toInstant() : v);
+            } catch (TellException e) {
+                throw cannotConvert(v, "TIMESTAMP WITH TIME ZONE");
+            }
+            return type == OffsetDateTime.class ? t : t.toInstant();
         }
         if (type == UUID.class) {
             return toUuid(v);

@@ -244,7 +244,7 @@ class DdlParserTest {
         e = error("CREATE TABLE t (a TIMESTAMP DEFAULT LOCALTIME)");
         assertSame(ErrorCode.FEATURE_NOT_SUPPORTED, e.code());
         assertEquals("DEFAULT LOCALTIME is not supported (at line 1, column 37)", e.getMessage());
-        e = error("CREATE TABLE t (a TIMESTAMP WITH TIME ZONE)");
+        e = error("CREATE TABLE t (a TIME WITH TIME ZONE)");
         assertSame(ErrorCode.FEATURE_NOT_SUPPORTED, e.code());
     }
 }

@@ -163,4 +163,40 @@ class JdbcBinaryUuidTimeTest {
                 "PIC VARBINARY -3 1048576", "DUE TIME 92 18"), types);
         assertInstanceOf(ResultSet.class, meta.getTypeInfo());
     }
+
+    /** TIMESTAMP WITH TIME ZONE holds instants: bound as OffsetDateTime, Instant or text with an offset, read at UTC. */
+    @Test
+    void instantsRoundTripWhateverTheirOffset() throws SQLException {
+        java.time.OffsetDateTime at = java.time.OffsetDateTime.parse("2024-05-06T09:08:09.123+02:00");
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE stamp (id INT PRIMARY KEY, stamped TIMESTAMP WITH TIME ZONE)");
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO stamp VALUES (?, ?)")) {
+            ps.setInt(1, 1);
+            ps.setObject(2, at);
+            ps.executeUpdate();
+            ps.setInt(1, 2);
+            ps.setObject(2, at.toInstant().plusSeconds(60));
+            ps.executeUpdate();
+            ps.setInt(1, 3);
+            ps.setObject(2, "2024-05-06 07:10:09.123Z", Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.executeUpdate();
+        }
+        try (ResultSet rs = c.createStatement().executeQuery("SELECT id, stamped FROM stamp ORDER BY stamped")) {
+            assertEquals(Types.TIMESTAMP_WITH_TIMEZONE, rs.getMetaData().getColumnType(2));
+            List<Long> seconds = new ArrayList<>();
+            while (rs.next()) {
+                java.time.OffsetDateTime got = rs.getObject(2, java.time.OffsetDateTime.class);
+                assertEquals(java.time.ZoneOffset.UTC, got.getOffset());
+                assertEquals(got.toInstant(), rs.getObject(2, java.time.Instant.class));
+                assertEquals(got.toInstant(), rs.getTimestamp(2).toInstant());
+                seconds.add(got.toEpochSecond() - at.toEpochSecond());
+                if (rs.getInt(1) == 1) {
+                    assertEquals(at.toInstant(), got.toInstant());
+                    assertEquals("2024-05-06 07:08:09.123+00", rs.getString(2));
+                }
+            }
+            assertEquals(List.of(0L, 60L, 120L), seconds);
+        }
+    }
 }
