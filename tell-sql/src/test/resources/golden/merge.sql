@@ -98,3 +98,15 @@ SELECT k, n FROM kv ORDER BY k
 b | 2
 c | 30
 z | 11
+
+# The cast on the target's side this time (the source's key is the wider type).
+statement count 2
+MERGE INTO kv USING (VALUES (CAST('b' AS VARCHAR(30)), 100), (CAST('q' AS VARCHAR(30)), 7)) AS v (k, n) ON kv.k = v.k
+WHEN MATCHED THEN UPDATE SET n = kv.n + v.n
+WHEN NOT MATCHED THEN INSERT VALUES (v.k, v.n)
+
+query
+SELECT k, n FROM kv WHERE k IN ('b', 'q') ORDER BY k
+----
+b | 102
+q | 7

@@ -58,9 +58,9 @@ public final class Merges {
      * the target (a left join when MERGE may insert, else an inner join) and projects the insert
      * values, the target columns and the update values; but it finds the target columns by
      * skipping the join's left input, which is wider than the source when the ON condition needed
-     * a cast there, so the target columns are taken again from the join's right input. And when
-     * MERGE only inserts, it keeps the source rows that match: the join becomes an anti join.
-     * Other plans are returned as they are.
+     * a cast there, so the target columns are taken again from the join's right input (whose own
+     * casts come after them). And when MERGE only inserts, it keeps the source rows that match:
+     * the join becomes an anti join. Other plans are returned as they are.
      */
     public static RelNode planned(RelNode rel) {
         if (!(rel instanceof TableModify modify) || modify.getOperation() != TableModify.Operation.MERGE) {
@@ -83,7 +83,8 @@ public final class Merges {
             List<RexNode> given = project.getProjects();
             int inserts = join.getJoinType() == JoinRelType.LEFT ? width : 0;
             List<RexNode> projects = new ArrayList<>(given.subList(0, inserts));
-            for (RelDataTypeField f : Util.skip(join.getRowType().getFieldList(), sourceWidth)) {
+            // the table's columns, before any the ON condition's casts added to the right input
+            for (RelDataTypeField f : Util.skip(join.getRowType().getFieldList(), sourceWidth).subList(0, width)) {
                 projects.add(new RexInputRef(f.getIndex(), f.getType())); // nullable after a left join
             }
             projects.addAll(given.subList(given.size() - set.size(), given.size()));
