@@ -91,6 +91,11 @@ public record ColumnDef(String name, ColumnType type, boolean nullable, Object d
         return new ColumnDef(newName, type, nullable, defaultValue, sequence, identity, defaultFunction);
     }
 
+    /** The DEFAULT function as SQL writes it ({@code CURRENT_TIMESTAMP}, {@code gen_random_uuid()}); null for none. */
+    public String defaultFunctionSql() {
+        return RANDOM_UUID.equals(defaultFunction) ? "gen_random_uuid()" : defaultFunction;
+    }
+
     /** This column with type {@code t}, its default converted to it. */
     public ColumnDef withType(ColumnType t) {
         return new ColumnDef(name, t, nullable, t.coerce(defaultValue), sequence, identity, defaultFunction);

@@ -158,7 +158,7 @@ final class PgCatalogView {
     /** pg_get_expr of a column's default: numbers and booleans plain, other values as quoted literals. */
     static String defaultExpression(ColumnDef c) {
         if (c.defaultFunction() != null) {
-            return c.defaultFunction().equals(ColumnDef.RANDOM_UUID) ? "gen_random_uuid()" : c.defaultFunction();
+            return c.defaultFunctionSql();
         }
         Object v = c.defaultValue();
         if (v == null) {

@@ -194,7 +194,7 @@ final class InformationSchema extends AbstractSchema {
     /** A column's DEFAULT as SQL text; null for none (identity columns too, whose values are generated). */
     private static String defaultText(ColumnDef c) {
         if (c.defaultFunction() != null) {
-            return c.defaultFunction().equals(ColumnDef.RANDOM_UUID) ? "gen_random_uuid()" : c.defaultFunction();
+            return c.defaultFunctionSql();
         }
         if (c.sequence() != null) {
             return c.identity() == ColumnDef.Identity.NONE ? "nextval('" + c.sequence() + "')" : null;

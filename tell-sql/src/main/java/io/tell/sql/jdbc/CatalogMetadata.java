@@ -126,7 +126,7 @@ final class CatalogMetadata {
     /** COLUMN_DEF: the default's SQL text; none for identity columns, whose values are generated. */
     private static String columnDefault(ColumnDef c) {
         if (c.defaultFunction() != null) {
-            return c.defaultFunction().equals(ColumnDef.RANDOM_UUID) ? "gen_random_uuid()" : c.defaultFunction();
+            return c.defaultFunctionSql();
         }
         if (c.sequence() != null) {
             return c.identity() == ColumnDef.Identity.NONE ? "nextval('\"" + c.sequence() + "\"')" : null;
