@@ -10,7 +10,28 @@ import java.util.List;
 public record ForeignKeyDef(String name, List<String> columns, String refTable, List<String> refColumns,
                             Action onDelete, Action onUpdate) {
     /** ON DELETE / ON UPDATE. NO ACTION and RESTRICT both refuse the change while references remain. */
-    public enum Action { NO_ACTION, RESTRICT, CASCADE, SET_NULL }
+    public enum Action {
+        NO_ACTION(java.sql.DatabaseMetaData.importedKeyNoAction),
+        RESTRICT(java.sql.DatabaseMetaData.importedKeyRestrict),
+        CASCADE(java.sql.DatabaseMetaData.importedKeyCascade),
+        SET_NULL(java.sql.DatabaseMetaData.importedKeySetNull);
+
+        private final int jdbcRule;
+
+        Action(int jdbcRule) {
+            this.jdbcRule = jdbcRule;
+        }
+
+        /** UPDATE_RULE / DELETE_RULE as {@link java.sql.DatabaseMetaData} codes them. */
+        public int jdbcRule() {
+            return jdbcRule;
+        }
+
+        /** As SQL writes it: {@code NO ACTION}, {@code SET NULL}, … */
+        public String sql() {
+            return name().replace('_', ' ');
+        }
+    }
 
     public ForeignKeyDef {
         Names.check("foreign key", name);

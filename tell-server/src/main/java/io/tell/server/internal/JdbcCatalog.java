@@ -172,7 +172,7 @@ final class JdbcCatalog {
                 for (int i = 0; i < fk.columns().size(); i++) {
                     out.add(new Object[] {view.database, PgCatalogView.SCHEMA, pkTable, PgCatalogView.name(fk.refColumns().get(i)),
                             view.database, PgCatalogView.SCHEMA, fkTable, PgCatalogView.name(fk.columns().get(i)), i + 1,
-                            rule(fk.onUpdate()), rule(fk.onDelete()), PgCatalogView.name(fk.name()), pkName,
+                            fk.onUpdate().jdbcRule(), fk.onDelete().jdbcRule(), PgCatalogView.name(fk.name()), pkName,
                             java.sql.DatabaseMetaData.importedKeyNotDeferrable});
                 }
             }
@@ -215,15 +215,5 @@ final class JdbcCatalog {
             out.add(kinds ? new Object[] {false, "b", name, t.oid()} : new Object[] {name, t.oid()});
         }
         return out;
-    }
-
-    /** UPDATE_RULE / DELETE_RULE as {@link java.sql.DatabaseMetaData} codes them. */
-    private static int rule(io.tell.sql.ForeignKeyDef.Action action) {
-        return switch (action) {
-            case CASCADE -> java.sql.DatabaseMetaData.importedKeyCascade;
-            case RESTRICT -> java.sql.DatabaseMetaData.importedKeyRestrict;
-            case SET_NULL -> java.sql.DatabaseMetaData.importedKeySetNull;
-            case NO_ACTION -> java.sql.DatabaseMetaData.importedKeyNoAction;
-        };
     }
 }

@@ -208,7 +208,7 @@ final class PsqlCatalog {
     }
 
     private static String action(String event, ForeignKeyDef.Action a) {
-        return a == ForeignKeyDef.Action.NO_ACTION ? "" : " ON " + event + " " + a.name().replace('_', ' ');
+        return a == ForeignKeyDef.Action.NO_ACTION ? "" : " ON " + event + " " + a.sql();
     }
 
     private static List<Object[]> referencedBy(CatalogQuery q, PgCatalogView view, List<Object> parameters) {

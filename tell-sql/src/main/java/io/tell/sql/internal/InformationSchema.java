@@ -164,8 +164,8 @@ final class InformationSchema extends AbstractSchema {
         for (TableDef t : cat.tables()) {
             for (ForeignKeyDef fk : t.foreignKeys()) {
                 String key = cat.table(fk.refTable()).map(ref -> ref.keyName(fk.refColumns())).orElse(null);
-                out.add(new Object[] {null, TABLES_SCHEMA, fk.name(), null, TABLES_SCHEMA, key, "NONE", rule(fk.onUpdate()),
-                        rule(fk.onDelete())});
+                out.add(new Object[] {null, TABLES_SCHEMA, fk.name(), null, TABLES_SCHEMA, key, "NONE", fk.onUpdate().sql(),
+                        fk.onDelete().sql()});
             }
         }
         return out;
@@ -185,10 +185,6 @@ final class InformationSchema extends AbstractSchema {
         return cat.sequences().stream().map(q -> new Object[] {null, TABLES_SCHEMA, q.name(), "bigint",
                 Long.toString(q.start()), Long.toString(q.min()), Long.toString(q.max()), Long.toString(q.increment()), "NO"})
                 .toList();
-    }
-
-    private static String rule(ForeignKeyDef.Action a) {
-        return a.name().replace('_', ' ');
     }
 
     /** A column's DEFAULT as SQL text; null for none (identity columns too, whose values are generated). */

@@ -114,15 +114,6 @@ final class CatalogMetadata {
         return out;
     }
 
-    private static int rule(io.tell.sql.ForeignKeyDef.Action action) {
-        return switch (action) {
-            case NO_ACTION -> DatabaseMetaData.importedKeyNoAction;
-            case RESTRICT -> DatabaseMetaData.importedKeyRestrict;
-            case CASCADE -> DatabaseMetaData.importedKeyCascade;
-            case SET_NULL -> DatabaseMetaData.importedKeySetNull;
-        };
-    }
-
     /** COLUMN_DEF: the default's SQL text; none for identity columns, whose values are generated. */
     private static String columnDefault(ColumnDef c) {
         if (c.defaultFunction() != null) {
@@ -227,7 +218,7 @@ final class CatalogMetadata {
             String pkName = catalog.table(fk.refTable()).map(ref -> ref.keyName(fk.refColumns())).orElse(null);
             for (int i = 0; i < fk.columns().size(); i++) {
                 out.add(null, SCHEMA, fk.refTable(), fk.refColumns().get(i), null, SCHEMA, t.name(), fk.columns().get(i),
-                        i + 1, rule(fk.onUpdate()), rule(fk.onDelete()), fk.name(),
+                        i + 1, fk.onUpdate().jdbcRule(), fk.onDelete().jdbcRule(), fk.name(),
                         pkName, DatabaseMetaData.importedKeyNotDeferrable);
             }
         }
