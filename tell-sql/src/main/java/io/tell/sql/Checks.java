@@ -57,7 +57,7 @@ public final class Checks {
     /** Whether {@code check}'s condition names column {@code column}. */
     static boolean mentions(CheckDef check, String column) {
         boolean[] found = {false};
-        SqlFrontEnd.parse("SELECT (" + check.condition() + ") FROM T").accept(new SqlBasicVisitor<Void>() {
+        condition(check).accept(new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(SqlIdentifier id) {
                 found[0] |= id.names.get(id.names.size() - 1).equals(column);
@@ -72,8 +72,7 @@ public final class Checks {
      * of the column replaced, and written back (names quoted, so their case stays).
      */
     static CheckDef renamed(CheckDef check, String from, String to) {
-        SqlNode condition = ((SqlSelect) SqlFrontEnd.parse("SELECT (" + check.condition() + ") FROM T")).getSelectList().get(0);
-        SqlNode replaced = condition.accept(new SqlShuttle() {
+        SqlNode replaced = condition(check).accept(new SqlShuttle() {
             @Override
             public SqlNode visit(SqlIdentifier id) {
                 if (!id.names.getLast().equals(from)) {
@@ -85,6 +84,11 @@ public final class Checks {
             }
         });
         return new CheckDef(check.name(), replaced.toSqlString(CalciteSqlDialect.DEFAULT).getSql());
+    }
+
+    /** The parsed condition of {@code check}. */
+    private static SqlNode condition(CheckDef check) {
+        return ((SqlSelect) SqlFrontEnd.parse("SELECT (" + check.condition() + ") FROM T")).getSelectList().get(0);
     }
 
     /** The checks' names of {@code table} (for DROP CONSTRAINT). */

@@ -46,8 +46,8 @@ final class BinaryValues {
             case DATE -> out.writeInt((int) ChronoUnit.DAYS.between(EPOCH, (LocalDate) v));
             case TIME -> out.writeLong(((LocalTime) v).toNanoOfDay() / 1000);
             case TIMESTAMP -> out.writeLong(ChronoUnit.MICROS.between(EPOCH_TIME, (LocalDateTime) v));
-            case TIMESTAMPTZ -> out.writeLong(ChronoUnit.MICROS.between(EPOCH_TIME, v instanceof OffsetDateTime t
-                    ? t.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime() : (LocalDateTime) v));
+            case TIMESTAMPTZ -> out.writeLong(ChronoUnit.MICROS.between(EPOCH_TIME,
+                    ((OffsetDateTime) v).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()));
             case BYTEA -> out.writeBytes((byte[]) v);
             case UUID -> out.writeLong(((UUID) v).getMostSignificantBits()).writeLong(((UUID) v).getLeastSignificantBits());
             case TEXT, VARCHAR, BPCHAR -> out.writeCharSequence(TextValues.format(v), StandardCharsets.UTF_8);

@@ -182,17 +182,9 @@ public final class RowCodec {
             case VARCHAR -> out.writeString((String) v);
             case CHAR -> out.writeString(stripTrailingSpaces((String) v));
             case DATE -> out.writeSignedVarint(((LocalDate) v).toEpochDay());
-            case TIMESTAMP -> {
-                LocalDateTime t = (LocalDateTime) v;
-                out.writeSignedVarint(t.toEpochSecond(ZoneOffset.UTC));
-                out.writeVarint(t.getNano());
-            }
+            case TIMESTAMP -> writeTimestamp(out, (LocalDateTime) v);
             case TIME -> out.writeVarint(((LocalTime) v).toNanoOfDay());
-            case TIMESTAMPTZ -> {
-                LocalDateTime t = ((OffsetDateTime) v).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
-                out.writeSignedVarint(t.toEpochSecond(ZoneOffset.UTC));
-                out.writeVarint(t.getNano());
-            }
+            case TIMESTAMPTZ -> writeTimestamp(out, ((OffsetDateTime) v).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime());
             case VARBINARY -> out.writeBytes((byte[]) v);
             case UUID -> {
                 out.writeFixed(((UUID) v).getMostSignificantBits(), 8);
@@ -213,13 +205,22 @@ public final class RowCodec {
             case VARCHAR -> in.readString();
             case CHAR -> pad(in.readString(), type.length());
             case DATE -> LocalDate.ofEpochDay(in.readSignedVarint());
-            case TIMESTAMP -> LocalDateTime.ofEpochSecond(in.readSignedVarint(), (int) in.readVarint(), ZoneOffset.UTC);
+            case TIMESTAMP -> readTimestamp(in);
             case TIME -> LocalTime.ofNanoOfDay(in.readVarint());
-            case TIMESTAMPTZ -> LocalDateTime.ofEpochSecond(in.readSignedVarint(), (int) in.readVarint(), ZoneOffset.UTC)
-                    .atOffset(ZoneOffset.UTC);
+            case TIMESTAMPTZ -> readTimestamp(in).atOffset(ZoneOffset.UTC);
             case VARBINARY -> in.readBytes();
             case UUID -> new UUID(in.readFixed(8), in.readFixed(8));
         };
+    }
+
+    /** A date-time as its epoch second (as if UTC, zigzag varint) and nanoseconds (varint). */
+    private static void writeTimestamp(ByteSink out, LocalDateTime t) {
+        out.writeSignedVarint(t.toEpochSecond(ZoneOffset.UTC));
+        out.writeVarint(t.getNano());
+    }
+
+    private static LocalDateTime readTimestamp(ByteSource in) {
+        return LocalDateTime.ofEpochSecond(in.readSignedVarint(), (int) in.readVarint(), ZoneOffset.UTC);
     }
 
     /**
