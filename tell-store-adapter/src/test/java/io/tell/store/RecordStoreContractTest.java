@@ -412,6 +412,51 @@ public abstract class RecordStoreContractTest {
     }
 
     @Test
+    void scansSeeEveryRecordThatStaysWhileOthersAreDeletedAndInsertedAgain() throws Exception {
+        String d = domain("churn");
+        int stable = 50;
+        int churned = 8;
+        for (int i = 0; i < stable; i++) {
+            store.write(WriteOp.insert(d, b("s" + (char) ('a' + i % 26) + i), b("v")));
+        }
+        long seed = System.nanoTime();
+        int threads = 3;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                java.util.Random random = new java.util.Random(seed + t);
+                fs.add(pool.submit(() -> {
+                    for (int i = 0; i < 400; i++) {
+                        byte[] key = b("c" + random.nextInt(churned));
+                        Versioned cur = store.get(d, key);
+                        store.write(cur == null ? WriteOp.insert(d, key, b("v")) : WriteOp.delete(d, key, Expect.version(cur.version())));
+                    }
+                }));
+            }
+            for (int scans = 0; scans < 20; scans++) {
+                long seen = store.scan(d, KeyRange.ALL, Integer.MAX_VALUE).stream()
+                        .filter(r -> r.key()[0] == 's').count();
+                assertEquals(stable, seen, "records present throughout a scan appear in it (seed " + seed + ")");
+            }
+            for (Future<?> f : fs) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        List<String> scanned = store.scan(d, KeyRange.ALL, Integer.MAX_VALUE).stream()
+                .map(r -> new String(r.key(), StandardCharsets.UTF_8)).filter(k -> k.startsWith("c")).toList();
+        List<String> present = new ArrayList<>();
+        for (int i = 0; i < churned; i++) {
+            if (store.get(d, b("c" + i)) != null) {
+                present.add("c" + i);
+            }
+        }
+        assertEquals(present, scanned, "after the churn a scan shows exactly the records a read finds (seed " + seed + ")");
+    }
+
+    @Test
     void purgeEmptiesItsDomainsInOneCallAndNoOther() {
         List<WriteOp> batch = new ArrayList<>();
         for (int i = 0; i < 2500; i++) { // more than one page of a keyspace walk

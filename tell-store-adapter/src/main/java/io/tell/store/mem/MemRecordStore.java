@@ -12,28 +12,78 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The in-process record store. Each domain is a {@link ConcurrentSkipListMap} of immutable
- * cells; conditional writes are compare-and-swap loops on the map ({@code replace},
- * {@code putIfAbsent}, {@code remove} with the expected cell), so no thread ever holds a lock
- * and a stalled writer cannot block others. Versions come from one store-wide counter, which
- * makes them strictly increasing per key across deletes and re-inserts. Byte arrays are
- * copied on the way in and out, as a remote store would, so callers cannot alias stored data.
+ * The in-process record store. Each domain is a {@link ConcurrentHashMap} of immutable cells,
+ * which serves every read and write, beside a {@link ConcurrentSkipListSet} of its keys in
+ * unsigned order, which only scans use and only inserts and deletes change. Conditional writes
+ * are compare-and-swap loops on the map ({@code replace}, {@code putIfAbsent}, {@code remove}
+ * with the expected cell), so no thread ever holds a lock and a stalled writer cannot block
+ * others. Versions come from one store-wide counter, which makes them strictly increasing per
+ * key across deletes and re-inserts. Byte arrays are copied on the way in and out, as a remote
+ * store would, so callers cannot alias stored data.
  */
 public final class MemRecordStore implements RecordStore {
     private final String name;
-    private final ConcurrentHashMap<String, ConcurrentSkipListMap<byte[], Cell>> domains = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Domain> domains = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<RecordKey, AtomicLong> counters = new ConcurrentHashMap<>();
     private final AtomicLong lastVersion = new AtomicLong();
 
     private record Cell(byte[] value, long version) {
+    }
+
+    /** Key bytes as a hash-map key, hashed once. */
+    private static final class Key {
+        final byte[] bytes;
+        final int hash;
+
+        Key(byte[] bytes) {
+            this.bytes = bytes;
+            this.hash = RecordKey.hash(bytes);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key other && hash == other.hash && Arrays.equals(bytes, other.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /**
+     * One domain's records. The key set follows the map: an insert adds its key to the set after
+     * the map, a delete removes it from the set after the map and puts it back if meanwhile
+     * another insert made the key present again, so a key the map holds once its write returned
+     * is always in the set. The set may briefly hold a key the map no longer has; scans skip it.
+     */
+    private static final class Domain {
+        final ConcurrentHashMap<Key, Cell> cells = new ConcurrentHashMap<>();
+        final ConcurrentSkipListSet<byte[]> keys = new ConcurrentSkipListSet<>(Arrays::compareUnsigned);
+
+        Cell get(byte[] key) {
+            return cells.get(new Key(key));
+        }
+
+        void inserted(Key key) {
+            keys.add(key.bytes);
+        }
+
+        void deleted(Key key) {
+            keys.remove(key.bytes);
+            Cell again = cells.get(key);
+            if (again != null) {
+                keys.add(key.bytes);
+            }
+        }
     }
 
     public MemRecordStore(String name) {
@@ -79,24 +129,26 @@ public final class MemRecordStore implements RecordStore {
 
     @Override
     public CompletableFuture<List<StoredRecord>> scanAsync(String domain, KeyRange range, int limit) {
-        NavigableMap<byte[], Cell> map = domain(domain);
+        Domain d = domain(domain);
         if (range.from() != null && range.to() != null && Arrays.compareUnsigned(range.from(), range.to()) >= 0) {
             return CompletableFuture.completedFuture(List.of());
         }
-        NavigableMap<byte[], Cell> view = map;
+        NavigableSet<byte[]> view = d.keys;
         if (range.from() != null) {
-            view = view.tailMap(range.from(), true);
+            view = view.tailSet(range.from(), true);
         }
         if (range.to() != null) {
-            view = view.headMap(range.to(), false);
+            view = view.headSet(range.to(), false);
         }
         List<StoredRecord> out = new ArrayList<>();
-        for (Map.Entry<byte[], Cell> e : view.entrySet()) {
+        for (byte[] key : view) {
             if (out.size() >= limit) {
                 break;
             }
-            Cell c = e.getValue();
-            out.add(new StoredRecord(e.getKey().clone(), c.value.clone(), c.version));
+            Cell c = d.get(key);
+            if (c != null) {
+                out.add(new StoredRecord(key.clone(), c.value.clone(), c.version));
+            }
         }
         return CompletableFuture.completedFuture(out);
     }
@@ -106,8 +158,8 @@ public final class MemRecordStore implements RecordStore {
         long deleted = 0;
         for (String domain : purged) {
             Domains.check(domain);
-            ConcurrentSkipListMap<byte[], Cell> map = domains.remove(domain);
-            deleted += map == null ? 0 : map.size();
+            Domain d = domains.remove(domain);
+            deleted += d == null ? 0 : d.cells.size();
         }
         counters.keySet().removeIf(k -> purged.contains(k.domain()));
         return CompletableFuture.completedFuture(deleted);
@@ -141,8 +193,9 @@ public final class MemRecordStore implements RecordStore {
     }
 
     private WriteResult writeNow(WriteOp op) {
-        ConcurrentSkipListMap<byte[], Cell> map = domain(op.key().domain());
-        byte[] key = op.key().key();
+        Domain d = domain(op.key().domain());
+        Key key = new Key(op.key().key());
+        Map<Key, Cell> map = d.cells;
         if (op.isCheck()) {
             Cell current = map.get(key);
             long currentVersion = current == null ? 0 : current.version;
@@ -159,8 +212,15 @@ public final class MemRecordStore implements RecordStore {
             boolean swapped;
             if (value == null) {
                 swapped = current == null || map.remove(key, current);
+                if (swapped && current != null) {
+                    d.deleted(key);
+                }
             } else if (current == null) {
-                swapped = map.putIfAbsent(key.clone(), new Cell(value, version)) == null;
+                Key copy = new Key(key.bytes.clone());
+                swapped = map.putIfAbsent(copy, new Cell(value, version)) == null;
+                if (swapped) {
+                    d.inserted(copy);
+                }
             } else {
                 swapped = map.replace(key, current, new Cell(value, version));
             }
@@ -171,12 +231,12 @@ public final class MemRecordStore implements RecordStore {
         }
     }
 
-    private ConcurrentSkipListMap<byte[], Cell> domain(String domain) {
-        ConcurrentSkipListMap<byte[], Cell> map = domains.get(domain);
-        if (map != null) {
-            return map;
+    private Domain domain(String domain) {
+        Domain d = domains.get(domain);
+        if (d != null) {
+            return d;
         }
         Domains.check(domain);
-        return domains.computeIfAbsent(domain, d -> new ConcurrentSkipListMap<>(Arrays::compareUnsigned));
+        return domains.computeIfAbsent(domain, name -> new Domain());
     }
 }
