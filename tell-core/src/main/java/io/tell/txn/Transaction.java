@@ -240,14 +240,19 @@ public final class Transaction implements AutoCloseable {
     /**
      * Reads ahead what {@link #scanIndex} with no limit will need for each of {@code ranges}:
      * the index entries of ranges that lie in one leaf each, all leaves in one batch, and then
-     * every row they point to in one more. A join looking up many outer rows' partners calls
-     * this first; the lookups themselves then cost no round trip.
+     * every row they point to in one more, together with the rows at {@code rids} (rows the
+     * caller expects its lookups to find, such as the rids its node remembers for unique keys).
+     * A join looking up many outer rows' partners calls this first; the lookups themselves then
+     * cost no round trip.
      */
-    public void prefetch(TableIndex index, List<io.tell.index.ScanRange> ranges) {
+    public void prefetch(TableIndex index, List<io.tell.index.ScanRange> ranges, List<Long> rids) {
         checkActive();
         guard(() -> {
             List<RecordKey> rows = new ArrayList<>();
-            for (long rid : treeReads.prefetch(index, ranges)) {
+            for (long rid : rids) {
+                rows.add(new RecordKey(index.table(), TableIndex.ridKey(rid)));
+            }
+            for (long rid : ranges.isEmpty() ? List.<Long>of() : treeReads.prefetch(index, ranges)) {
                 rows.add(new RecordKey(index.table(), TableIndex.ridKey(rid)));
             }
             // Read ahead, not yet used: the scans that use the rows mark what they read.

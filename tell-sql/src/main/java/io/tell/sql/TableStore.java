@@ -220,8 +220,7 @@ public final class TableStore {
         // it; if that row holds the key, it is the only one (the key is unique), and no range is
         // recorded for SERIALIZABLE validation (see Transaction.lookupUnique, which the lookup
         // uses otherwise).
-        boolean point = t.rids() != null && limit > 0
-                && from.length == t.columns().size() && fromInclusive && toInclusive && Arrays.equals(from, to);
+        boolean point = limit > 0 && isUniquePoint(t, from, fromInclusive, to, toInclusive);
         RowProjection used = wanted == null || tx.isolation() != Isolation.SERIALIZABLE ? null : used(t, wanted);
         if (point) {
             byte[] key = range.lower().key();
@@ -258,14 +257,30 @@ public final class TableStore {
     public void prefetch(Transaction tx, String index, List<Bounds> ranges) {
         Target t = target(index);
         List<ScanRange> scanRanges = new ArrayList<>(ranges.size());
+        List<Long> rids = new ArrayList<>();
         for (Bounds b : ranges) {
+            ScanRange range;
             try {
-                scanRanges.add(scanRange(t, b));
+                range = scanRange(t, b);
             } catch (TellException e) {
-                // A value the column cannot hold: the scan itself reports it (or matches nothing).
+                continue; // A value the column cannot hold: the scan itself reports it (or matches nothing).
+            }
+            // A unique key whose row the node knows: that row, without the index leaf (the
+            // lookup checks that the row still holds the key, as range does).
+            Long rid = isUniquePoint(t, b.from(), b.fromInclusive(), b.to(), b.toInclusive())
+                    ? t.rids().get(range.lower().key()) : null;
+            if (rid != null) {
+                rids.add(rid);
+            } else {
+                scanRanges.add(range);
             }
         }
-        tx.prefetch(t.index(), scanRanges);
+        tx.prefetch(t.index(), scanRanges, rids);
+    }
+
+    /** True when the bounds are one whole key of a unique index: at most one row matches. */
+    private static boolean isUniquePoint(Target t, Object[] from, boolean fromInclusive, Object[] to, boolean toInclusive) {
+        return t.rids() != null && from.length == t.columns().size() && fromInclusive && toInclusive && Arrays.equals(from, to);
     }
 
     /** An index with what turns key values into its bounds, and for a unique one the rids of its keys. */
