@@ -164,9 +164,9 @@ final class Navigator {
 
     /**
      * Up to {@code n} leaf ids in key order starting with leaf {@code id} (whose low fence is
-     * {@code low}), as this client's cached parent of that leaf lists them, reading nothing:
-     * what a forward scan is likely to visit next. Just {@code id} when the parent is not
-     * cached or does not list it.
+     * {@code low}), as this client's cached parent of that leaf lists them and after it the
+     * cached parents to its right, reading nothing: what a forward scan is likely to visit next.
+     * Just {@code id} when the parent is not cached or does not list it.
      */
     List<Long> leavesFrom(IndexEntry low, long id, int n) {
         List<Long> out = new ArrayList<>();
@@ -181,7 +181,18 @@ final class Navigator {
         }
         BTreeNode parent = cached.node();
         int at = parent.childIndexOf(id);
-        for (int i = at + 1; at >= 0 && i < parent.size() && out.size() < n; i++) {
+        if (at < 0) {
+            return out;
+        }
+        for (int i = at + 1; out.size() < n; i++) {
+            if (i == parent.size()) {
+                NodeRef next = parent.rightSibling() == 0 ? null : cache.get(parent.rightSibling());
+                if (next == null || next.node().level() != 1 || !next.node().low().equals(parent.high())) {
+                    break;
+                }
+                parent = next.node();
+                i = 0;
+            }
             out.add(parent.child(i));
         }
         return out;

@@ -326,7 +326,14 @@ public final class NodeStore {
         for (int i = 0; i < ids.size(); i++) {
             keys.add(stores.get(i).mapKey(ids.get(i)));
         }
-        List<Versioned> mappings = TellException.join(store.getAllAsync(keys));
+        return resolve(store, stores, ids, TellException.join(store.getAllAsync(keys)));
+    }
+
+    /**
+     * Nodes {@code ids.get(i)} from their mapping records {@code mappings.get(i)}: decoded where
+     * the mapping suffices, the physical records of the others read in one batch.
+     */
+    private static List<NodeRef> resolve(RecordStore store, List<NodeStore> stores, List<Long> ids, List<Versioned> mappings) {
         List<NodeRef> out = new ArrayList<>(ids.size());
         List<Integer> unknown = new ArrayList<>();
         List<RecordKey> physicalKeys = new ArrayList<>();
@@ -346,6 +353,23 @@ public final class NodeStore {
             }
         }
         return out;
+    }
+
+    /** Nodes {@code ids} of this tree from their mapping records {@code mappings}, as {@link #resolve} reads them. */
+    List<NodeRef> resolve(List<Long> ids, List<Versioned> mappings) {
+        return resolve(store, Collections.nCopies(ids.size(), this), ids, mappings);
+    }
+
+    /**
+     * The mapping records of nodes {@code ids} in one batch, not decoded: for reading ahead,
+     * where a caller may use only some of them ({@link #fromMapping} decodes one).
+     */
+    List<Versioned> readMappings(List<Long> ids) {
+        List<RecordKey> keys = new ArrayList<>(ids.size());
+        for (long id : ids) {
+            keys.add(mapKey(id));
+        }
+        return TellException.join(store.getAllAsync(keys));
     }
 
     /** Nodes {@code ids} of this tree, as {@link #readAll(RecordStore, List, List)} reads them. */
