@@ -11,7 +11,6 @@ import io.tell.store.RecordStore;
 import io.tell.store.Versioned;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The tree operations over {@link Navigator} (searching) and {@link Splitter} (growing). An
@@ -23,8 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * their separators always carry {@code Long.MIN_VALUE} (see {@link BTreeNode#split}), so the
  * uniqueness check and the insert happen in the same leaf, under the same conditional write.
  *
- * <p>Deletion removes the entry from its leaf and nothing else: nodes never merge, empty leaves
- * stay in place (searches and scans pass through them), so low fences never change.
+ * <p>Deletion removes the entry from its leaf; a leaf it empties leaves the tree
+ * ({@link LeafRemover}) unless it is its parent's first child. Inner nodes never merge, and low
+ * fences never change.
  */
 public final class BLinkTree implements BTree {
     private static final int MAX_ATTEMPTS = 10_000;
@@ -33,11 +33,14 @@ public final class BLinkTree implements BTree {
     private final BTreeConfig config;
     private final Navigator nav;
     private final Splitter splitter;
+    private final LeafRemover remover;
 
     private BLinkTree(BTreeConfig config, Navigator nav, SplitHook hook) {
         this.config = config;
         this.nav = nav;
         this.splitter = new Splitter(nav, config.nodeCapacity(), hook);
+        this.remover = new LeafRemover(nav, hook);
+        nav.setRemover(remover);
     }
 
     public static BLinkTree open(RecordStore store, BTreeConfig config) {
@@ -112,8 +115,16 @@ public final class BLinkTree implements BTree {
                 splitter.help(path.missing());
                 return false;
             }
-            if (nav.store().replace(path.node(), leaf.withoutEntry(pos)) != null) {
+            NodeRef done = nav.store().replace(path.node(), leaf.withoutEntry(pos));
+            if (done != null) {
                 splitter.help(path.missing());
+                if (done.node().size() == 0) {
+                    try {
+                        remover.emptied(done);
+                    } catch (TellException e) {
+                        // The entry is deleted; the empty leaf stays, or the next search finishes its removal.
+                    }
+                }
                 return true;
             }
             nav.stats().conflicts.increment();
@@ -169,93 +180,63 @@ public final class BLinkTree implements BTree {
 
     /** Most leaves a forward scan reads in one batch. */
     static final int MAX_LEAVES_AHEAD = 64;
-    /** Start leaves whose last scan's length is remembered, at most. */
-    private static final int MAX_REMEMBERED_WALKS = 4096;
-
-    /**
-     * Per leaf a forward scan started in: how many leaves the last such scan read. Leaves never
-     * merge, so a range whose first entries were deleted (a queue's head: TPC-C's NEW_ORDER per
-     * district) starts with the same run of emptied leaves scan after scan, and the next scan
-     * reads that many ahead at once instead of doubling its way there.
-     */
-    private final ConcurrentHashMap<Long, Integer> walks = new ConcurrentHashMap<>();
 
     /**
      * From the leaf holding the lower end along the right links. Past the first leaf it reads
-     * ahead: the next leaves as the cached parent lists them, in batches that double (2, 4, ...
-     * up to {@value #MAX_LEAVES_AHEAD}), or as many at once as the last scan from the same leaf
-     * read, so a long scan (or one through emptied leaves) costs a few round trips, not one per
+     * ahead: the next leaves as the cached parents list them, in batches that double (2, 4, ...
+     * up to {@value #MAX_LEAVES_AHEAD}), so a long scan costs a few round trips, not one per
      * leaf. Leaves read ahead are decoded only when the scan gets to them, and one is used only
      * if it is the right sibling the leaf before it names; after a split the scan follows the
-     * link instead.
+     * link instead. A removed leaf on the way holds nothing; the scan goes on along its link.
      */
     private void scanForward(ScanRange range, IndexEntry start, int limit, List<IndexEntry> out) {
-        BTreeNode first = nav.descend(start, false, 0).node().node();
-        BTreeNode leaf = first;
+        BTreeNode leaf = nav.descend(start, false, 0).node().node();
         int i = leaf.lowerBound(start);
-        Integer walked = walks.get(first.id());
-        int batch = walked == null ? 2 : Math.min(walked, MAX_LEAVES_AHEAD);
+        int batch = 2;
         List<Long> aheadIds = List.of();
         List<Versioned> ahead = List.of(); // their mapping records, decoded when the scan gets there
         int at = 0;
-        int leaves = 1;
-        try {
-            while (true) {
-                for (; i < leaf.size(); i++) {
-                    IndexEntry e = leaf.entry(i);
-                    if (!range.aboveLower(e.key()) || e.compareTo(start) < 0) {
-                        continue;
-                    }
-                    if (!range.belowUpper(e.key())) {
-                        return;
-                    }
-                    out.add(e);
-                    if (out.size() == limit) {
-                        return;
-                    }
+        while (true) {
+            for (; i < leaf.size(); i++) {
+                IndexEntry e = leaf.entry(i);
+                if (!range.aboveLower(e.key()) || e.compareTo(start) < 0) {
+                    continue;
                 }
-                if (leaf.high() == null || !range.belowUpper(leaf.high().key())) {
+                if (!range.belowUpper(e.key())) {
                     return;
                 }
-                long next = leaf.rightSibling();
-                if (at == aheadIds.size()) {
-                    aheadIds = nav.leavesFrom(leaf.high(), next, batch);
-                    ahead = nav.store().readMappings(aheadIds);
-                    at = 0;
-                    batch = leaves == 1 && walked != null ? 2 : Math.min(batch * 2, MAX_LEAVES_AHEAD);
+                out.add(e);
+                if (out.size() == limit) {
+                    return;
                 }
-                NodeRef n = null;
-                if (aheadIds.get(at) == next) {
-                    n = nav.store().fromMapping(next, ahead.get(at));
-                    if (n == null && ahead.get(at) != null) {
-                        // Out-of-line leaves not decoded here yet: their physical records in one
-                        // batch (remembered as hints, so the ones after this decode from them).
-                        n = nav.store().resolve(aheadIds.subList(at, aheadIds.size()), ahead.subList(at, ahead.size())).get(0);
-                    }
-                    at++;
-                }
-                if (n == null || !n.node().isLeaf()) {
-                    at = aheadIds.size(); // after a split the read-ahead is off the chain: follow the link
-                    n = nav.fetch(next);
-                }
-                leaf = n.node();
-                leaves++;
-                i = 0;
             }
-        } finally {
-            remember(first.id(), leaves);
+            if (leaf.high() == null || !range.belowUpper(leaf.high().key())) {
+                return;
+            }
+            long next = leaf.rightSibling();
+            if (at == aheadIds.size()) {
+                aheadIds = nav.leavesFrom(leaf.high(), next, batch);
+                ahead = nav.store().readMappings(aheadIds);
+                at = 0;
+                batch = Math.min(batch * 2, MAX_LEAVES_AHEAD);
+            }
+            NodeRef n = null;
+            if (aheadIds.get(at) == next) {
+                n = nav.store().fromMapping(next, ahead.get(at));
+                if (n == null && ahead.get(at) != null) {
+                    // Out-of-line leaves not decoded here yet: their physical records in one
+                    // batch (remembered as hints, so the ones after this decode from them).
+                    n = nav.store().resolve(aheadIds.subList(at, aheadIds.size()), ahead.subList(at, ahead.size())).get(0);
+                }
+                at++;
+            }
+            if (n == null || !n.node().isLeaf()) {
+                at = aheadIds.size(); // after a split the read-ahead is off the chain: follow the link
+                n = nav.fetch(next);
+            }
+            leaf = n.node();
+            i = 0;
         }
-    }
-
-    private void remember(long startLeaf, int leaves) {
-        if (leaves <= 2) {
-            walks.remove(startLeaf);
-            return;
-        }
-        if (walks.size() >= MAX_REMEMBERED_WALKS) {
-            walks.clear(); // a hint, not a record: forgetting costs a few more round trips
-        }
-        walks.put(startLeaf, leaves);
     }
 
     /** The first entry a forward scan of {@code range} may return: its search target. */

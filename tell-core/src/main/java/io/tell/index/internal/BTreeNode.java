@@ -15,8 +15,11 @@ import java.util.function.LongSupplier;
  * <p>A leaf holds sorted entries. An inner node holds {@code n} children and {@code n - 1}
  * separators: {@code separators[j]} is the low fence of {@code children[j + 1]}, and the first
  * child's low fence is the node's own. Low fences never change once a node exists (splits keep
- * the left part in place and nodes never merge), which is what lets a stale route be repaired by
- * moving right.
+ * the left part in place), which is what lets a stale route be repaired by moving right.
+ *
+ * <p>A <em>removed</em> leaf is an emptied leaf frozen on its way out of the tree
+ * ({@link LeafRemover}): it keeps its fences and right link, holds nothing, covers nothing, and
+ * never changes again; its range belongs to its left neighbour once that has absorbed it.
  *
  * <p>Search targets come in two modes: <em>at</em> {@code t} finds the node holding {@code t}
  * ({@code low <= t < high}); <em>before</em> {@code t} finds the node holding the entries just
@@ -31,9 +34,16 @@ public final class BTreeNode {
     private final long rightSibling;
     private final IndexEntry[] keys;
     private final long[] children;
+    private final boolean removed;
 
     private BTreeNode(long id, int level, IndexEntry low, IndexEntry high, long rightSibling,
                       IndexEntry[] keys, long[] children) {
+        this(id, level, low, high, rightSibling, keys, children, false);
+    }
+
+    private BTreeNode(long id, int level, IndexEntry low, IndexEntry high, long rightSibling,
+                      IndexEntry[] keys, long[] children, boolean removed) {
+        this.removed = removed;
         this.id = id;
         this.level = level;
         this.low = low;
@@ -54,6 +64,41 @@ public final class BTreeNode {
                     + " children, " + separators.length + " separators");
         }
         return new BTreeNode(id, level, low, high, rightSibling, separators, children);
+    }
+
+    /** This empty leaf, removed: it keeps its fences and right link and covers nothing any more. */
+    public BTreeNode removed() {
+        if (!isLeaf() || keys.length != 0 || low == null) {
+            throw new IllegalStateException("only an empty leaf with a low fence can be removed: " + this);
+        }
+        return new BTreeNode(id, 0, low, high, rightSibling, keys, null, true);
+    }
+
+    /** True for a removed leaf (see {@link #removed()}). */
+    public boolean isRemoved() {
+        return removed;
+    }
+
+    /** This leaf, the left neighbour of the removed leaf {@code gone}, taking over its range and right link. */
+    public BTreeNode absorbing(BTreeNode gone) {
+        if (!isLeaf() || !gone.removed || rightSibling != gone.id || !gone.low.equals(high)) {
+            throw new IllegalStateException(this + " cannot absorb " + gone);
+        }
+        return new BTreeNode(id, 0, low, gone.high, gone.rightSibling, keys, null);
+    }
+
+    /** Inner node without child {@code i} ({@code i >= 1}) and its separator. */
+    public BTreeNode withoutChild(int i) {
+        if (isLeaf() || i < 1 || i >= children.length) {
+            throw new IllegalArgumentException("cannot drop child " + i + " of " + this);
+        }
+        IndexEntry[] outKeys = new IndexEntry[keys.length - 1];
+        System.arraycopy(keys, 0, outKeys, 0, i - 1);
+        System.arraycopy(keys, i, outKeys, i - 1, keys.length - i);
+        long[] outChildren = new long[children.length - 1];
+        System.arraycopy(children, 0, outChildren, 0, i);
+        System.arraycopy(children, i + 1, outChildren, i, children.length - i - 1);
+        return new BTreeNode(id, level, low, high, rightSibling, outKeys, outChildren);
     }
 
     /** The result of splitting an over-full node: the left part keeps the node's id. */
@@ -112,6 +157,9 @@ public final class BTreeNode {
     }
 
     public boolean covers(IndexEntry t, boolean before) {
+        if (removed) {
+            return false;
+        }
         if (!before) {
             return (low == null || low.compareTo(t) <= 0) && (high == null || t.compareTo(high) < 0);
         }
@@ -281,7 +329,7 @@ public final class BTreeNode {
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
-        sb.append(isLeaf() ? "leaf " : "inner ").append(id).append(" L").append(level)
+        sb.append(removed ? "removed leaf " : isLeaf() ? "leaf " : "inner ").append(id).append(" L").append(level)
                 .append(" [").append(low == null ? "-inf" : low).append(", ").append(high == null ? "+inf" : high)
                 .append(") -> ").append(rightSibling).append(' ');
         if (isLeaf()) {

@@ -21,6 +21,10 @@ import java.util.List;
  * target, never right of it, so these two moves always reach the right node. A search that
  * takes too many steps (a badly stale cache) drops the cache and starts over, as Yesquel does.
  *
+ * <p>A leaf found removed ({@link LeafRemover}) with the target in its range, under a parent read
+ * fresh, sends the search to its left neighbour, which holds that range once the removal is
+ * finished: the search finishes it first.
+ *
  * <p>Thread-safe: all search state is local; the root id is a volatile hint.
  */
 final class Navigator {
@@ -31,6 +35,7 @@ final class Navigator {
     private final NodeCache cache;
     private final TreeStats stats;
     private volatile long rootId;
+    private LeafRemover remover;
 
     Navigator(NodeStore store, NodeCache cache, TreeStats stats, long rootId) {
         this.store = store;
@@ -41,6 +46,11 @@ final class Navigator {
 
     TreeStats stats() {
         return stats;
+    }
+
+    /** Who finishes removals this client's searches run into; set once, right after construction. */
+    void setRemover(LeafRemover remover) {
+        this.remover = remover;
     }
 
     NodeStore store() {
@@ -122,8 +132,18 @@ final class Navigator {
                 }
                 if (n.beyondHigh(target, before) && n.rightSibling() != 0) {
                     stats.movesRight.increment();
-                    missing.add(new Path.Missing(n.level() + 1, n.high(), n.rightSibling(), parent));
-                    cur = new Path.Frame(fetch(n.rightSibling()), true);
+                    NodeRef right = fetch(n.rightSibling());
+                    if (!right.node().isRemoved()) { // a removed leaf is no separator to post
+                        missing.add(new Path.Missing(n.level() + 1, n.high(), n.rightSibling(), parent));
+                    }
+                    cur = new Path.Frame(right, true);
+                    continue;
+                }
+                if (n.isRemoved()) {
+                    remover.finish(n);
+                    Path left = descend(n.low(), true, 0);
+                    stack = left.ancestors();
+                    cur = new Path.Frame(left.node(), true);
                     continue;
                 }
                 throw TellException.of(ErrorCode.CORRUPT_DATA, "no b-tree node holds " + target + ": " + n);

@@ -8,7 +8,7 @@ import java.util.Arrays;
 /**
  * The binary form of a {@link BTreeNode} (see {@code docs/btree.md}):
  * <pre>
- * format   1 byte  = 1
+ * format   1 byte  = 1, or 2 for a removed leaf (which has no entries)
  * level    1 byte  (0 = leaf)
  * flags    1 byte  bit 0: low fence present, bit 1: high fence present, bit 2: right sibling present
  * id       8 bytes logical node id
@@ -24,6 +24,8 @@ import java.util.Arrays;
  */
 public final class NodeCodec {
     private static final int FORMAT = 1;
+    /** A removed leaf: its own format, so a client that does not know removal refuses it instead of writing into it. */
+    private static final int FORMAT_REMOVED = 2;
     private static final int HAS_LOW = 1;
     private static final int HAS_HIGH = 2;
     private static final int HAS_SIBLING = 4;
@@ -34,7 +36,7 @@ public final class NodeCodec {
     public static byte[] encode(BTreeNode node) {
         // Header, fences and sibling, then per entry about a short key suffix and 8-byte rid or child.
         Out out = new Out(64 + node.size() * 24);
-        out.write(FORMAT);
+        out.write(node.isRemoved() ? FORMAT_REMOVED : FORMAT);
         out.write(node.level());
         out.write((node.low() != null ? HAS_LOW : 0) | (node.high() != null ? HAS_HIGH : 0)
                 | (node.rightSibling() != 0 ? HAS_SIBLING : 0));
@@ -65,6 +67,11 @@ public final class NodeCodec {
         return out.toByteArray();
     }
 
+    /** True when {@code bytes} from {@code offset} on hold a removed leaf (by its format byte alone). */
+    static boolean isRemovedLeaf(byte[] bytes, int offset) {
+        return bytes.length > offset && bytes[offset] == FORMAT_REMOVED;
+    }
+
     public static BTreeNode decode(byte[] bytes) {
         return decode(bytes, 0);
     }
@@ -73,7 +80,7 @@ public final class NodeCodec {
     public static BTreeNode decode(byte[] bytes, int offset) {
         In in = new In(bytes, offset);
         int format = in.u8();
-        if (format != FORMAT) {
+        if (format != FORMAT && format != FORMAT_REMOVED) {
             throw in.corrupt("unknown node format " + format);
         }
         int level = in.u8();
@@ -90,7 +97,16 @@ public final class NodeCodec {
                 entries[i] = in.entry(i == 0 ? null : entries[i - 1].key());
             }
             node = BTreeNode.leaf(id, low, high, sibling, entries);
+            if (format == FORMAT_REMOVED) {
+                if (count != 0 || low == null) {
+                    throw in.corrupt("removed leaf with entries or without a low fence");
+                }
+                node = node.removed();
+            }
         } else {
+            if (format == FORMAT_REMOVED) {
+                throw in.corrupt("removed inner node");
+            }
             if (count < 1) {
                 throw in.corrupt("inner node without children");
             }

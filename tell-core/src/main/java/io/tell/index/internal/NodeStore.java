@@ -409,8 +409,14 @@ public final class NodeStore {
         return garbage.size();
     }
 
+    /** Leaves of an inline tree, and removed leaves in any tree (so a mapping record alone tells one). */
     private boolean isInline(BTreeNode node) {
-        return inlineLeaves && node.isLeaf();
+        return inlineLeaves && node.isLeaf() || node.isRemoved();
+    }
+
+    /** True when a mapping record holds a removed leaf. */
+    static boolean holdsRemovedLeaf(byte[] mapping) {
+        return mapping.length > 1 && mapping[0] == INLINE && NodeCodec.isRemovedLeaf(mapping, 1);
     }
 
     private RecordKey mapKey(long id) {

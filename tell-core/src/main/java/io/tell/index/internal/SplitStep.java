@@ -1,6 +1,6 @@
 package io.tell.index.internal;
 
-/** The single conditional writes of a split, in protocol order; see {@link SplitHook}. */
+/** The single conditional writes of a split, and of a leaf's removal, in protocol order; see {@link SplitHook}. */
 public enum SplitStep {
     /** The new right sibling was written (insert-if-absent); nothing reaches it yet. */
     RIGHT_WRITTEN,
@@ -11,5 +11,11 @@ public enum SplitStep {
     /** A new root above the top level was written; the root pointer does not know it yet. */
     ROOT_WRITTEN,
     /** The root pointer now names the new root. */
-    ROOT_SWUNG
+    ROOT_SWUNG,
+    /** An emptied leaf was frozen as removed; its left neighbour does not cover its range yet. */
+    LEAF_REMOVED,
+    /** The removed leaf's left neighbour took over its range and right link. */
+    LEFT_ABSORBED,
+    /** The removed leaf's separator is gone from its parent. */
+    CHILD_UNLINKED
 }

@@ -15,7 +15,9 @@ import java.util.Set;
 /**
  * Walks a whole tree in the store and checks its invariants; meant for a quiet tree (tests,
  * tools). It accepts every state a stopped split can leave: nodes whose separator the parent
- * lacks (reachable along right links) and a top level of several nodes (root not yet written).
+ * lacks (reachable along right links) and a top level of several nodes (root not yet written);
+ * and every state a stopped leaf removal can leave: a removed leaf still on its level's chain,
+ * or off it but still a child of its parent.
  *
  * <p>Checked: the root pointer names a node with no low fence; each level is one chain along
  * right links from its leftmost node, fences continuous ({@code high} of one is {@code low} of
@@ -30,7 +32,7 @@ public final class TreeValidator {
     /** What the walk found. {@code entries} are all entries in order. */
     public record Report(int height, List<Integer> nodesPerLevel, List<IndexEntry> entries, int missingSeparators,
                          int topLevelNodes, int emptyLeaves, int maxNodeSize, int unreachableMappings,
-                         int unreferencedPhysical) {
+                         int unreferencedPhysical, int removedLeaves) {
     }
 
     private final NodeStore store;
@@ -88,10 +90,11 @@ public final class TreeValidator {
             }
         }
         for (IndexEntry e : entries) {
-            checkReachable(top, e);
+            checkReachable(top, e, levels.get(height));
         }
+        int[] mappings = mappings();
         return new Report(height, perLevel, entries, missing, levels.get(0).size(), empty, maxSize,
-                unreachableMappings(), unreferencedPhysical());
+                mappings[0], unreferencedPhysical(), mappings[1]);
     }
 
     /** The level's nodes along right links; checks fences, order and sizes of each. */
@@ -149,6 +152,9 @@ public final class TreeValidator {
         for (BTreeNode p : parents) {
             for (int i = 0; i < p.size(); i++) {
                 Integer pos = position.get(p.child(i));
+                if (pos == null && read(p.child(i)).node().isRemoved()) {
+                    continue; // absorbed by its left neighbour, its separator not yet dropped
+                }
                 check(pos != null, "child " + p.child(i) + " of " + p + " is not on the chain of level " + (p.level() - 1));
                 check(pos > last, "children out of chain order in " + p);
                 check(last >= 0 || pos == 0, "the first child of level " + p.level() + " is not leftmost");
@@ -161,11 +167,17 @@ public final class TreeValidator {
         return children.size() - referenced;
     }
 
-    /** Searches for {@code e} from the root as a client with an empty cache would. */
-    private void checkReachable(BTreeNode root, IndexEntry e) {
+    /**
+     * Searches for {@code e} from the root as a client with an empty cache would; from a removed
+     * leaf, at its left neighbour on the chain of {@code leaves}.
+     */
+    private void checkReachable(BTreeNode root, IndexEntry e, List<BTreeNode> leaves) {
         IndexEntry target = unique ? new IndexEntry(e.key(), Long.MIN_VALUE) : e;
         BTreeNode n = root;
         while (true) {
+            if (n.isRemoved()) {
+                n = leftOf(n, leaves);
+            }
             while (!n.covers(target, false)) {
                 check(n.beyondHigh(target, false) && n.rightSibling() != 0, "search for " + e + " lost at " + n);
                 n = read(n.rightSibling()).node();
@@ -179,12 +191,31 @@ public final class TreeValidator {
         }
     }
 
-    private int unreachableMappings() {
-        int count = 0;
-        for (StoredRecord r : store.store().scan(store.mapDomain(), KeyRange.ALL, Integer.MAX_VALUE)) {
-            count += nodes.containsKey(Bytes.getLong(r.key(), 0)) ? 0 : 1;
+    /** The chain's leaf that ends where the removed leaf {@code gone} begins, or covers its range. */
+    private static BTreeNode leftOf(BTreeNode gone, List<BTreeNode> leaves) {
+        BTreeNode left = null;
+        for (BTreeNode leaf : leaves) {
+            if (leaf.low() != null && leaf.low().compareTo(gone.low()) >= 0) {
+                break;
+            }
+            left = leaf;
         }
-        return count;
+        check(left != null, "removed leaf " + gone + " has no left neighbour");
+        return left;
+    }
+
+    /** Mapping records no walk reached that are not removed leaves, and removed leaves. */
+    private int[] mappings() {
+        int unreachable = 0;
+        int removed = 0;
+        for (StoredRecord r : store.store().scan(store.mapDomain(), KeyRange.ALL, Integer.MAX_VALUE)) {
+            if (NodeStore.holdsRemovedLeaf(r.value())) {
+                removed++;
+            } else if (!nodes.containsKey(Bytes.getLong(r.key(), 0))) {
+                unreachable++;
+            }
+        }
+        return new int[] {unreachable, removed};
     }
 
     private int unreferencedPhysical() {

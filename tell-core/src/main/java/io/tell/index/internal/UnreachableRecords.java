@@ -20,8 +20,10 @@ import java.util.Set;
  * <p>Safe only for a {@code ceiling} read from the counter ({@link #idCeiling}) long enough ago
  * that every range holding such ids is no longer used ({@link NodeStore#ID_RANGE_LIFE_MILLIS})
  * and every write that used one has landed: then a record with such an id that is unreachable
- * stays unreachable (nodes never merge, physical records are written once, and a swing only ever
- * publishes a fresh id), so the walk and the scans may run in either order while clients work.
+ * stays unreachable (physical records are written once, a swing only ever publishes a fresh id,
+ * and a leaf removed from the tree is never linked again), so the walk and the scans may run in
+ * either order while clients work. Removed leaves are kept: a client's cached parent may still
+ * route to one, and the search that gets there needs its fences ({@link LeafRemover}).
  * Deletes are conditional on the version scanned.
  */
 public final class UnreachableRecords {
@@ -89,7 +91,7 @@ public final class UnreachableRecords {
             List<StoredRecord> page = store.scan(domain, new KeyRange(from, null), batch);
             for (StoredRecord r : page) {
                 long id = Bytes.getLong(r.key(), 0);
-                if (id <= ceiling && !reached.contains(id)) {
+                if (id <= ceiling && !reached.contains(id) && !NodeStore.holdsRemovedLeaf(r.value())) {
                     deletes.add(WriteOp.delete(domain, r.key(), Expect.version(r.version())));
                 }
             }

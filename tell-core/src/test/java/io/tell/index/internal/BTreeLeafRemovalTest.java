@@ -1,0 +1,108 @@
+package io.tell.index.internal;
+
+import static io.tell.index.internal.TreeTesting.SEED;
+import static io.tell.index.internal.TreeTesting.seedNote;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.index.BTreeConfig;
+import io.tell.index.IndexEntry;
+import io.tell.index.ScanRange;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Leaves emptied by deletes leave the tree ({@link LeafRemover}). A client stops for good right
+ * after one conditional write of a removal, as a crashed processing node would: the tree must be
+ * valid at once, and other clients (one with a warm cache that still routes to the leaf, one
+ * fresh) must keep working on the range the leaf covered, finish the removal, and end with
+ * exactly the entries whose changes took effect.
+ */
+class BTreeLeafRemovalTest {
+    private static final int KEYS = 400;
+
+    private static final class Stopped extends RuntimeException {
+        Stopped() {
+            super("client stopped by the test", null, false, false);
+        }
+    }
+
+    @ParameterizedTest(name = "stop after {0}, inline {1}")
+    @CsvSource({"LEAF_REMOVED, true", "LEFT_ABSORBED, true", "CHILD_UNLINKED, true",
+        "LEAF_REMOVED, false", "LEFT_ABSORBED, false", "CHILD_UNLINKED, false"})
+    void otherClientsCarryOnAfterAClientStopsMidRemoval(SplitStep step, boolean inline) {
+        Random rnd = new Random(SEED + step.ordinal());
+        RecordStore store = RecordStores.open("mem:");
+        BTreeConfig config = new BTreeConfig("rm", false, 8, 1_000, 10, inline);
+        boolean[] armed = {false};
+        BLinkTree victim = BLinkTree.open(store, config, (s, level) -> {
+            if (armed[0] && s == step) {
+                throw new Stopped();
+            }
+        });
+        TreeSet<IndexEntry> model = new TreeSet<>();
+        for (int k = 0; k < KEYS; k++) { // ascending: full leaves of 8
+            assertTrue(victim.insert(TreeTesting.key(k), k).inserted());
+            model.add(entry(k));
+        }
+        BLinkTree warm = BLinkTree.open(store, config);
+        for (int k = 0; k < KEYS; k += 5) { // its cache now knows every parent as it is
+            warm.lookup(TreeTesting.key(k));
+        }
+
+        // Empty the leaves one after another from the middle until the victim stops in a removal.
+        armed[0] = true;
+        IndexEntry stoppedAt = null;
+        for (int k = KEYS / 2; k < KEYS && stoppedAt == null; k++) {
+            try {
+                assertTrue(victim.delete(TreeTesting.key(k), k));
+                model.remove(entry(k));
+            } catch (Stopped stopped) {
+                stoppedAt = entry(k);
+                model.remove(stoppedAt); // the removal starts only after the delete took effect
+            }
+        }
+        assertNotNull(stoppedAt, "no removal happened" + seedNote());
+        String where = " (stopped after " + step + " deleting " + stoppedAt + ", inline " + inline + ")" + seedNote();
+        TreeValidator.Report stopped = TreeTesting.validateAgainst(store, "rm", model);
+        assertTrue(stopped.removedLeaves() >= 1, "a removed leaf" + where);
+
+        // Both clients write into, read and scan the range around the removed leaf.
+        BLinkTree fresh = BLinkTree.open(store, config);
+        int low = TreeTesting.firstInt(stoppedAt.key()) - 12;
+        for (int i = 0; i < 300; i++) {
+            BLinkTree client = rnd.nextBoolean() ? warm : fresh;
+            int k = low + rnd.nextInt(24);
+            IndexEntry e = entry(k);
+            if (rnd.nextBoolean()) {
+                assertEquals(!model.contains(e), client.insert(e.key(), e.rid()).inserted(), "insert " + k + where);
+                model.add(e);
+            } else {
+                assertEquals(model.remove(e), client.delete(e.key(), e.rid()), "delete " + k + where);
+            }
+            ScanRange range = new ScanRange(ScanRange.inclusive(TreeTesting.key(low)), ScanRange.exclusive(TreeTesting.key(low + 24)));
+            List<IndexEntry> expected = new ArrayList<>(model.subSet(entry(low), entry(low + 24)));
+            assertEquals(expected, client.scan(range, false, Integer.MAX_VALUE), "scan after " + i + where);
+            assertEquals(expected.reversed(), client.scan(range, true, Integer.MAX_VALUE), "backward scan after " + i + where);
+        }
+        for (int k = 0; k < KEYS; k++) {
+            assertEquals(model.contains(entry(k)) ? List.of((long) k) : List.of(), warm.lookup(TreeTesting.key(k)),
+                    "lookup " + k + " by the warm client" + where);
+        }
+        TreeValidator.Report after = TreeTesting.validateAgainst(store, "rm", model);
+        assertEquals(0, after.missingSeparators(), where);
+        System.out.printf("leaf removal stopped after %s (inline %s): removed leaves %d, then %d; leaves %s -> %s%n",
+                step, inline, stopped.removedLeaves(), after.removedLeaves(), stopped.nodesPerLevel(), after.nodesPerLevel());
+    }
+
+    private static IndexEntry entry(int k) {
+        return new IndexEntry(TreeTesting.key(k), k);
+    }
+}
