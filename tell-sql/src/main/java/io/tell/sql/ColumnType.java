@@ -172,6 +172,23 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
         return d;
     }
 
+    /** The code points of {@code s}; refuses an unpaired surrogate, which UTF-8 cannot hold. One pass, no stream. */
+    private static int codePoints(String s) {
+        int n = s.length();
+        int pairs = 0;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (!Character.isHighSurrogate(c) || i + 1 == n || !Character.isLowSurrogate(s.charAt(i + 1))) {
+                    throw TellException.of(ErrorCode.TYPE_MISMATCH, "string has an unpaired surrogate, which UTF-8 cannot hold");
+                }
+                i++;
+                pairs++;
+            }
+        }
+        return n - pairs;
+    }
+
     private Float real(Object value) {
         Number n = number(value);
         float f = n.floatValue();
@@ -185,10 +202,7 @@ public record ColumnType(SqlType type, int precision, int scale, int length) {
         if (!(value instanceof String s)) {
             throw mismatch(value);
         }
-        if (s.codePoints().anyMatch(cp -> cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE)) {
-            throw TellException.of(ErrorCode.TYPE_MISMATCH, "string has an unpaired surrogate, which UTF-8 cannot hold");
-        }
-        int codePoints = s.codePointCount(0, s.length());
+        int codePoints = codePoints(s);
         if (codePoints > length) {
             int cut = s.offsetByCodePoints(0, length);
             if (s.substring(cut).chars().anyMatch(c -> c != ' ')) {

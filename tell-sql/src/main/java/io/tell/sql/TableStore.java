@@ -519,10 +519,18 @@ public final class TableStore {
     /** A row's key of the index over {@code columns}; none (null) with a NULL column when {@code unique}. */
     private Function<byte[], byte[]> keyOf(List<String> columns, boolean unique, KeyEncoder enc) {
         int[] positions = def.columnIndexes(columns);
+        // The key columns in row order, decoded in one pass, and where each sits in that order.
+        int[] inRowOrder = positions.clone();
+        Arrays.sort(inRowOrder);
+        int[] at = new int[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+            at[i] = Arrays.binarySearch(inRowOrder, positions[i]);
+        }
         return bytes -> {
+            Object[] values = codec.decode(bytes, inRowOrder);
             Object[] key = new Object[positions.length];
             for (int i = 0; i < positions.length; i++) {
-                key[i] = codec.decodeColumn(bytes, positions[i]);
+                key[i] = values[at[i]];
                 if (key[i] == null && unique) {
                     return null;
                 }

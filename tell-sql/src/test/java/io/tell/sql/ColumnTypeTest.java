@@ -67,6 +67,10 @@ class ColumnTypeTest {
         assertSame(ErrorCode.STRING_TOO_LONG, codeOf(() -> c.coerce("abcde")));
         assertSame(ErrorCode.TYPE_MISMATCH, codeOf(() -> v.coerce(12)));
         assertSame(ErrorCode.TYPE_MISMATCH, codeOf(() -> v.coerce("a\uD800")), "an unpaired surrogate would not survive UTF-8");
+        assertSame(ErrorCode.TYPE_MISMATCH, codeOf(() -> v.coerce("\uDE00a")), "a low surrogate alone");
+        assertSame(ErrorCode.TYPE_MISMATCH, codeOf(() -> v.coerce("\uDE00\uD83D")), "a pair the wrong way round");
+        assertSame(ErrorCode.TYPE_MISMATCH, codeOf(() -> v.coerce("\uD83D\uD83D\uDE00")), "a high surrogate before a pair");
+        assertSame(ErrorCode.STRING_TOO_LONG, codeOf(() -> v.coerce("\uD83D\uDE00\uD83D\uDE00ab")), "four code points");
     }
 
     @Test
