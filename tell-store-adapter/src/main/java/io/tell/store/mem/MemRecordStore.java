@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The in-process record store. Each domain is a {@link ConcurrentHashMap} of immutable cells,
  * which serves every read and write, beside a {@link ConcurrentSkipListSet} of its keys in
- * unsigned order, which only scans use and only inserts and deletes change. Conditional writes
+ * unsigned order, built at the domain's first scan, which only scans use and only inserts and
+ * deletes change. Conditional writes
  * are compare-and-swap loops on the map ({@code replace}, {@code putIfAbsent}, {@code remove}
  * with the expected cell), so no thread ever holds a lock and a stalled writer cannot block
  * others. Versions come from one store-wide counter, which makes them strictly increasing per
@@ -60,28 +61,53 @@ public final class MemRecordStore implements RecordStore {
     }
 
     /**
-     * One domain's records. The key set follows the map: an insert adds its key to the set after
-     * the map, a delete removes it from the set after the map and puts it back if meanwhile
-     * another insert made the key present again, so a key the map holds once its write returned
-     * is always in the set. The set may briefly hold a key the map no longer has; scans skip it.
+     * One domain's records, and once a scan needed them their keys in order. The key set follows
+     * the map: an insert adds its key to the set after the map, a delete removes it from the set
+     * after the map and puts it back if meanwhile another insert made the key present again. The
+     * set is published before it is filled from the map, so an insert either finds it and adds
+     * itself or was already in the map the filling walks: a key the map holds once its write
+     * returned is always in the set. The set may briefly hold a key the map no longer has; scans
+     * skip it. Domains nobody scans (most, in a running database) pay nothing for order.
      */
     private static final class Domain {
         final ConcurrentHashMap<Key, Cell> cells = new ConcurrentHashMap<>();
-        final ConcurrentSkipListSet<byte[]> keys = new ConcurrentSkipListSet<>(Arrays::compareUnsigned);
+        private volatile ConcurrentSkipListSet<byte[]> keys;
 
         Cell get(byte[] key) {
             return cells.get(new Key(key));
         }
 
+        NavigableSet<byte[]> keys() {
+            ConcurrentSkipListSet<byte[]> k = keys;
+            if (k == null) {
+                synchronized (this) {
+                    k = keys;
+                    if (k == null) {
+                        k = new ConcurrentSkipListSet<>(Arrays::compareUnsigned);
+                        keys = k;
+                        for (Key key : cells.keySet()) {
+                            k.add(key.bytes);
+                        }
+                    }
+                }
+            }
+            return k;
+        }
+
         void inserted(Key key) {
-            keys.add(key.bytes);
+            ConcurrentSkipListSet<byte[]> k = keys;
+            if (k != null) {
+                k.add(key.bytes);
+            }
         }
 
         void deleted(Key key) {
-            keys.remove(key.bytes);
-            Cell again = cells.get(key);
-            if (again != null) {
-                keys.add(key.bytes);
+            ConcurrentSkipListSet<byte[]> k = keys;
+            if (k != null) {
+                k.remove(key.bytes);
+                if (cells.get(key) != null) {
+                    k.add(key.bytes);
+                }
             }
         }
     }
@@ -133,7 +159,7 @@ public final class MemRecordStore implements RecordStore {
         if (range.from() != null && range.to() != null && Arrays.compareUnsigned(range.from(), range.to()) >= 0) {
             return CompletableFuture.completedFuture(List.of());
         }
-        NavigableSet<byte[]> view = d.keys;
+        NavigableSet<byte[]> view = d.keys();
         if (range.from() != null) {
             view = view.tailSet(range.from(), true);
         }
