@@ -1,7 +1,6 @@
 package io.tell.sql;
 
-import io.tell.store.RecordKey;
-import java.util.Arrays;
+import io.tell.store.HashedKey;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -15,33 +14,16 @@ import java.util.concurrent.ConcurrentHashMap;
 final class KeyRids {
     static final int CAPACITY = 200_000;
 
-    private final ConcurrentHashMap<Key, Long> rids = new ConcurrentHashMap<>();
-
-    /** An encoded key, hashed once ({@link RecordKey#hash}: the polynomial hash collides for encoded keys). */
-    private record Key(byte[] bytes, int hash) {
-        static Key of(byte[] bytes) {
-            return new Key(bytes, RecordKey.hash(bytes));
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && hash == k.hash && Arrays.equals(bytes, k.bytes);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
+    private final ConcurrentHashMap<HashedKey, Long> rids = new ConcurrentHashMap<>();
 
     Long get(byte[] key) {
-        return rids.get(Key.of(key));
+        return rids.get(new HashedKey(key));
     }
 
     void put(byte[] key, long rid) {
         if (rids.size() >= CAPACITY) {
             rids.clear();
         }
-        rids.put(Key.of(key.clone()), rid);
+        rids.put(new HashedKey(key.clone()), rid);
     }
 }

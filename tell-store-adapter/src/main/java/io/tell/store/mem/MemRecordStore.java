@@ -1,6 +1,7 @@
 package io.tell.store.mem;
 
 import io.tell.store.Domains;
+import io.tell.store.HashedKey;
 import io.tell.store.KeyRange;
 import io.tell.store.RecordKey;
 import io.tell.store.RecordStore;
@@ -39,27 +40,6 @@ public final class MemRecordStore implements RecordStore {
     private record Cell(byte[] value, long version) {
     }
 
-    /** Key bytes as a hash-map key, hashed once. */
-    private static final class Key {
-        final byte[] bytes;
-        final int hash;
-
-        Key(byte[] bytes) {
-            this.bytes = bytes;
-            this.hash = RecordKey.hash(bytes);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key other && hash == other.hash && Arrays.equals(bytes, other.bytes);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
-
     /**
      * One domain's records, and once a scan needed them their keys in order. The key set follows
      * the map: an insert adds its key to the set after the map, a delete removes it from the set
@@ -70,11 +50,11 @@ public final class MemRecordStore implements RecordStore {
      * skip it. Domains nobody scans (most, in a running database) pay nothing for order.
      */
     private static final class Domain {
-        final ConcurrentHashMap<Key, Cell> cells = new ConcurrentHashMap<>();
+        final ConcurrentHashMap<HashedKey, Cell> cells = new ConcurrentHashMap<>();
         private volatile ConcurrentSkipListSet<byte[]> keys;
 
         Cell get(byte[] key) {
-            return cells.get(new Key(key));
+            return cells.get(new HashedKey(key));
         }
 
         NavigableSet<byte[]> keys() {
@@ -85,8 +65,8 @@ public final class MemRecordStore implements RecordStore {
                     if (k == null) {
                         k = new ConcurrentSkipListSet<>(Arrays::compareUnsigned);
                         keys = k;
-                        for (Key key : cells.keySet()) {
-                            k.add(key.bytes);
+                        for (HashedKey key : cells.keySet()) {
+                            k.add(key.bytes());
                         }
                     }
                 }
@@ -94,19 +74,19 @@ public final class MemRecordStore implements RecordStore {
             return k;
         }
 
-        void inserted(Key key) {
+        void inserted(HashedKey key) {
             ConcurrentSkipListSet<byte[]> k = keys;
             if (k != null) {
-                k.add(key.bytes);
+                k.add(key.bytes());
             }
         }
 
-        void deleted(Key key) {
+        void deleted(HashedKey key) {
             ConcurrentSkipListSet<byte[]> k = keys;
             if (k != null) {
-                k.remove(key.bytes);
+                k.remove(key.bytes());
                 if (cells.get(key) != null) {
-                    k.add(key.bytes);
+                    k.add(key.bytes());
                 }
             }
         }
@@ -220,8 +200,8 @@ public final class MemRecordStore implements RecordStore {
 
     private WriteResult writeNow(WriteOp op) {
         Domain d = domain(op.key().domain());
-        Key key = new Key(op.key().key());
-        Map<Key, Cell> map = d.cells;
+        HashedKey key = new HashedKey(op.key().key());
+        Map<HashedKey, Cell> map = d.cells;
         if (op.isCheck()) {
             Cell current = map.get(key);
             long currentVersion = current == null ? 0 : current.version;
@@ -242,7 +222,7 @@ public final class MemRecordStore implements RecordStore {
                     d.deleted(key);
                 }
             } else if (current == null) {
-                Key copy = new Key(key.bytes.clone());
+                HashedKey copy = new HashedKey(key.bytes().clone());
                 swapped = map.putIfAbsent(copy, new Cell(value, version)) == null;
                 if (swapped) {
                     d.inserted(copy);
