@@ -4,6 +4,7 @@ import io.tell.bench.process.CommitManagerProcess;
 import io.tell.bench.process.ExitGuard;
 import io.tell.bench.process.PostgresServer;
 import io.tell.bench.tpcc.JdbcTarget;
+import io.tell.store.mem.MemStoreProvider;
 import io.tell.store.redis.process.RedisBinaries;
 import io.tell.store.redis.process.RedisProcess;
 import java.io.IOException;
@@ -47,10 +48,15 @@ public record ComparedDatabase(String key, String name, Opener opener) {
         return opener.open(dir);
     }
 
-    /** Tell embedded in this JVM: a named in-memory database of its own. */
+    /**
+     * Tell embedded in this JVM: a named in-memory database of its own, dropped after its run
+     * (as H2 drops its in-memory database when the last connection closes), so the databases
+     * after it do not run beside its data.
+     */
     public static ComparedDatabase tellEmbedded() {
-        return new ComparedDatabase("tell-embedded", "Tell embedded", dir -> new Setup(JdbcTarget.of("jdbc:tell:mem:compare-"
-                + UUID.randomUUID().toString().substring(0, 8)), "in this JVM (in-memory store, commit manager in-process)", null));
+        String name = "compare-" + UUID.randomUUID().toString().substring(0, 8);
+        return new ComparedDatabase("tell-embedded", "Tell embedded", dir -> new Setup(JdbcTarget.of("jdbc:tell:mem:" + name),
+                "in this JVM (in-memory store, commit manager in-process)", () -> MemStoreProvider.drop(name)));
     }
 
     /** H2 in memory in this JVM, waiting up to 10 s for a row lock (its default, 1 s, would turn waits into errors). */
