@@ -87,6 +87,12 @@ public final class BTreeNode {
         return new BTreeNode(id, 0, low, gone.high, gone.rightSibling, keys, null);
     }
 
+    private BTreeNode withChildAt(int i, long childId) {
+        long[] outChildren = children.clone();
+        outChildren[i] = childId;
+        return new BTreeNode(id, level, low, high, rightSibling, keys, outChildren);
+    }
+
     /** Inner node without child {@code i} ({@code i >= 1}) and its separator. */
     public BTreeNode withoutChild(int i) {
         if (isLeaf() || i < 1 || i >= children.length) {
@@ -235,11 +241,20 @@ public final class BTreeNode {
     }
 
     /**
-     * Inner node with a new child whose low fence is {@code separator}. The separator must lie
-     * strictly inside this node's range and not be there yet.
+     * Inner node with a new child whose low fence is {@code separator}, which must lie inside
+     * this node's range. A child already listed with that low fence can only be a removed leaf
+     * (live nodes of a level never share a low fence): after its left neighbour took over its
+     * range, a split there may make a new leaf starting where it started. The new child then
+     * takes its place.
      */
     public BTreeNode withChild(IndexEntry separator, long childId) {
+        if (separator.equals(low)) {
+            return withChildAt(0, childId);
+        }
         int pos = childIndex(separator, true); // separators below it; the new child goes after them
+        if (pos < keys.length && keys[pos].equals(separator)) {
+            return withChildAt(pos + 1, childId);
+        }
         IndexEntry[] outKeys = new IndexEntry[keys.length + 1];
         System.arraycopy(keys, 0, outKeys, 0, pos);
         outKeys[pos] = separator;

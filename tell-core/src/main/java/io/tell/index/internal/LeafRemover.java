@@ -24,7 +24,10 @@ import io.tell.error.TellException;
  * right link (it has no entries). Only a leaf with a left neighbour under the same parent is
  * removed (not a parent's first child, whose separator lives in the grandparent), which keeps
  * step 3 a change of one node. A client that stops between two steps leaves a removed leaf that
- * the next search reaching it finishes.
+ * the next search reaching it finishes. Once {@code L} holds {@code E}'s range, a split of
+ * {@code L} may start a new leaf exactly at {@code E}'s low fence while a parent still lists
+ * {@code E} there (not yet unlinked, or a first child): posting the new leaf takes {@code E}'s slot
+ * ({@link BTreeNode#withChild}), as live leaves never share a low fence.
  *
  * <p>Removed leaves stay in the store (a mapping record each, a few dozen bytes) and are never
  * collected as unreachable: a client's cached parent may still route to one.

@@ -102,6 +102,28 @@ class BTreeLeafRemovalTest {
                 step, inline, stopped.removedLeaves(), after.removedLeaves(), stopped.nodesPerLevel(), after.nodesPerLevel());
     }
 
+    /**
+     * After a left neighbour took over a removed leaf's range, its split may start a new leaf
+     * exactly where the removed one started, while a parent still lists the removed one there
+     * (its unlink not done yet, or as a first child, which is never unlinked). Posting the new
+     * leaf takes over that slot: a parent never holds two children with one low fence (a race of
+     * this with a pending unlink in {@code BTreeConcurrencyTest} once did).
+     */
+    @org.junit.jupiter.api.Test
+    void aNewChildStartingWhereARemovedLeafStartedTakesItsSlot() {
+        IndexEntry low = new IndexEntry(TreeTesting.key(100), Long.MIN_VALUE);
+        IndexEntry s = new IndexEntry(TreeTesting.key(200), Long.MIN_VALUE);
+        IndexEntry t = new IndexEntry(TreeTesting.key(300), Long.MIN_VALUE);
+        BTreeNode parent = BTreeNode.inner(9, 1, low, null, 0, new IndexEntry[] {s, t}, new long[] {1, 2, 3});
+        BTreeNode replaced = parent.withChild(s, 7);
+        assertEquals(3, replaced.size(), "no second child for one low fence");
+        assertEquals(List.of(1L, 7L, 3L), List.of(replaced.child(0), replaced.child(1), replaced.child(2)));
+        BTreeNode first = parent.withChild(low, 8);
+        assertEquals(List.of(8L, 2L, 3L), List.of(first.child(0), first.child(1), first.child(2)), "the first child's slot too");
+        BTreeNode added = parent.withChild(new IndexEntry(TreeTesting.key(250), Long.MIN_VALUE), 6);
+        assertEquals(List.of(1L, 2L, 6L, 3L), List.of(added.child(0), added.child(1), added.child(2), added.child(3)));
+    }
+
     private static IndexEntry entry(int k) {
         return new IndexEntry(TreeTesting.key(k), k);
     }
