@@ -252,7 +252,7 @@ public final class Transaction implements AutoCloseable {
             for (long rid : rids) {
                 rows.add(new RecordKey(index.table(), TableIndex.ridKey(rid)));
             }
-            for (long rid : ranges.isEmpty() ? List.<Long>of() : treeReads.prefetch(index, ranges)) {
+            for (long rid : treeReads.prefetch(index, ranges)) {
                 rows.add(new RecordKey(index.table(), TableIndex.ridKey(rid)));
             }
             // Read ahead, not yet used: the scans that use the rows mark what they read.

@@ -64,13 +64,14 @@ final class LeafRemover {
         }
         nav.stats().leavesRemoved.increment();
         hook.after(SplitStep.LEAF_REMOVED, 0);
-        finish(removed.node());
+        absorbLeft(removed.node());
+        unlink(removed.node(), parent);
     }
 
     /** Steps 2 and 3 for the removed leaf {@code e}; done already when someone else did them. */
     void finish(BTreeNode e) {
         absorbLeft(e);
-        unlink(e);
+        unlink(e, null);
     }
 
     private void absorbLeft(BTreeNode e) {
@@ -90,15 +91,23 @@ final class LeafRemover {
         throw contended(e);
     }
 
-    private void unlink(BTreeNode e) {
+    /**
+     * Drops {@code e} from its parent: first tried on {@code guess} (the parent as read before
+     * step 1, null for none), a write conditional on its version, so a stale guess costs a re-read.
+     */
+    private void unlink(BTreeNode e, NodeRef guess) {
+        NodeRef parent = guess;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            NodeRef parent = freshParent(e);
             if (parent == null) {
-                return;
+                parent = freshParent(e);
+                if (parent == null) {
+                    return;
+                }
             }
             BTreeNode p = parent.node();
             if (!p.covers(e.low(), false)) {
-                continue; // the parent split since the cache knew it: search again
+                parent = null; // the parent split since the cache knew it: search again
+                continue;
             }
             int at = p.childIndexOf(e.id());
             if (at < 1) {
@@ -111,6 +120,7 @@ final class LeafRemover {
                 return;
             }
             nav.stats().conflicts.increment();
+            parent = null;
         }
         throw contended(e);
     }
