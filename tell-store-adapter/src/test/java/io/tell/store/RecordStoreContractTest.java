@@ -136,6 +136,37 @@ public abstract class RecordStoreContractTest {
     }
 
     @Test
+    void manyChainedWritesAfterManyOthersEachDependOnlyOnTheUnchainedOnes() {
+        // A long run of chained writes after a long run of unchained ones (new physical records,
+        // then the mapping swings chained to them), then more of both: each chained write is made
+        // exactly when every unchained write before it succeeded, whatever the others' fate.
+        String d = domain("manychains");
+        for (int i = 0; i < 300; i += 7) {
+            store.write(WriteOp.insert(d, b("m" + i), b("taken")));
+        }
+        List<WriteOp> ops = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            ops.add(WriteOp.insert(d, b("p" + i), b("v")));
+        }
+        for (int i = 0; i < 300; i++) {
+            ops.add(WriteOp.insert(d, b("m" + i), b("v")).asChained());
+        }
+        ops.add(WriteOp.insert(d, b("m0"), b("again"))); // fails: the chain breaks from here
+        ops.add(WriteOp.insert(d, b("late"), b("v")).asChained());
+        List<WriteResult> results = store.writeAll(ops);
+        assertEquals(ops.size(), results.size());
+        assertTrue(results.subList(0, 300).stream().allMatch(WriteResult::written), "every new record written");
+        for (int i = 0; i < 300; i++) {
+            assertEquals(i % 7 != 0, results.get(300 + i).written(), "chained write " + i + ": " + results.get(300 + i));
+        }
+        assertInstanceOf(WriteResult.Conflict.class, results.get(600));
+        assertEquals(new WriteResult.Conflict(0), results.get(601), "chained after a failed write");
+        assertNull(store.get(d, b("late")));
+        assertArrayEquals(b("v"), store.get(d, b("m1")).value());
+        assertArrayEquals(b("taken"), store.get(d, b("m7")).value());
+    }
+
+    @Test
     void putOnVersionSucceedsOnlyOnTheCurrentVersion() {
         long v1 = store.write(WriteOp.insert(domain("d"), b("k"), b("a"))).version();
         long v2 = store.write(WriteOp.put(domain("d"), b("k"), b("b"), Expect.version(v1))).version();

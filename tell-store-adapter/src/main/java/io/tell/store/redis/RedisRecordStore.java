@@ -259,13 +259,33 @@ public final class RedisRecordStore implements RecordStore {
             for (int i = 0; i < head.size(); i++) {
                 intact &= ops.get(i).chained() || head.get(i).written();
             }
-            CompletableFuture<List<WriteResult>> tail = intact ? writeAllAsync(rest) : brokenChain(rest);
-            return tail.thenApply(answers -> {
-                List<WriteResult> all = new ArrayList<>(head);
-                all.addAll(answers);
-                return all;
-            });
+            return (intact ? writeAfterIntactHead(rest) : brokenChain(rest)).thenApply(tail -> joined(head, tail));
         });
+    }
+
+    /**
+     * The rest of a batch whose unchained writes so far all succeeded: its leading chained
+     * writes depend on nothing more, so they go in as few calls as unchained ones would (one per
+     * {@value #WRITES_PER_CALL} or per slot, not one each), beside the writes after them, whose
+     * chain is checked from there on.
+     */
+    private CompletableFuture<List<WriteResult>> writeAfterIntactHead(List<WriteOp> rest) {
+        int free = 0;
+        while (free < rest.size() && rest.get(free).chained()) {
+            free++;
+        }
+        if (free == rest.size()) {
+            return writeCalls(rest);
+        }
+        CompletableFuture<List<WriteResult>> after = writeAllAsync(rest.subList(free, rest.size()));
+        return writeCalls(rest.subList(0, free)).thenCombine(after, RedisRecordStore::joined);
+    }
+
+    private static List<WriteResult> joined(List<WriteResult> first, List<WriteResult> then) {
+        List<WriteResult> all = new ArrayList<>(first.size() + then.size());
+        all.addAll(first);
+        all.addAll(then);
+        return all;
     }
 
     /** {@code ops} after a chain broke: the unchained ones written, the chained ones left as they are. */

@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -63,6 +65,26 @@ class RedisStandaloneContractIT extends RecordStoreContractTest {
             }
         }
         fail("no callback ran on an event-loop thread");
+    }
+
+    @Test
+    void chainedWritesAfterAFullCallGoInBatchesNotOneByOne() {
+        // 300 new records, then 300 writes chained to them: more than one call takes, so the
+        // chained ones wait for the first answers, and then go in calls of many, not one each.
+        String d = domain("chaincalls");
+        List<WriteOp> ops = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            ops.add(WriteOp.insert(d, b("p" + i), b("v")));
+        }
+        for (int i = 0; i < 300; i++) {
+            ops.add(WriteOp.insert(d, b("m" + i), b("v")).asChained());
+        }
+        REDIS.process().call("CONFIG", "RESETSTAT");
+        assertTrue(store.writeAll(ops).stream().allMatch(WriteResult::written));
+        String stats = String.valueOf(REDIS.process().call("INFO", "commandstats"));
+        Matcher m = Pattern.compile("cmdstat_fcall:calls=(\\d+)").matcher(stats);
+        assertTrue(m.find(), stats);
+        assertEquals(4, Integer.parseInt(m.group(1)), "two calls for the records, two for the chained writes: " + stats);
     }
 
     @Test
