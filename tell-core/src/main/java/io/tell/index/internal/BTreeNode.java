@@ -294,26 +294,21 @@ public final class BTreeNode {
     }
 
     /**
-     * Splits this over-full leaf into as many nodes as it takes to hold at most
-     * {@code capacity} entries each, chained by right links: the first keeps the id and the low
-     * fence, each further one gets an id from {@code ids}, the last the old high fence and
-     * sibling. Each node's low fence is its separator. When the new entries were all appended
-     * to the rightmost leaf ({@code appended}), nodes are filled to capacity in turn, so that a
-     * bulk load of ascending keys leaves full leaves; otherwise the entries are shared evenly.
+     * Splits this over-full node into as many nodes as it takes to hold at most
+     * {@code capacity} entries (children, for an inner node) each, chained by right links: the
+     * first keeps the id and the low fence, each further one gets an id from {@code ids}, the
+     * last the old high fence and sibling. Each node's low fence is its separator: between two
+     * leaf entries, or for an inner node the separator in front of the part's first child. When
+     * the new entries were all appended to the rightmost node of its level ({@code appended}),
+     * nodes are filled to capacity in turn, so that a bulk load of ascending keys leaves full
+     * nodes; otherwise the entries are shared evenly.
      */
     public List<BTreeNode> splitInto(int capacity, boolean appended, LongSupplier ids) {
         int n = size();
-        if (!isLeaf() || n <= capacity) {
-            throw new IllegalStateException("only an over-full leaf splits into parts: " + n + " entries");
+        if (n <= capacity || removed) {
+            throw new IllegalStateException("only an over-full node splits into parts: " + n + " entries");
         }
         int parts = (n + capacity - 1) / capacity;
-        List<int[]> bounds = new ArrayList<>(parts);
-        int from = 0;
-        for (int i = 0; i < parts; i++) {
-            int to = appended && high == null ? Math.min(n, from + capacity) : (int) ((long) n * (i + 1) / parts);
-            bounds.add(new int[] {from, to});
-            from = to;
-        }
         long[] partIds = new long[parts];
         partIds[0] = id;
         for (int i = 1; i < parts; i++) {
@@ -321,13 +316,22 @@ public final class BTreeNode {
         }
         List<BTreeNode> out = new ArrayList<>(parts);
         IndexEntry partLow = low;
+        int from = 0;
         for (int i = 0; i < parts; i++) {
-            int[] b = bounds.get(i);
+            int to = appended && high == null ? Math.min(n, from + capacity) : (int) ((long) n * (i + 1) / parts);
             boolean last = i == parts - 1;
-            IndexEntry partHigh = last ? high : separatorBetween(keys[b[1] - 1], keys[b[1]]);
-            out.add(leaf(partIds[i], partLow, partHigh, last ? rightSibling : partIds[i + 1],
-                    Arrays.copyOfRange(keys, b[0], b[1])));
+            long right = last ? rightSibling : partIds[i + 1];
+            IndexEntry partHigh;
+            if (isLeaf()) {
+                partHigh = last ? high : separatorBetween(keys[to - 1], keys[to]);
+                out.add(leaf(partIds[i], partLow, partHigh, right, Arrays.copyOfRange(keys, from, to)));
+            } else {
+                partHigh = last ? high : keys[to - 1];
+                out.add(inner(partIds[i], level, partLow, partHigh, right,
+                        Arrays.copyOfRange(keys, from, to - 1), Arrays.copyOfRange(children, from, to)));
+            }
             partLow = partHigh;
+            from = to;
         }
         return out;
     }

@@ -4,7 +4,6 @@ import io.tell.index.IndexEntry;
 import io.tell.index.InsertResult;
 import io.tell.store.RecordStore;
 import io.tell.store.WriteOp;
-import io.tell.store.WriteResult;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -39,9 +38,8 @@ final class BatchInsert {
         final long nodeId;
         final List<Request> requests = new ArrayList<>();
         NodeRef ref;
-        NodeStore.Replacement replacement;
-        /** The new right parts when the leaf splits, in order; empty otherwise. */
-        final List<NodeStore.Creation> rights = new ArrayList<>();
+        /** The leaf's new state, split into parts when it overflows. */
+        NodeBatch.Change change;
         /** Requests decided by this batch's read of the node: added to it, or found present. */
         final List<Request> planned = new ArrayList<>();
         int added;
@@ -116,60 +114,30 @@ final class BatchInsert {
         }
         List<Group> list = new ArrayList<>(groups.values());
         read(store, list);
-        List<WriteOp> physical = new ArrayList<>();
-        List<WriteOp> mappings = new ArrayList<>();
         List<Group> writing = new ArrayList<>();
+        List<NodeBatch.Change> changes = new ArrayList<>();
         for (Group g : list) {
             if (plan(g, results, alone)) {
                 writing.add(g);
-                if (g.replacement.physical() != null) {
-                    physical.add(g.replacement.physical());
-                }
-                mappings.add(g.replacement.mapping());
+                changes.add(g.change);
             }
         }
         if (writing.isEmpty()) {
             return;
         }
-        List<WriteOp> first = new ArrayList<>(physical);
-        for (Group g : writing) {
-            g.rights.forEach(c -> first.addAll(c.ops()));
-        }
-        for (Group g : writing) {
-            g.tree.nodeStore().drainGarbage(first);
-        }
-        // One batch: each mapping is chained to the records before it, so it is made only if
-        // every new physical record and right part exists.
-        List<WriteOp> batch = new ArrayList<>(first);
-        for (WriteOp m : mappings) {
-            batch.add(m.asChained());
-        }
-        List<WriteResult> answers = store.writeAll(batch);
-        List<WriteResult> created = answers.subList(0, first.size());
-        List<List<NodeRef>> rights = new ArrayList<>(writing.size());
-        int at = physical.size();
-        for (Group g : writing) {
-            List<NodeRef> parts = new ArrayList<>(g.rights.size());
-            for (NodeStore.Creation c : g.rights) {
-                parts.add(g.tree.nodeStore().finishCreate(c, created.subList(at, at + c.ops().size())));
-                at += c.ops().size();
-            }
-            rights.add(parts);
-        }
-        List<WriteResult> written = answers.subList(first.size(), answers.size());
+        List<NodeBatch.Outcome> outcomes = NodeBatch.write(store, changes);
         Map<BLinkTree, List<Path.Missing>> separators = new LinkedHashMap<>();
         for (int i = 0; i < writing.size(); i++) {
             Group g = writing.get(i);
-            NodeRef left = g.tree.nodeStore().finishReplace(g.replacement, written.get(i));
-            if (left == null) {
+            NodeBatch.Outcome o = outcomes.get(i);
+            if (!o.won()) {
                 g.tree.navigator().stats().conflicts.increment();
-                rights.get(i).forEach(g.tree.nodeStore()::discard); // never reachable: the swing lost
                 undecide(g, results, alone);
                 continue;
             }
-            if (!rights.get(i).isEmpty()) {
-                g.tree.navigator().cache().put(left);
-                for (NodeRef right : rights.get(i)) {
+            if (!o.rights().isEmpty()) {
+                g.tree.navigator().cache().put(o.left());
+                for (NodeRef right : o.rights()) {
                     g.tree.navigator().stats().splits.increment();
                     g.tree.navigator().cache().put(right);
                     separators.computeIfAbsent(g.tree, t -> new ArrayList<>())
@@ -233,15 +201,7 @@ final class BatchInsert {
         if (g.added == 0) {
             return false;
         }
-        NodeStore nodes = g.tree.nodeStore();
-        if (next.size() > capacity) {
-            List<BTreeNode> parts = next.splitInto(capacity, appendedOnly, nodes::newId);
-            for (BTreeNode part : parts.subList(1, parts.size())) {
-                g.rights.add(nodes.prepareCreate(part));
-            }
-            next = parts.get(0);
-        }
-        g.replacement = nodes.prepareReplace(g.ref, next);
+        g.change = NodeBatch.prepare(g.tree.nodeStore(), g.ref, next, capacity, appendedOnly);
         return true;
     }
 

@@ -183,6 +183,23 @@ final class Navigator {
     }
 
     /**
+     * The cached inner node at {@code level} that covers {@code target}, as the cache alone
+     * routes it from the root, reading nothing; null when some node on the way is not cached or
+     * does not cover the target. It may be stale: a write conditional on its version tells.
+     */
+    NodeRef cachedAt(IndexEntry target, int level) {
+        NodeRef cur = rootId == 0 ? null : cache.get(rootId);
+        while (cur != null && cur.node().level() >= level && cur.node().covers(target, false)) {
+            BTreeNode n = cur.node();
+            if (n.level() == level) {
+                return cur;
+            }
+            cur = n.level() > 1 ? cache.get(n.child(n.childIndex(target, false))) : null;
+        }
+        return null;
+    }
+
+    /**
      * Up to {@code n} leaf ids in key order starting with leaf {@code id} (whose low fence is
      * {@code low}), as this client's cached parent of that leaf lists them and after it the
      * cached parents to its right, reading nothing: what a forward scan is likely to visit next.

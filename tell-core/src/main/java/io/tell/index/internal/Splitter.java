@@ -5,7 +5,11 @@ import io.tell.error.TellException;
 import io.tell.index.IndexEntry;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The B-link split protocol. Every step is one conditional write, and the tree is valid after
@@ -69,55 +73,82 @@ final class Splitter {
     }
 
     /**
-     * Posts separators (step 3) of nodes this client split itself, or found missing. Runs of
-     * separators that go into one parent with room for them all (the parts of one split,
-     * typically) go in one conditional write; the rest, or a run whose write lost, one by one.
+     * Posts separators (step 3) of nodes this client split itself, or found missing, level by
+     * level from the lowest: the separators whose parents this client has cached go in one
+     * batch ({@link NodeBatch}), each parent changed once with all of its new children and
+     * split in the same batch when they overflow it (whose own separators are then posted at the
+     * next level); the rest, and those whose parent changed since it was cached, one by one.
      */
     void postAll(List<Path.Missing> missing) {
-        int i = 0;
-        while (i < missing.size()) {
-            int next = postRun(missing, i);
-            if (next > i) {
-                i = next;
-                continue;
+        List<Path.Missing> pending = new ArrayList<>(missing);
+        while (!pending.isEmpty()) {
+            pending.sort(Comparator.comparingInt(Path.Missing::level).thenComparing(Path.Missing::low));
+            int level = pending.get(0).level();
+            int end = 0;
+            while (end < pending.size() && pending.get(end).level() == level) {
+                end++;
             }
-            post(missing.get(i));
-            i++;
+            List<Path.Missing> up = postLevel(level, pending.subList(0, end));
+            pending = new ArrayList<>(pending.subList(end, pending.size()));
+            pending.addAll(up);
         }
     }
 
-    /** Posts missing.get(from) and the ones after it that its parent takes, in one write; where it stopped, or {@code from}. */
-    private int postRun(List<Path.Missing> missing, int from) {
-        Path.Missing first = missing.get(from);
-        Path p = nav.descend(first.low(), false, first.level());
-        if (p == null) {
-            return from;
-        }
-        BTreeNode next = p.node().node();
-        int to = from;
-        while (to < missing.size() && next.size() < capacity) {
-            Path.Missing m = missing.get(to);
-            if (m.level() != first.level() || !next.covers(m.low(), false)) {
-                break;
+    /** The separators of one level, in key order: as {@link #postAll} says; returns those of parents split on the way. */
+    private List<Path.Missing> postLevel(int level, List<Path.Missing> missing) {
+        Map<Long, List<Path.Missing>> byParent = new LinkedHashMap<>();
+        Map<Long, NodeRef> parents = new HashMap<>();
+        List<Path.Missing> alone = new ArrayList<>();
+        for (Path.Missing m : missing) {
+            NodeRef parent = nav.cachedAt(m.low(), level);
+            if (parent == null) {
+                alone.add(m);
+            } else {
+                parents.putIfAbsent(parent.id(), parent);
+                byParent.computeIfAbsent(parent.id(), id -> new ArrayList<>()).add(m);
             }
-            if (next.childIndexOf(m.child()) < 0) {
-                next = next.withChild(m.low(), m.child());
+        }
+        List<List<Path.Missing>> groups = new ArrayList<>();
+        List<NodeBatch.Change> changes = new ArrayList<>();
+        for (Map.Entry<Long, List<Path.Missing>> e : byParent.entrySet()) {
+            NodeRef parent = parents.get(e.getKey());
+            BTreeNode next = parent.node();
+            boolean appended = true;
+            for (Path.Missing m : e.getValue()) {
+                if (next.childIndexOf(m.child()) < 0) {
+                    next = next.withChild(m.low(), m.child());
+                    appended &= next.childIndexOf(m.child()) == next.size() - 1;
+                }
             }
-            to++;
+            if (next != parent.node()) {
+                groups.add(e.getValue());
+                changes.add(NodeBatch.prepare(store, parent, next, capacity, appended));
+            }
         }
-        if (to - from < 2) {
-            return from;
+        List<Path.Missing> up = new ArrayList<>();
+        List<NodeBatch.Outcome> outcomes = changes.isEmpty() ? List.of() : NodeBatch.write(store.store(), changes);
+        for (int i = 0; i < outcomes.size(); i++) {
+            NodeBatch.Outcome o = outcomes.get(i);
+            if (!o.won()) {
+                nav.stats().conflicts.increment();
+                alone.addAll(groups.get(i));
+                continue;
+            }
+            nav.cache().put(o.left());
+            for (NodeRef right : o.rights()) {
+                nav.stats().splits.increment();
+                nav.cache().put(right);
+                up.add(new Path.Missing(level + 1, right.node().low(), right.id(), null));
+            }
+            if (!o.rights().isEmpty()) {
+                hook.after(SplitStep.LEFT_SWUNG, level);
+            }
+            for (int j = 0; j < groups.get(i).size(); j++) {
+                hook.after(SplitStep.SEPARATOR_POSTED, level);
+            }
         }
-        NodeRef done = store.replace(p.node(), next);
-        if (done == null) {
-            nav.stats().conflicts.increment();
-            return from;
-        }
-        nav.cache().put(done);
-        for (int i = from; i < to; i++) {
-            hook.after(SplitStep.SEPARATOR_POSTED, first.level());
-        }
-        return to;
+        alone.forEach(this::post);
+        return up;
     }
 
     private void post(Path.Missing m) {

@@ -234,4 +234,92 @@ class BatchOperationsTest {
         TreeValidator.Report report = TreeTesting.validateAgainst(store, "cbatch", model);
         assertTrue(report.height() > 2, "splits happened under contention: " + report);
     }
+    @Test
+    void scatteredBatchesPostTheirSplitsInOneWrite() {
+        // A bulk load into an index whose keys spread each batch over every leaf: a batch of
+        // 1,000 splits some 20 leaves under as many parents, whose separators (and the parents'
+        // own splits) go in one write per level, not one write each.
+        CountingRecordStore store = new CountingRecordStore(RecordStores.open("mem:"));
+        BLinkTree tree = BLinkTree.open(store, new BTreeConfig("scatter", false, 64, 10_000, 100, true));
+        TreeSet<IndexEntry> model = new TreeSet<>();
+        Random rnd = new Random(SEED);
+        CountingRecordStore.Counts before = null;
+        int leavesBefore = 0;
+        int batches = 40;
+        for (int b = 0; b < batches; b++) {
+            if (b == batches / 2) {
+                leavesBefore = TreeTesting.validateAgainst(store, "scatter", model).nodesPerLevel().get(2);
+                before = store.counts();
+            }
+            List<BTree.Insertion> batch = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                IndexEntry e = new IndexEntry(TreeTesting.key(rnd.nextInt(1_000_000)), b * 1000L + i);
+                batch.add(new BTree.Insertion(tree, e.key(), e.rid()));
+                model.add(e);
+            }
+            assertTrue(BTree.insertAll(batch).stream().allMatch(InsertResult::inserted));
+        }
+        CountingRecordStore.Counts used = store.counts().minus(before);
+        int measured = batches - batches / 2;
+        TreeValidator.Report report = TreeTesting.validateAgainst(store, "scatter", model);
+        int splits = report.nodesPerLevel().get(2) - leavesBefore;
+        assertTrue(splits >= 10 * measured, "leaves split in every batch: " + splits + " in " + measured);
+        // the leaves in one read, their new states and parts in one write, the parents' in one
+        // more (two when a parent splits too); it was a write per split leaf
+        assertTrue(used.writes() <= 3L * measured, measured + " batches wrote " + used + " for " + splits + " splits");
+        assertTrue(used.reads() <= 2L * measured, measured + " batches read " + used);
+    }
+
+    @Test
+    void concurrentScatteredBatchesKeepATreeValid() throws Exception {
+        for (boolean inline : new boolean[] {false, true}) {
+            concurrentScatteredBatches(inline);
+        }
+    }
+
+    private void concurrentScatteredBatches(boolean inline) throws Exception {
+        // Clients with their own caches batch many scattered entries at once into small nodes,
+        // so that a batch splits many leaves and its posting splits parents, while the others
+        // do the same to the same nodes: every entry ends up in a valid tree exactly once.
+        RecordStore store = new JitterRecordStore(RecordStores.open("mem:"));
+        String name = "sbatch" + inline;
+        BTreeConfig config = new BTreeConfig(name, false, 6, 200, 20, inline);
+        int clients = 3;
+        int threadsPerClient = 2;
+        List<BLinkTree> shared = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            shared.add(BLinkTree.open(store, config));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(clients * threadsPerClient);
+        List<Future<List<IndexEntry>>> futures = new ArrayList<>();
+        for (int t = 0; t < clients * threadsPerClient; t++) {
+            BLinkTree tree = shared.get(t % clients);
+            Random rnd = new Random(SEED * 1000 + t);
+            long base = t * 1_000_000L;
+            futures.add(pool.submit(() -> {
+                List<IndexEntry> mine = new ArrayList<>();
+                for (int b = 0; b < 12; b++) {
+                    List<BTree.Insertion> batch = new ArrayList<>();
+                    for (int i = 0; i < 100; i++) {
+                        IndexEntry e = new IndexEntry(TreeTesting.key(rnd.nextInt(5_000)), base + b * 100L + i);
+                        batch.add(new BTree.Insertion(tree, e.key(), e.rid()));
+                        mine.add(e);
+                    }
+                    List<InsertResult> results = BTree.insertAll(batch);
+                    assertTrue(results.stream().allMatch(InsertResult::inserted), results + seedNote());
+                }
+                return mine;
+            }));
+        }
+        TreeSet<IndexEntry> model = new TreeSet<>();
+        try {
+            for (Future<List<IndexEntry>> f : futures) {
+                model.addAll(f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        TreeValidator.Report report = TreeTesting.validateAgainst(store, name, model);
+        assertTrue(report.height() >= 3, "parents split: " + report.nodesPerLevel() + seedNote());
+    }
 }
