@@ -22,7 +22,11 @@ import io.tell.store.WriteResult;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -216,6 +220,52 @@ class FailurePathTest {
             TxStart started = cm.start(false);
             late.complete(started);
             assertReported(started.tid());
+        }
+    }
+
+    private boolean leaseOf(String nodeId) {
+        return NodeLease.all(store).stream().anyMatch(l -> l.id().startsWith(nodeId + "."));
+    }
+
+    @Test
+    void closeWaitsForReportsOnTheirWayAndKeepsTheLeaseOfOneNeverAcknowledged() {
+        // A rollback's report is sent without waiting for its answer; a node that closes right
+        // after must not drop it with its connection (the tid would stay running at the
+        // commit manager), nor leave cleanly while one is unacknowledged.
+        ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
+        try {
+            DelegatingCommitManager slow = new DelegatingCommitManager(cm) {
+                @Override
+                public CompletableFuture<Void> abortedAsync(long tid) {
+                    CompletableFuture<Void> answer = new CompletableFuture<>();
+                    later.schedule(() -> super.abortedAsync(tid).whenComplete((ok, e) -> answer.complete(null)),
+                            300, TimeUnit.MILLISECONDS);
+                    return answer;
+                }
+            };
+            TransactionManager node = new TransactionManager(store, slow, "pn-slow");
+            node.startLease(Duration.ofSeconds(5));
+            Transaction tx = node.begin();
+            tx.put(T, b("k"), b("v"));
+            tx.rollback();
+            node.close();
+            assertTrue(cm.describe().endsWith("running=0"), "closed before its report arrived: " + cm.describe());
+            assertFalse(leaseOf("pn-slow"), "a clean leave removes the lease");
+
+            DelegatingCommitManager deaf = new DelegatingCommitManager(cm) {
+                @Override
+                public CompletableFuture<Void> abortedAsync(long tid) {
+                    return new CompletableFuture<>(); // never answered
+                }
+            };
+            TransactionManager stuck = new TransactionManager(store, deaf, "pn-deaf", Duration.ofMillis(200));
+            stuck.startLease(Duration.ofSeconds(5));
+            Transaction lost = stuck.begin();
+            lost.rollback();
+            stuck.close();
+            assertTrue(leaseOf("pn-deaf"), "the lease stays for recovery to end the unreported tid");
+        } finally {
+            later.shutdownNow();
         }
     }
 

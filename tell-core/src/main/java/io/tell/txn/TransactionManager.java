@@ -11,9 +11,13 @@ import io.tell.txn.CommitManager.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -42,12 +46,14 @@ public final class TransactionManager implements AutoCloseable {
     private final Duration commitReportWait;
     private final ScheduledExecutorService background;
     private final StaleEntries staleEntries;
-    private final java.util.concurrent.ConcurrentHashMap<String, List<TableIndex>> indexes = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, List<TableIndex>> indexes = new ConcurrentHashMap<>();
     private final LongAdder commits = new LongAdder();
     private final LongAdder aborts = new LongAdder();
     /** Snapshot bases of this node's running transactions by tid, for the lease's lav hold. */
-    private final java.util.concurrent.ConcurrentHashMap<Long, Long> running = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, Long> running = new ConcurrentHashMap<>();
     private volatile NodeLease lease;
+    /** Reports sent and not yet acknowledged, which {@link #close} waits for. */
+    private final Set<CompletableFuture<Void>> unacknowledged = ConcurrentHashMap.newKeySet();
     private volatile CommitObserver observer;
     /** The node's shared record buffer; null for {@link Buffering#TRANSACTION}. */
     private volatile SharedRecordBuffer shared;
@@ -344,7 +350,7 @@ public final class TransactionManager implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw TellException.of(ErrorCode.TX_COMMIT_PENDING, "interrupted while reporting commit of tid " + tid, e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             TellException failure = TellException.unwrap(e.getCause());
             if (failure.code() != ErrorCode.TX_FENCED && (failure.retriable() || failure.code() == ErrorCode.INTERNAL)) {
                 throw TellException.of(ErrorCode.TX_COMMIT_PENDING, "commit of tid " + tid
@@ -437,8 +443,27 @@ public final class TransactionManager implements AutoCloseable {
     /** Sends a report, resending retriable failures in the background until acknowledged. */
     private CompletableFuture<Void> report(long tid, Outcome outcome, long version) {
         CompletableFuture<Void> done = new CompletableFuture<>();
+        unacknowledged.add(done);
+        done.whenComplete((ok, failure) -> unacknowledged.remove(done));
         send(tid, outcome, version, done, 1);
         return done;
+    }
+
+    /**
+     * Waits until every report sent so far is acknowledged (resends go on meanwhile); false
+     * when one failed for good or {@code wait} passed first.
+     */
+    private boolean awaitReports(Duration wait) {
+        CompletableFuture<?>[] pending = unacknowledged.toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(pending).get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
     }
 
     private void send(long tid, Outcome outcome, long version, CompletableFuture<Void> done, int attempt) {
@@ -467,7 +492,7 @@ public final class TransactionManager implements AutoCloseable {
     private static void backoff(int attempt) {
         long max = Math.min(200, 2L << Math.min(attempt, 7));
         try {
-            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(max + 1));
+            Thread.sleep(ThreadLocalRandom.current().nextLong(max + 1));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw TellException.of(ErrorCode.INTERNAL, "interrupted", e);
@@ -476,8 +501,17 @@ public final class TransactionManager implements AutoCloseable {
 
     @Override
     public void close() {
+        // A report still on its way would be lost with the commit manager's connection, its tid
+        // left running there; until acknowledged, only the lease's recovery can end it.
+        boolean reported = awaitReports(commitReportWait);
         if (lease != null) {
-            lease.close();
+            if (reported) {
+                lease.close();
+            } else {
+                LOG.warn("closing with transaction reports unacknowledged: lease {} left to expire, for recovery to end them",
+                        lease.id());
+                lease.abandon();
+            }
         }
         staleEntries.close();
         background.shutdown();
