@@ -208,12 +208,8 @@ final class Navigator {
     List<Long> leavesFrom(IndexEntry low, long id, int n) {
         List<Long> out = new ArrayList<>();
         out.add(id);
-        NodeRef cached = rootId == 0 ? null : cache.get(rootId);
-        while (cached != null && cached.node().level() > 1 && cached.node().covers(low, false)) {
-            BTreeNode node = cached.node();
-            cached = cache.get(node.child(node.childIndex(low, false)));
-        }
-        if (cached == null || cached.node().level() != 1) {
+        NodeRef cached = cachedAt(low, 1);
+        if (cached == null) {
             return out;
         }
         BTreeNode parent = cached.node();

@@ -6,7 +6,6 @@ import io.tell.index.IndexEntry;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,44 +93,46 @@ final class Splitter {
         }
     }
 
+    /** Separators of one level that go into one cached parent. */
+    private record ParentGroup(NodeRef parent, List<Path.Missing> separators) {
+    }
+
     /** The separators of one level, in key order: as {@link #postAll} says; returns those of parents split on the way. */
     private List<Path.Missing> postLevel(int level, List<Path.Missing> missing) {
-        Map<Long, List<Path.Missing>> byParent = new LinkedHashMap<>();
-        Map<Long, NodeRef> parents = new HashMap<>();
+        Map<Long, ParentGroup> byParent = new LinkedHashMap<>();
         List<Path.Missing> alone = new ArrayList<>();
         for (Path.Missing m : missing) {
             NodeRef parent = nav.cachedAt(m.low(), level);
             if (parent == null) {
                 alone.add(m);
             } else {
-                parents.putIfAbsent(parent.id(), parent);
-                byParent.computeIfAbsent(parent.id(), id -> new ArrayList<>()).add(m);
+                byParent.computeIfAbsent(parent.id(), id -> new ParentGroup(parent, new ArrayList<>())).separators().add(m);
             }
         }
-        List<List<Path.Missing>> groups = new ArrayList<>();
+        List<ParentGroup> changed = new ArrayList<>();
         List<NodeBatch.Change> changes = new ArrayList<>();
-        for (Map.Entry<Long, List<Path.Missing>> e : byParent.entrySet()) {
-            NodeRef parent = parents.get(e.getKey());
-            BTreeNode next = parent.node();
+        for (ParentGroup g : byParent.values()) {
+            BTreeNode next = g.parent().node();
             boolean appended = true;
-            for (Path.Missing m : e.getValue()) {
+            for (Path.Missing m : g.separators()) {
                 if (next.childIndexOf(m.child()) < 0) {
                     next = next.withChild(m.low(), m.child());
                     appended &= next.childIndexOf(m.child()) == next.size() - 1;
                 }
             }
-            if (next != parent.node()) {
-                groups.add(e.getValue());
-                changes.add(NodeBatch.prepare(store, parent, next, capacity, appended));
+            if (next != g.parent().node()) {
+                changed.add(g);
+                changes.add(NodeBatch.prepare(store, g.parent(), next, capacity, appended));
             }
         }
         List<Path.Missing> up = new ArrayList<>();
         List<NodeBatch.Outcome> outcomes = changes.isEmpty() ? List.of() : NodeBatch.write(store.store(), changes);
         for (int i = 0; i < outcomes.size(); i++) {
             NodeBatch.Outcome o = outcomes.get(i);
+            List<Path.Missing> separators = changed.get(i).separators();
             if (!o.won()) {
                 nav.stats().conflicts.increment();
-                alone.addAll(groups.get(i));
+                alone.addAll(separators);
                 continue;
             }
             nav.cache().put(o.left());
@@ -143,7 +144,7 @@ final class Splitter {
             if (!o.rights().isEmpty()) {
                 hook.after(SplitStep.LEFT_SWUNG, level);
             }
-            for (int j = 0; j < groups.get(i).size(); j++) {
+            for (int j = 0; j < separators.size(); j++) {
                 hook.after(SplitStep.SEPARATOR_POSTED, level);
             }
         }
