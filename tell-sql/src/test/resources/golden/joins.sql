@@ -176,3 +176,76 @@ TellProject(NAME=[$0], NAME1=[$1])
           TellFilter(condition=[=($1, 'ops')])
             TellIndexScan(table=[[DEPT]], index=[PRIMARY KEY], key=[[$cor0.DEPT]])
         TellIndexScan(table=[[EMP]], index=[PRIMARY KEY], after=[$cor1.ID0])
+
+# A join written as a disjunction whose every branch repeats the join's equality (TPC-H and
+# CH-benCHmark Q19; generated SQL): the equality is pulled out of the OR and becomes the join's
+# key, and what the branches ask of each table alone filters that table first (Disjunctions).
+# Before, this was a nested loop over the cross product.
+statement ok
+CREATE TABLE part (id INTEGER PRIMARY KEY, kind VARCHAR(5), price INTEGER)
+
+statement ok
+CREATE TABLE line (id INTEGER PRIMARY KEY, part INTEGER, qty INTEGER, wh INTEGER)
+
+statement ok
+INSERT INTO part VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30), (4, NULL, 40)
+
+statement ok
+INSERT INTO line VALUES (1, 1, 3, 1), (2, 1, 9, 2), (3, 2, 4, 3), (4, 2, 9, 1), (5, 3, 1, 1), (6, NULL, 2, 1), (7, 4, 9, 2), (8, 5, 1, 1)
+
+query
+SELECT l.id, p.id FROM line l, part p WHERE (l.part = p.id AND p.kind = 'a' AND l.qty <= 5) OR (l.part = p.id AND p.kind = 'b' AND l.wh IN (1, 2)) ORDER BY l.id
+----
+1 | 1
+4 | 2
+
+query
+EXPLAIN PLAN FOR SELECT l.id, p.id FROM line l, part p WHERE (l.part = p.id AND p.kind = 'a' AND l.qty <= 5) OR (l.part = p.id AND p.kind = 'b' AND l.wh IN (1, 2)) ORDER BY l.id
+----
+TellSort(sort0=[$0], dir0=[ASC])
+  TellProject(ID=[$0], ID0=[$4])
+    TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{1, 2, 3}])
+      TellFilter(condition=[OR(<=($2, 5), =($3, 1), =($3, 2))])
+        TellTableScan(table=[[LINE]])
+      TellFilter(condition=[AND(OR(=($1, 'a'), =($1, 'b')), OR(AND(=($1, 'a'), <=($cor0.QTY, 5)), AND(=($1, 'b'), OR(=($cor0.WH, 1), =($cor0.WH, 2)))))])
+        TellIndexScan(table=[[PART]], index=[PRIMARY KEY], key=[[$cor0.PART]])
+
+# A branch that asks nothing of a table implies nothing for it: only the equality is pulled out.
+query
+SELECT l.id, p.kind FROM line l, part p WHERE (l.part = p.id AND p.kind = 'a') OR (l.part = p.id AND l.qty > 8) ORDER BY l.id
+----
+1 | a
+2 | a
+4 | b
+7 | NULL
+
+query
+SELECT l.id, p.kind FROM line l LEFT JOIN part p ON (l.part = p.id AND p.kind = 'a') OR (l.part = p.id AND p.price > 25) ORDER BY l.id
+----
+1 | a
+2 | a
+3 | NULL
+4 | NULL
+5 | c
+6 | NULL
+7 | NULL
+8 | NULL
+
+# No equality to pull out: each table is still filtered by what the branches ask of it.
+query
+SELECT l.id, p.id FROM line l, part p WHERE (p.kind = 'a' AND l.qty = 3) OR (p.kind = 'c' AND l.qty = 1) ORDER BY l.id, p.id
+----
+1 | 1
+5 | 3
+8 | 3
+
+query
+EXPLAIN PLAN FOR SELECT l.id, p.id FROM line l, part p WHERE (p.kind = 'a' AND l.qty = 3) OR (p.kind = 'c' AND l.qty = 1) ORDER BY l.id, p.id
+----
+TellSort(sort0=[$0], sort1=[$1], dir0=[ASC], dir1=[ASC])
+  TellProject(ID=[$0], ID0=[$4])
+    TellJoin(condition=[OR(AND(=($5, 'a'), =($2, 3)), AND(=($5, 'c'), =($2, 1)))], joinType=[inner])
+      TellFilter(condition=[OR(=($2, 3), =($2, 1))])
+        TellTableScan(table=[[LINE]])
+      TellFilter(condition=[OR(=($1, 'a'), =($1, 'c'))])
+        TellTableScan(table=[[PART]])

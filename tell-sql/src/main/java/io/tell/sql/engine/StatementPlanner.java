@@ -44,7 +44,7 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
 /**
  * Plans one query or DML statement (docs/sql-design.md): Calcite parse and validation over the
  * catalog snapshot, conversion to relational algebra, a rule-based phase (subqueries to
- * correlated joins, decorrelation, filter push-down, inner joins reordered where the written
+ * correlated joins, decorrelation, disjunctions factored ({@link Disjunctions}), filter push-down, inner joins reordered where the written
  * order would pair inputs without a condition: {@link JoinOrder}), then cost-based choice among Tell's
  * physical operators (index scans, hash and index nested-loop joins), and finally the
  * executable tree. Thread-safe; the Calcite objects are per call.
@@ -144,10 +144,14 @@ final class StatementPlanner {
         }
         rel = hep(rel, REWRITES);
         rel = RelDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(cluster, frontEnd.catalogReader()));
-        rel = hep(rel, PUSH_DOWNS);
+        rel = hep(Disjunctions.factor(rel), PUSH_DOWNS);
         RelNode ordered = JoinOrder.avoidCrossProducts(rel);
         if (ordered != rel) {
             rel = hep(ordered, PUSH_DOWNS);
+        }
+        RelNode narrowed = Disjunctions.implied(rel);
+        if (narrowed != rel) {
+            rel = hep(narrowed, PUSH_DOWNS);
         }
         for (RelOptRule r : TellRules.all()) {
             volcano.addRule(r);
