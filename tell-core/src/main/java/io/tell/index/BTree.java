@@ -88,6 +88,15 @@ public interface BTree {
      */
     List<List<IndexEntry>> scanBatch(List<ScanRange> ranges);
 
+    /**
+     * At most {@code parts - 1} keys, ascending and distinct, that cut the tree's key space into
+     * about {@code parts} pieces of similar size: the separators of its upper inner nodes (the
+     * root's, and its children's when the root has too few), read through the node cache.
+     * Empty for a tree of one leaf. Hints only: a scan of the ranges between them finds exactly
+     * what one scan of the whole would, whatever splits happen meanwhile.
+     */
+    List<byte[]> splitKeys(int parts);
+
     /** Deletes now the superseded node records this client queued (they otherwise ride along with its next write). */
     void flush();
 }

@@ -86,12 +86,71 @@ public final class Transaction implements AutoCloseable {
     private final String logNode;
     private final long leaseEpoch;
 
+    /** Set on a reader of another transaction's snapshot ({@link #readInParallel}): its end tells no one. */
+    private final boolean forked;
+
     Transaction(TransactionManager manager, TxStart start, Isolation isolation, String leaseId, long leaseEpoch) {
+        this(manager, start, isolation, leaseId == null ? manager.nodeId() : leaseId, leaseEpoch, false);
+    }
+
+    private Transaction(TransactionManager manager, TxStart start, Isolation isolation, String logNode, long leaseEpoch,
+                        boolean forked) {
         this.manager = manager;
         this.start = start;
         this.isolation = isolation;
-        this.logNode = leaseId == null ? manager.nodeId() : leaseId;
+        this.logNode = logNode;
         this.leaseEpoch = leaseEpoch;
+        this.forked = forked;
+    }
+
+    /**
+     * True when {@link #readInParallel} may run: below SERIALIZABLE (no read is validated later)
+     * and before this transaction wrote anything (no read has its own writes to merge in), so
+     * readers of its snapshot with buffers of their own read exactly what it would.
+     */
+    public boolean readsInParallel() {
+        return state == State.ACTIVE && !forked && isolation != Isolation.SERIALIZABLE && written.isEmpty();
+    }
+
+    /**
+     * Runs each of {@code reads} on {@code workers}, each on a reader of this transaction's
+     * snapshot with a buffer of its own, and returns their results in order; the calling thread
+     * waits. Only while {@link #readsInParallel}. The records the readers fetched are not kept
+     * in this transaction's buffer (a later read or write here fetches again: a write still
+     * conflicts with any version its snapshot does not see). When a read fails, the others are
+     * waited for, this transaction rolls back, and the first failure is thrown.
+     */
+    public <T> List<T> readInParallel(List<java.util.function.Function<Transaction, T>> reads, java.util.concurrent.Executor workers) {
+        if (!readsInParallel()) {
+            throw new IllegalStateException("transaction " + start.tid() + " cannot read in parallel (SERIALIZABLE, written to, or ended)");
+        }
+        List<java.util.concurrent.CompletableFuture<T>> running = new ArrayList<>(reads.size());
+        for (java.util.function.Function<Transaction, T> read : reads) {
+            Transaction reader = new Transaction(manager, start, isolation, logNode, leaseEpoch, true);
+            running.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> read.apply(reader), workers));
+        }
+        List<T> out = new ArrayList<>(reads.size());
+        Throwable failed = null;
+        for (java.util.concurrent.CompletableFuture<T> r : running) {
+            try {
+                out.add(r.join());
+            } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+                if (failed == null) {
+                    failed = e.getCause() == null ? e : e.getCause();
+                }
+            }
+        }
+        if (failed != null) {
+            rollback();
+            if (failed instanceof RuntimeException re) {
+                throw re;
+            }
+            if (failed instanceof Error err) {
+                throw err;
+            }
+            throw TellException.of(ErrorCode.INTERNAL, "a parallel read failed: " + failed, failed);
+        }
+        return out;
     }
 
     public Isolation isolation() {
@@ -454,6 +513,9 @@ public final class Transaction implements AutoCloseable {
             return;
         }
         state = State.ABORTED;
+        if (forked) {
+            return; // its transaction rolls back and reports
+        }
         manager.ended(start.tid());
         manager.reportAborted(start.tid());
     }

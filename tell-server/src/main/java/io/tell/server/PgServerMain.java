@@ -29,7 +29,7 @@ public final class PgServerMain {
     static final String USAGE = """
             usage: tell pn --port P [--host HOST] [--url JDBC_TELL_URL | --store URL [--cm LIST]] [--auth trust|scram]
                            [--users-file PATH] [--tls-cert PATH --tls-key PATH] [--pool NAME] [--advertise HOST]
-                           [--metrics-port P] [--read-only]
+                           [--metrics-port P] [--read-only] [--parallelism N]
               --port P            TCP port to listen on (0 picks a free one)
               --host HOST         address to bind (default 127.0.0.1)
               --url URL           the node's Tell URL (default jdbc:tell:mem:, a private in-memory database)
@@ -42,7 +42,9 @@ public final class PgServerMain {
               --pool NAME         the pool this server joins (default: default); see tell cluster status / tell cluster url
               --advertise HOST    the host name clients reach this server by, as registered in its pool (default: --host)
               --metrics-port P    serve Prometheus metrics at http://HOST:P/metrics (0 picks a free port; default: none)
-              --read-only         every transaction read-only (an OLAP pool's server): READ WRITE gets 25006""";
+              --read-only         every transaction read-only (an OLAP pool's server): READ WRITE gets 25006
+              --parallelism N     threads one query's scans of large tables may use (default: the machine's cores
+                                  with --read-only, else 1; the URL's parallelism= if it has one)""";
 
     /** Parsed command line. */
     record Config(String host, int port, String url, boolean trust, String usersFile, String tlsCert, String tlsKey, String pool,
@@ -160,6 +162,7 @@ public final class PgServerMain {
         String tlsKey = null;
         String pool = Config.DEFAULT_POOL;
         boolean readOnly = false;
+        Integer parallelism = null;
         String advertise = null;
         int metricsPort = ServerProcess.NO_METRICS;
         for (int i = 0; i < args.length; i++) {
@@ -188,6 +191,7 @@ public final class PgServerMain {
                 case "--pool" -> pool = value;
                 case "--advertise" -> advertise = value;
                 case "--metrics-port" -> metricsPort = (int) ServerProcess.number(flag, value, 0, 65_535);
+                case "--parallelism" -> parallelism = (int) ServerProcess.number(flag, value, 1, io.tell.sql.TellUrl.MAX_PARALLELISM);
                 default -> throw new UsageException("unknown option '" + flag + "'");
             }
         }
@@ -203,6 +207,7 @@ public final class PgServerMain {
         if (url == null) {
             url = store == null ? "jdbc:tell:mem:" : "jdbc:tell:" + store + (cm == null ? "" : "?cm=" + cm);
         }
+        url = withParallelism(url, parallelism != null ? parallelism : readOnly ? Runtime.getRuntime().availableProcessors() : 1);
         boolean trust = switch (auth == null ? (usersFile == null ? "trust" : "scram") : auth) {
             case "trust" -> true;
             case "scram", "scram-sha-256" -> false;
@@ -224,6 +229,17 @@ public final class PgServerMain {
             advertise = host.equals("0.0.0.0") || host.equals("::") ? hostName() : host;
         }
         return new Config(host, port, url, trust, usersFile, tlsCert, tlsKey, pool, metricsPort, advertise, readOnly);
+    }
+
+    /**
+     * {@code url} with {@code parallelism=N} added, unless it is 1 or the URL names one itself
+     * (an OLAP server's analytical queries use every core: docs/server.md, "Pools").
+     */
+    static String withParallelism(String url, int parallelism) {
+        if (parallelism < 2 || url.contains("?parallelism=") || url.contains("&parallelism=")) {
+            return url;
+        }
+        return url + (url.contains("?") ? "&" : "?") + "parallelism=" + parallelism;
     }
 
     /** This machine's name, for a server bound to every address and given no --advertise. */

@@ -39,6 +39,19 @@ class PgServerMainTest {
     }
 
     @Test
+    void aReadOnlyServerSpreadsScansOverTheCoresUnlessToldOtherwise() throws io.tell.metrics.ServerProcess.UsageException {
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertEquals(cores < 2 ? "jdbc:tell:mem:" : "jdbc:tell:mem:?parallelism=" + cores,
+                PgServerMain.parse(new String[] {"--port", "0", "--read-only"}).url());
+        assertEquals("jdbc:tell:redis://h:1?cm=h:2&parallelism=3", PgServerMain.parse(new String[] {"--port", "0",
+                "--store", "redis://h:1", "--cm", "h:2", "--parallelism", "3"}).url());
+        assertEquals("jdbc:tell:mem:x?parallelism=5", PgServerMain.parse(new String[] {"--port", "0", "--read-only",
+                "--url", "jdbc:tell:mem:x?parallelism=5"}).url(), "the URL's own setting stays");
+        assertThrows(io.tell.metrics.ServerProcess.UsageException.class,
+                () -> PgServerMain.parse(new String[] {"--port", "0", "--parallelism", "0"}));
+    }
+
+    @Test
     void refusesInconsistentOptions() {
         String[][] bad = {
             {}, {"--port", "x"}, {"--port", "70000"}, {"--port", "1", "--url", "jdbc:tell:mem:", "--store", "mem:"},

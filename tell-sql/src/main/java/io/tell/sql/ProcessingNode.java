@@ -43,6 +43,9 @@ public final class ProcessingNode implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong keptVersion = new java.util.concurrent.atomic.AtomicLong();
     private final io.tell.sql.engine.PlanCache plans = new io.tell.sql.engine.PlanCache(this);
     private final NodeMetrics metrics;
+    /** Threads for intra-query parallelism ({@code parallelism=N}); null at 1. */
+    private final java.util.concurrent.ExecutorService scanThreads;
+    private final io.tell.sql.exec.ExecContext.Workers workers;
     private int users;
 
     private ProcessingNode(TellUrl url) {
@@ -83,6 +86,14 @@ public final class ProcessingNode implements AutoCloseable {
         this.sequences = new Sequences(catalog);
         this.sweeper = url.gc() ? startSweeper(SweepOptions.defaults()) : null;
         this.metrics = new NodeMetrics(this, nodeId);
+        this.scanThreads = url.parallelism() < 2 ? null : java.util.concurrent.Executors.newFixedThreadPool(url.parallelism(),
+                Thread.ofPlatform().daemon().name("tell-scan-" + nodeId + "-", 1).factory());
+        this.workers = scanThreads == null ? null : new io.tell.sql.exec.ExecContext.Workers(scanThreads, url.parallelism());
+    }
+
+    /** The threads a query's scans may spread over ({@code parallelism=N} in the URL); null when it is 1. */
+    public io.tell.sql.exec.ExecContext.Workers workers() {
+        return workers;
     }
 
     /**
@@ -235,6 +246,9 @@ public final class ProcessingNode implements AutoCloseable {
         }
         if (sweeper != null) {
             sweeper.close();
+        }
+        if (scanThreads != null) {
+            scanThreads.shutdownNow();
         }
         metrics.close();
         transactions.close();

@@ -332,6 +332,37 @@ public final class TableStore {
         return rows(tx.scanIndex(allRows, ScanRange.ALL, Integer.MAX_VALUE, used), columns);
     }
 
+    /** Ranges a parallel scan cuts a table's tree into, per worker (more than one, so that uneven ranges even out). */
+    static final int PARTS_PER_WORKER = 4;
+
+    /**
+     * {@link #scanAll(Transaction, int[])}, spread over {@code workers} when there are some and
+     * the transaction can read in parallel ({@link Transaction#readsInParallel}): the key space
+     * of the scanned tree is cut at its upper nodes' separators into a few ranges per worker,
+     * each range read and decoded on a worker, the results joined in key order.
+     */
+    public List<Row> scanAll(Transaction tx, int[] columns, io.tell.sql.exec.ExecContext.Workers workers) {
+        if (workers == null || workers.degree() < 2 || !tx.readsInParallel()) {
+            return scanAll(tx, columns);
+        }
+        TableIndex tree = allRows != null ? allRows : primaryKey;
+        List<byte[]> cuts = tree.tree().splitKeys(workers.degree() * PARTS_PER_WORKER);
+        if (cuts.isEmpty()) {
+            return scanAll(tx, columns);
+        }
+        List<Function<Transaction, List<Row>>> reads = new ArrayList<>();
+        for (int i = 0; i <= cuts.size(); i++) {
+            ScanRange part = new ScanRange(i == 0 ? null : ScanRange.inclusive(cuts.get(i - 1)),
+                    i == cuts.size() ? null : ScanRange.exclusive(cuts.get(i)));
+            reads.add(reader -> rows(reader.scanIndex(tree, part, Integer.MAX_VALUE, null), columns));
+        }
+        List<Row> out = new ArrayList<>();
+        for (List<Row> part : tx.readInParallel(reads, workers.executor())) {
+            out.addAll(part);
+        }
+        return out;
+    }
+
     /**
      * What a read that decodes only {@code wanted} (ascending) through {@code t}'s index (null:
      * the rid tree, keyed on nothing) used of a row: those columns and the key's, whose values put

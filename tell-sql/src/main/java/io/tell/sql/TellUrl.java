@@ -32,14 +32,17 @@ import java.util.List;
  * Off by default. Either form also takes {@code buffer=tx|shared|synced} (how the node buffers
  * records, {@link io.tell.txn.Buffering}; default {@code tx}), {@code bufferUnit=N} (records per
  * cache unit of version sets, default {@value #DEFAULT_BUFFER_UNIT}) and {@code bufferSize=N}
- * (entries of a shared buffer, default {@value #DEFAULT_BUFFER_SIZE}).
+ * (entries of a shared buffer, default {@value #DEFAULT_BUFFER_SIZE}), and {@code parallelism=N}:
+ * how many threads one query's scans of large tables may run on (default 1: none but the
+ * caller's; an OLAP pool's server sets the machine's cores, {@code docs/server.md}).
  */
 public record TellUrl(String text, String storeUrl, String commitManagers, boolean embedded, boolean shared,
-                      boolean gc, int leaseMs, String cmSecretFile, String cmTlsCa, Buffer buffer) {
+                      boolean gc, int leaseMs, String cmSecretFile, String cmTlsCa, Buffer buffer, int parallelism) {
     public static final String PREFIX = "jdbc:tell:";
     public static final int DEFAULT_LEASE_MS = 3000;
     public static final int DEFAULT_BUFFER_UNIT = 100;
     public static final int DEFAULT_BUFFER_SIZE = 200_000;
+    public static final int MAX_PARALLELISM = 256;
 
     /** How the node buffers records: the strategy, records per cache unit, and the shared buffer's bound. */
     public record Buffer(io.tell.txn.Buffering mode, int unitSize, int capacity) {
@@ -89,12 +92,15 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
         if (rest.startsWith("mem:")) {
             int q = rest.indexOf('?');
             boolean gc = false;
+            int parallelism = 1;
             Buffer buffer = Buffer.defaults();
             if (q >= 0) {
                 for (String option : rest.substring(q + 1).split("&")) {
                     Buffer b = buffer.with(url, option);
                     if (b != null) {
                         buffer = b;
+                    } else if (option.startsWith("parallelism=")) {
+                        parallelism = Buffer.positive(url, option, MAX_PARALLELISM);
                     } else if (!option.isEmpty()) {
                         gc = gcOption(url, option);
                     }
@@ -105,7 +111,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             if (!name.isEmpty() && !name.matches("[A-Za-z0-9_.-]{1,100}")) {
                 throw bad(url, "the database name after mem: takes 1-100 of [A-Za-z0-9_.-]");
             }
-            return new TellUrl(url, rest, null, true, !name.isEmpty(), gc, 0, null, null, buffer);
+            return new TellUrl(url, rest, null, true, !name.isEmpty(), gc, 0, null, null, buffer, parallelism);
         }
         String scheme = rest.startsWith("redis://") ? "redis://" : rest.startsWith("rediss://") ? "rediss://" : null;
         if (scheme != null) {
@@ -117,6 +123,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             String cmTlsCa = null;
             boolean gc = false;
             int leaseMs = DEFAULT_LEASE_MS;
+            int parallelism = 1;
             Buffer buffer = Buffer.defaults();
             if (q >= 0) {
                 for (String option : rest.substring(q + 1).split("&")) {
@@ -131,6 +138,8 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
                         cmTlsCa = option.substring("cmTlsCa=".length());
                     } else if (option.startsWith("gc=")) {
                         gc = gcOption(url, option);
+                    } else if (option.startsWith("parallelism=")) {
+                        parallelism = Buffer.positive(url, option, MAX_PARALLELISM);
                     } else if (option.startsWith("leaseMs=")) {
                         leaseMs = leaseOption(url, option.substring(8));
                     } else if (!option.isEmpty()) {
@@ -151,7 +160,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
                 throw bad(url, "a Redis URL needs the commit manager(s): ?cm=host:port[,host:port…] (start one with ./tell commitmgr)");
             }
             String store = storeOptions.isEmpty() ? hosts : hosts + "?" + String.join("&", storeOptions);
-            return new TellUrl(url, store, cm, false, true, gc, leaseMs, cmSecretFile, cmTlsCa, buffer);
+            return new TellUrl(url, store, cm, false, true, gc, leaseMs, cmSecretFile, cmTlsCa, buffer, parallelism);
         }
         throw bad(url, "expected jdbc:tell:mem:[NAME] or jdbc:tell:redis[s]://host:port?cm=host:port");
     }
@@ -169,7 +178,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
         return switch (option) {
             case "gc=on" -> true;
             case "gc=off" -> false;
-            default -> throw bad(url, "unknown option " + option + " (an embedded URL takes gc=on|off, buffer, bufferUnit, bufferSize)");
+            default -> throw bad(url, "unknown option " + option + " (an embedded URL takes gc=on|off, buffer, bufferUnit, bufferSize, parallelism)");
         };
     }
 

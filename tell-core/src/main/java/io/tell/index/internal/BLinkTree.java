@@ -332,6 +332,50 @@ public final class BLinkTree implements BTree {
         return out;
     }
 
+    @Override
+    public List<byte[]> splitKeys(int parts) {
+        if (parts < 2) {
+            return List.of();
+        }
+        List<NodeRef> level = List.of(nav.fetch(nav.readRoot().rootId()));
+        List<byte[]> separators = separators(level);
+        // Down one level while the level above has too few separators and the next is inner.
+        while (separators.size() < parts - 1 && level.get(0).node().level() > 1) {
+            List<NodeRef> below = new ArrayList<>();
+            for (NodeRef inner : level) {
+                for (int i = 0; i < inner.node().size(); i++) {
+                    NodeRef cached = nav.cache().get(inner.node().child(i));
+                    below.add(cached != null ? cached : nav.fetch(inner.node().child(i)));
+                }
+            }
+            level = below;
+            separators = separators(level);
+        }
+        List<byte[]> out = new ArrayList<>();
+        for (int p = 1; p < parts && !separators.isEmpty(); p++) {
+            byte[] key = separators.get((int) ((long) p * separators.size() / parts));
+            if (out.isEmpty() || java.util.Arrays.compareUnsigned(out.get(out.size() - 1), key) < 0) {
+                out.add(key);
+            }
+        }
+        return out;
+    }
+
+    /** The keys at which the children of the inner nodes {@code level} (left to right) begin, but for each node's first. */
+    private static List<byte[]> separators(List<NodeRef> level) {
+        List<byte[]> keys = new ArrayList<>();
+        for (NodeRef ref : level) {
+            BTreeNode node = ref.node();
+            if (node.isLeaf()) {
+                continue;
+            }
+            for (int i = 1; i < node.size(); i++) {
+                keys.add(node.childLow(i).key());
+            }
+        }
+        return keys;
+    }
+
     /** The entry searched for when {@code entry} is inserted: a unique tree keeps every rid of a key in one leaf. */
     IndexEntry routing(IndexEntry entry) {
         return config.unique() ? new IndexEntry(entry.key(), Long.MIN_VALUE) : entry;

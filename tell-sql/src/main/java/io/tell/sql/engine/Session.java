@@ -156,6 +156,7 @@ public final class Session implements SqlSession {
             upserted.addAll(plan.upsertTrees());
             ctx = new ExecContext(tx, Params.coerce(values, plan.parameterTypes()), null, timeoutMillis);
             ctx.useSequences(sequenceValues);
+            ctx.useWorkers(node.workers());
             ctx.checkAtStatement(statementChecks && !autoCommit);
             running = ctx;
             Cursor c = plan.exec().open(ctx);

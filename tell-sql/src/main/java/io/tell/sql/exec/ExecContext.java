@@ -22,6 +22,7 @@ public final class ExecContext {
     private long targetRid;
     private volatile boolean cancelled;
     private boolean checkAtStatement;
+    private Workers workers;
     private SequenceSource sequences = new SequenceSource() {
         @Override
         public long next(String name) {
@@ -113,6 +114,23 @@ public final class ExecContext {
     /** The value this session's last {@link #nextValue} of sequence {@code name} gave. */
     public long currentValue(String name) {
         return sequences.current(name);
+    }
+
+    /**
+     * Threads for intra-query parallelism: scans of large tables run on up to {@code degree} of
+     * them at once ({@link io.tell.txn.Transaction#readInParallel}). Without, everything runs on
+     * the caller's thread.
+     */
+    public record Workers(java.util.concurrent.Executor executor, int degree) {
+    }
+
+    public void useWorkers(Workers workers) {
+        this.workers = workers;
+    }
+
+    /** The threads this execution may spread its scans over; null for none. */
+    public Workers workers() {
+        return workers;
     }
 
     public void cancel() {

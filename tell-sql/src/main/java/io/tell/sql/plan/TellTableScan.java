@@ -53,6 +53,6 @@ public final class TellTableScan extends TableScan implements TellRel {
         boolean publish = impl.publishesRid(this);
         boolean lock = impl.forUpdate();
         int[] wanted = columns;
-        return ctx -> new ScanCursor(store.scanAll(ctx.transaction(), wanted), ctx, store, publish, lock);
+        return ctx -> new ScanCursor(store.scanAll(ctx.transaction(), wanted, ctx.workers()), ctx, store, publish, lock);
     }
 }

@@ -1,0 +1,167 @@
+package io.tell.sql.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.error.TellException;
+import io.tell.sql.PreparedSql;
+import io.tell.sql.ProcessingNode;
+import io.tell.sql.SqlResult;
+import io.tell.sql.SqlSession;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Intra-query parallelism ({@code parallelism=N}): full scans of large tables run on several
+ * threads, in key order, with the same rows as one thread reads, at one snapshot while writers
+ * change the table. Seed: {@code -Dtell.seed=N}.
+ */
+class ParallelScanTest {
+    private static final int ROWS = 4_000;
+
+    @Test
+    void aParallelScanReadsTheRowsOneThreadReadsInKeyOrder() {
+        try (ProcessingNode node = ProcessingNode.connect("jdbc:tell:mem:?parallelism=3");
+             SqlSession s = node.openSession()) {
+            run(s, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER, name VARCHAR(20))");
+            run(s, "CREATE TABLE heap (v INTEGER, name VARCHAR(20))"); // no primary key: the rid tree is scanned
+            PreparedSql insert = s.prepare("INSERT INTO t VALUES (?, ?, ?)");
+            PreparedSql insertHeap = s.prepare("INSERT INTO heap VALUES (?, ?)");
+            s.setAutoCommit(false);
+            List<Object[]> expected = new ArrayList<>();
+            for (int i = 0; i < ROWS; i++) {
+                int id = (i * 7919) % ROWS; // inserted out of order
+                s.execute(insert, List.of(id, id % 97, "n" + id), 0, 0).close();
+                s.execute(insertHeap, List.of(i, "h" + i), 0, 0).close();
+            }
+            s.commit();
+            s.setAutoCommit(true);
+            run(s, "DELETE FROM t WHERE MOD(id, 10) = 3");
+            for (int id = 0; id < ROWS; id++) {
+                if (id % 10 != 3) {
+                    expected.add(new Object[] {id, id % 97});
+                }
+            }
+            long tasksBefore = tasks(node);
+            List<Object[]> got = rows(s, "SELECT id, v FROM t");
+            assertTrue(tasks(node) > tasksBefore, "the scan ran on the node's scan threads");
+            assertEquals(expected.size(), got.size());
+            for (int i = 0; i < expected.size(); i++) {
+                assertArrayEquals(expected.get(i), got.get(i), "row " + i);
+            }
+            Object[] heapTotals = rows(s, "SELECT COUNT(*), SUM(v) FROM heap").get(0);
+            assertEquals(ROWS, ((Number) heapTotals[0]).longValue());
+            assertEquals((long) ROWS * (ROWS - 1) / 2, ((Number) heapTotals[1]).longValue());
+            List<Object[]> heap = rows(s, "SELECT v FROM heap");
+            for (int i = 0; i < ROWS; i++) {
+                assertEquals(i, heap.get(i)[0], "heap rows in rid (insertion) order");
+            }
+            // A transaction's own write is seen: it reads on one thread once it wrote.
+            s.setAutoCommit(false);
+            run(s, "INSERT INTO t VALUES (3, 0, 'again')");
+            assertEquals(1L, rows(s, "SELECT COUNT(*) FROM t WHERE id = 3 OR name = 'again'").get(0)[0]);
+            s.rollback();
+        }
+    }
+
+    @Test
+    void parallelScansSeeOneSnapshotWhileWritersTransfer() throws Exception {
+        long seed = Long.getLong("tell.seed", System.nanoTime());
+        System.out.println("ParallelScanTest seed " + seed);
+        try (ProcessingNode node = ProcessingNode.connect("jdbc:tell:mem:?parallelism=4")) {
+            try (SqlSession s = node.openSession()) {
+                run(s, "CREATE TABLE account (id INTEGER PRIMARY KEY, balance BIGINT NOT NULL)");
+                PreparedSql insert = s.prepare("INSERT INTO account VALUES (?, 100)");
+                s.setAutoCommit(false);
+                for (int i = 0; i < ROWS; i++) {
+                    s.execute(insert, List.of(i), 0, 0).close();
+                }
+                s.commit();
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            AtomicBoolean done = new AtomicBoolean();
+            AtomicLong scans = new AtomicLong();
+            List<Future<?>> writers = new ArrayList<>();
+            for (int w = 0; w < 3; w++) {
+                Random random = new Random(seed + w);
+                writers.add(pool.submit(() -> transfer(node, random, 300)));
+            }
+            Future<?> reader = pool.submit(() -> {
+                try (SqlSession s = node.openSession()) {
+                    while (!done.get()) {
+                        Object[] sumAndCount = rows(s, "SELECT SUM(balance), COUNT(*) FROM account").get(0);
+                        assertEquals(ROWS * 100L, ((Number) sumAndCount[0]).longValue(), "one snapshot's total");
+                        assertEquals((long) ROWS, sumAndCount[1]);
+                        scans.incrementAndGet();
+                    }
+                }
+                return null;
+            });
+            for (Future<?> f : writers) {
+                f.get();
+            }
+            done.set(true);
+            reader.get();
+            pool.shutdown();
+            assertTrue(scans.get() > 0);
+        }
+    }
+
+    private static void transfer(ProcessingNode node, Random random, int transfers) {
+        try (SqlSession s = node.openSession()) {
+            s.setAutoCommit(false);
+            PreparedSql move = s.prepare("UPDATE account SET balance = balance + ? WHERE id = ?");
+            for (int done = 0; done < transfers; ) {
+                int from = random.nextInt(ROWS);
+                int to = random.nextInt(ROWS);
+                long amount = 1 + random.nextInt(50);
+                try {
+                    s.execute(move, List.of(-amount, from), 0, 0).close();
+                    s.execute(move, List.of(amount, to), 0, 0).close();
+                    s.commit();
+                    done++;
+                } catch (TellException e) {
+                    if (!e.retriable()) {
+                        throw e;
+                    }
+                    s.rollback();
+                }
+            }
+        }
+    }
+
+    private static long tasks(ProcessingNode node) {
+        return ((ThreadPoolExecutor) node.workers().executor()).getCompletedTaskCount();
+    }
+
+    private static void run(SqlSession s, String sql) {
+        s.execute(s.prepare(sql), List.of(), 0, 0).close();
+    }
+
+    private static List<Object[]> rows(SqlSession s, String sql) {
+        List<Object[]> out = new ArrayList<>();
+        try (SqlResult r = s.execute(s.prepare(sql), List.of(), 0, 0)) {
+            while (r.next()) {
+                out.add(r.row());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void oneThreadWithoutTheOption() {
+        try (ProcessingNode node = ProcessingNode.connect("jdbc:tell:mem:")) {
+            assertNull(node.workers());
+        }
+    }
+}
