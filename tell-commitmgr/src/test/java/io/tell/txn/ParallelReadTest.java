@@ -122,15 +122,36 @@ class ParallelReadTest {
     }
 
     @Test
-    void aFailedReadRollsTheTransactionBackAndReportsIt() {
+    void aFailedReadFailsTheCallAndAFailedStoreCallRollsTheTransactionBack() {
         Transaction tx = tm.beginReadOnly();
         IllegalStateException boom = new IllegalStateException("boom");
         List<Function<Transaction, Integer>> reads = List.of(t -> t.scanIndex(byValue, ScanRange.ALL, 10).size(), t -> {
             throw boom;
         });
         assertSame(boom, assertThrows(IllegalStateException.class, () -> tx.readInParallel(reads, workers)));
-        assertFalse(tx.isActive());
-        assertTrue(cm.describe().contains("running=0"), cm.describe());
+        assertTrue(tx.isActive(), "a failure of the caller's own code is the statement's, as on one thread");
+        tx.commit();
+
+        // A store that fails every row read once told to: the reader's store call fails.
+        java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean();
+        RecordStore flaky = new io.tell.store.ForwardingRecordStore(store) {
+            @Override
+            public java.util.concurrent.CompletableFuture<List<io.tell.store.Versioned>> getAllAsync(List<io.tell.store.RecordKey> keys) {
+                return failing.get() ? java.util.concurrent.CompletableFuture.failedFuture(io.tell.error.TellException.of(
+                        io.tell.error.ErrorCode.STORE_UNAVAILABLE, "store down")) : super.getAllAsync(keys);
+            }
+        };
+        try (TransactionManager other = new TransactionManager(flaky, cm, "pn2")) {
+            other.addIndex(byValue);
+            Transaction reader = other.beginReadOnly();
+            failing.set(true);
+            List<Function<Transaction, Integer>> scans = List.of(t -> t.scanIndex(byValue, ScanRange.ALL, Integer.MAX_VALUE).size(),
+                    t -> t.scanIndex(byValue, ScanRange.ALL, Integer.MAX_VALUE).size());
+            io.tell.error.TellException down = assertThrows(io.tell.error.TellException.class, () -> reader.readInParallel(scans, workers));
+            assertEquals(io.tell.error.ErrorCode.STORE_UNAVAILABLE, down.code());
+            assertFalse(reader.isActive(), "rolled back, as a failed store call on its own thread would");
+        }
+        assertTrue(cm.describe().contains("running=0"), "no tid left running: " + cm.describe());
     }
 
     @Test

@@ -118,16 +118,24 @@ public final class Transaction implements AutoCloseable {
      * waits. Only while {@link #readsInParallel}. The records the readers fetched are not kept
      * in this transaction's buffer (a later read or write here fetches again: a write still
      * conflicts with any version its snapshot does not see). When a read fails, the others are
-     * waited for, this transaction rolls back, and the first failure is thrown.
+     * waited for and the first failure is thrown; when a reader's store call failed (which
+     * would have rolled this transaction back, had it read itself) this transaction rolls back.
      */
     public <T> List<T> readInParallel(List<java.util.function.Function<Transaction, T>> reads, java.util.concurrent.Executor workers) {
         if (!readsInParallel()) {
             throw new IllegalStateException("transaction " + start.tid() + " cannot read in parallel (SERIALIZABLE, written to, or ended)");
         }
         List<java.util.concurrent.CompletableFuture<T>> running = new ArrayList<>(reads.size());
+        List<Transaction> readers = new ArrayList<>(reads.size());
         for (java.util.function.Function<Transaction, T> read : reads) {
             Transaction reader = new Transaction(manager, start, isolation, logNode, leaseEpoch, true);
-            running.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> read.apply(reader), workers));
+            readers.add(reader);
+            try {
+                running.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> read.apply(reader), workers));
+            } catch (java.util.concurrent.RejectedExecutionException e) { // the node is closing
+                running.add(java.util.concurrent.CompletableFuture.failedFuture(
+                        TellException.of(ErrorCode.CANCELLED, "the node's scan threads are shut down", e)));
+            }
         }
         List<T> out = new ArrayList<>(reads.size());
         Throwable failed = null;
@@ -141,7 +149,9 @@ public final class Transaction implements AutoCloseable {
             }
         }
         if (failed != null) {
-            rollback();
+            if (readers.stream().anyMatch(r -> r.state == State.ABORTED)) {
+                rollback(); // a store call failed
+            }
             if (failed instanceof RuntimeException re) {
                 throw re;
             }

@@ -336,29 +336,45 @@ public final class TableStore {
     static final int PARTS_PER_WORKER = 4;
 
     /**
-     * {@link #scanAll(Transaction, int[])}, spread over {@code workers} when there are some and
-     * the transaction can read in parallel ({@link Transaction#readsInParallel}): the key space
-     * of the scanned tree is cut at its upper nodes' separators into a few ranges per worker,
-     * each range read and decoded on a worker, the results joined in key order.
+     * {@link #scanAll(Transaction, int[])}, keeping only the rows whose values {@code keep}
+     * accepts (null: all), spread over {@code workers} when there are some and the transaction
+     * can read in parallel ({@link Transaction#readsInParallel}): the key space of the scanned
+     * tree is cut at its upper nodes' separators into a few ranges per worker, each range read,
+     * decoded and filtered on a worker, the results joined in key order. {@code keep} must be
+     * safe to call from several threads at once.
      */
-    public List<Row> scanAll(Transaction tx, int[] columns, io.tell.sql.exec.ExecContext.Workers workers) {
+    public List<Row> scanAll(Transaction tx, int[] columns, io.tell.sql.exec.ExecContext.Workers workers,
+                             java.util.function.Predicate<Object[]> keep) {
         if (workers == null || workers.degree() < 2 || !tx.readsInParallel()) {
-            return scanAll(tx, columns);
+            return kept(scanAll(tx, columns), keep);
         }
         TableIndex tree = allRows != null ? allRows : primaryKey;
         List<byte[]> cuts = tree.tree().splitKeys(workers.degree() * PARTS_PER_WORKER);
         if (cuts.isEmpty()) {
-            return scanAll(tx, columns);
+            return kept(scanAll(tx, columns), keep);
         }
         List<Function<Transaction, List<Row>>> reads = new ArrayList<>();
         for (int i = 0; i <= cuts.size(); i++) {
             ScanRange part = new ScanRange(i == 0 ? null : ScanRange.inclusive(cuts.get(i - 1)),
                     i == cuts.size() ? null : ScanRange.exclusive(cuts.get(i)));
-            reads.add(reader -> rows(reader.scanIndex(tree, part, Integer.MAX_VALUE, null), columns));
+            reads.add(reader -> kept(rows(reader.scanIndex(tree, part, Integer.MAX_VALUE, null), columns), keep));
         }
         List<Row> out = new ArrayList<>();
         for (List<Row> part : tx.readInParallel(reads, workers.executor())) {
             out.addAll(part);
+        }
+        return out;
+    }
+
+    private static List<Row> kept(List<Row> rows, java.util.function.Predicate<Object[]> keep) {
+        if (keep == null) {
+            return rows;
+        }
+        List<Row> out = new ArrayList<>();
+        for (Row r : rows) {
+            if (keep.test(r.values())) {
+                out.add(r);
+            }
         }
         return out;
     }

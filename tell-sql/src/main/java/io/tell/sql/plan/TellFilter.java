@@ -9,6 +9,7 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 
 /** Rows of its input for which the condition is TRUE. */
 public final class TellFilter extends Filter implements TellRel {
@@ -23,8 +24,11 @@ public final class TellFilter extends Filter implements TellRel {
 
     @Override
     public ExecNode implement(Implementor impl) {
-        ExecNode in = impl.visit(getInput());
         Expr cond = ExprCompiler.compile(condition);
+        if (getInput() instanceof TellTableScan scan && RexUtil.isDeterministic(condition)) {
+            return scan.implementWhere(impl, cond); // filtered where the rows are read, on the scan's threads
+        }
+        ExecNode in = impl.visit(getInput());
         return ctx -> {
             Cursor c = in.open(ctx);
             return () -> {

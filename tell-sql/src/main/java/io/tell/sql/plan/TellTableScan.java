@@ -2,6 +2,7 @@ package io.tell.sql.plan;
 
 import io.tell.sql.TableStore;
 import io.tell.sql.exec.ExecNode;
+import io.tell.sql.exec.Expr;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
@@ -49,10 +50,22 @@ public final class TellTableScan extends TableScan implements TellRel {
 
     @Override
     public ExecNode implement(Implementor impl) {
+        return implementWhere(impl, null);
+    }
+
+    /**
+     * This scan with only the rows for which {@code condition} (deterministic: evaluated on the
+     * scan's threads, in no particular order) is TRUE; null for all.
+     */
+    ExecNode implementWhere(Implementor impl, Expr condition) {
         TableStore store = impl.table(table);
         boolean publish = impl.publishesRid(this);
         boolean lock = impl.forUpdate();
         int[] wanted = columns;
-        return ctx -> new ScanCursor(store.scanAll(ctx.transaction(), wanted, ctx.workers()), ctx, store, publish, lock);
+        return ctx -> {
+            ctx.statementTime(); // fixed before any scan thread asks for CURRENT_TIMESTAMP
+            java.util.function.Predicate<Object[]> keep = condition == null ? null : r -> Boolean.TRUE.equals(condition.eval(r, ctx));
+            return new ScanCursor(store.scanAll(ctx.transaction(), wanted, ctx.workers(), keep), ctx, store, publish, lock);
+        };
     }
 }

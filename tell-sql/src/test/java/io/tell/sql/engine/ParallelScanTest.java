@@ -59,6 +59,21 @@ class ParallelScanTest {
             for (int i = 0; i < expected.size(); i++) {
                 assertArrayEquals(expected.get(i), got.get(i), "row " + i);
             }
+            // A filter on the scan runs on the scan's threads; the rows stay in key order.
+            List<Object[]> filtered = rows(s, "SELECT id FROM t WHERE MOD(v, 5) = 1 AND name <> 'n1'");
+            List<Object> filteredIds = new ArrayList<>();
+            filtered.forEach(r -> filteredIds.add(r[0]));
+            List<Object> expectedIds = new ArrayList<>();
+            expected.stream().filter(r -> (Integer) r[1] % 5 == 1 && (Integer) r[0] != 1).forEach(r -> expectedIds.add(r[0]));
+            assertEquals(expectedIds, filteredIds);
+            // An error in a filter on a scan thread fails the statement, not the transaction.
+            s.setAutoCommit(false);
+            TellException divided = org.junit.jupiter.api.Assertions.assertThrows(TellException.class,
+                    () -> rows(s, "SELECT id FROM t WHERE 10 / (v - 5) > 100"));
+            assertEquals(io.tell.error.ErrorCode.DIVISION_BY_ZERO, divided.code());
+            assertEquals(1L, rows(s, "SELECT COUNT(*) FROM t WHERE id = 0").get(0)[0], "the transaction goes on");
+            s.commit();
+            s.setAutoCommit(true);
             Object[] heapTotals = rows(s, "SELECT COUNT(*), SUM(v) FROM heap").get(0);
             assertEquals(ROWS, ((Number) heapTotals[0]).longValue());
             assertEquals((long) ROWS * (ROWS - 1) / 2, ((Number) heapTotals[1]).longValue());
