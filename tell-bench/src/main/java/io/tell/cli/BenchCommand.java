@@ -57,7 +57,14 @@ final class BenchCommand {
               --query-timeout (default 60 s; counted as a timeout); --queries picks some (default all 22).
               Prints tpmC with and without the analytical load and each query's runs, timeouts and latency;
               writes htap.json, queries.png and both TPC-C runs' result files (alone/, mixed/) into the output
-              directory (default target/htap-<timestamp>/). Default --url jdbc:tell:mem:htap.""";
+              directory (default target/htap-<timestamp>/). Default --url jdbc:tell:mem:htap.
+
+            tell bench ch [--url JDBC_URL] [--user U --password P] [--queries 1,2,...] [--repeat 5]
+                          [--query-timeout 60s] [--seed 42]
+              The 22 CH-benCHmark queries alone on a quiet database: loads TPC-C's 1 warehouse and the REGION,
+              NATION and SUPPLIER tables, then runs each query REPEAT times in a row (cancelled after
+              --query-timeout) and prints its first run, the median and the fastest of the others, and the sum
+              of the medians. Default --url jdbc:tell:mem:ch (add ?parallelism=N for intra-query parallelism).""";
 
     private static final Map<String, ComparedDatabase> BY_KEY = Map.of(
             "tell-embedded", ComparedDatabase.tellEmbedded(), "h2", ComparedDatabase.h2(),
@@ -74,8 +81,11 @@ final class BenchCommand {
         if (argv.length >= 2 && argv[1].equals("htap")) {
             return htap(argv);
         }
+        if (argv.length >= 2 && argv[1].equals("ch")) {
+            return ch(argv);
+        }
         if (argv.length < 2 || !argv[1].equals("compare")) {
-            throw new Args.UsageException(argv.length < 2 ? "which benchmark? (compare, load, htap)"
+            throw new Args.UsageException(argv.length < 2 ? "which benchmark? (compare, load, htap, ch)"
                     : "unknown benchmark '" + argv[1] + "'");
         }
         Args args = new Args(argv, 2, List.of("warehouses", "terminals", "duration", "warmup", "load-threads", "seed", "only",
@@ -134,19 +144,7 @@ final class BenchCommand {
                     args.intValue("load-threads", Runtime.getRuntime().availableProcessors(), 1), true, false, false, out,
                     args.longValue("seed", 42), 1_000, TpccCommand.isolation(args.get("isolation", "repeatable-read")),
                     TpccScale.SPEC);
-            List<Integer> queries = new ArrayList<>();
-            for (String q : args.get("queries", "1-22").split(",")) {
-                String[] range = q.strip().split("-");
-                try {
-                    int from = Integer.parseInt(range[0].strip());
-                    int to = range.length > 1 ? Integer.parseInt(range[1].strip()) : from;
-                    for (int n = from; n <= to; n++) {
-                        queries.add(n);
-                    }
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("--queries takes query numbers and ranges, e.g. 1,3,5-9: " + q);
-                }
-            }
+            List<Integer> queries = queries(args);
             options = new HtapRun.Options(tpcc, new JdbcTarget(args.get("olap-url", url), user, password),
                     args.intValue("streams", 1, 1), queries, (int) Math.ceil(args.seconds("query-timeout", 60)));
         } catch (IllegalArgumentException e) {
@@ -163,6 +161,46 @@ final class BenchCommand {
             return result.consistent() && !queriesFailed ? 0 : 1;
         } catch (SQLException e) {
             System.err.printf("tell bench htap: %s [SQLState %s]%n", e.getMessage(), e.getSQLState());
+            return 1;
+        }
+    }
+
+    /** --queries: numbers and ranges of CH-benCHmark queries, e.g. 1,3,5-9 (default all 22). */
+    private static List<Integer> queries(Args args) {
+        List<Integer> queries = new ArrayList<>();
+        for (String q : args.get("queries", "1-22").split(",")) {
+            String[] range = q.strip().split("-");
+            try {
+                int from = Integer.parseInt(range[0].strip());
+                int to = range.length > 1 ? Integer.parseInt(range[1].strip()) : from;
+                for (int n = from; n <= to; n++) {
+                    if (n < 1 || n > 22) {
+                        throw new IllegalArgumentException("--queries takes numbers from 1 to 22: " + n);
+                    }
+                    queries.add(n);
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--queries takes query numbers and ranges, e.g. 1,3,5-9: " + q);
+            }
+        }
+        return queries;
+    }
+
+    private static int ch(String[] argv) throws Exception {
+        Args args = new Args(argv, 2, List.of("url", "user", "password", "queries", "repeat", "query-timeout", "seed"));
+        io.tell.bench.ch.ChTimings.Options options;
+        try {
+            options = new io.tell.bench.ch.ChTimings.Options(new JdbcTarget(args.get("url", "jdbc:tell:mem:ch"),
+                    args.get("user", null), args.get("password", null)), queries(args), args.intValue("repeat", 5, 1),
+                    (int) Math.ceil(args.seconds("query-timeout", 60)), args.longValue("seed", 42), TpccScale.SPEC);
+        } catch (IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        try {
+            io.tell.bench.ch.ChTimings.run(options, System.out);
+            return 0;
+        } catch (java.sql.SQLException e) {
+            System.err.printf("tell bench ch: %s [SQLState %s]%n", e.getMessage(), e.getSQLState());
             return 1;
         }
     }

@@ -72,7 +72,8 @@ class ChQueriesTest {
             22, "every loaded customer has C_BALANCE -10.00 (so no positive balance to average) and an order");
 
     private static final JdbcTarget H2 = JdbcTarget.of("jdbc:h2:mem:ch-" + UUID.randomUUID() + ";LOCK_TIMEOUT=10000");
-    private static final JdbcTarget TELL = JdbcTarget.of("jdbc:tell:mem:ch-" + UUID.randomUUID());
+    /** With intra-query parallelism: scans and their filters run on 3 threads, and must give H2's rows all the same. */
+    private static final JdbcTarget TELL = JdbcTarget.of("jdbc:tell:mem:ch-" + UUID.randomUUID() + "?parallelism=3");
 
     private static Connection h2;
     private static Connection tell;
