@@ -75,7 +75,7 @@ class ParallelReadTest {
         }
         List<IndexEntry> whole = byValue.tree().scan(ScanRange.ALL, false, Integer.MAX_VALUE);
         List<IndexEntry> joined = new ArrayList<>();
-        for (ScanRange r : ranges(cuts)) {
+        for (ScanRange r : ScanRange.between(cuts)) {
             joined.addAll(byValue.tree().scan(r, false, Integer.MAX_VALUE));
         }
         assertEquals(ROWS, whole.size());
@@ -107,7 +107,7 @@ class ParallelReadTest {
             });
             List<byte[]> cuts = byValue.tree().splitKeys(6);
             List<Function<Transaction, List<IndexedRow>>> reads = new ArrayList<>();
-            for (ScanRange r : ranges(cuts)) {
+            for (ScanRange r : ScanRange.between(cuts)) {
                 reads.add(t -> t.scanIndex(byValue, r, Integer.MAX_VALUE));
             }
             List<IndexedRow> joined = new ArrayList<>();
@@ -165,15 +165,6 @@ class ParallelReadTest {
         writer.put(T, TableIndex.ridKey(1), row(1, 9));
         assertFalse(writer.readsInParallel(), "its reads must see its own write");
         writer.rollback();
-    }
-
-    private static List<ScanRange> ranges(List<byte[]> cuts) {
-        List<ScanRange> out = new ArrayList<>();
-        for (int i = 0; i <= cuts.size(); i++) {
-            out.add(new ScanRange(i == 0 ? null : ScanRange.inclusive(cuts.get(i - 1)),
-                    i == cuts.size() ? null : ScanRange.exclusive(cuts.get(i))));
-        }
-        return out;
     }
 
     /** Two bytes of key (big-endian {@code value}) and a version marker. */

@@ -31,6 +31,18 @@ public record ScanRange(Bound lower, Bound upper) {
         return new ScanRange(inclusive(from), inclusive(to));
     }
 
+    /**
+     * The whole key space cut at {@code cuts} (ascending, distinct; e.g. {@link BTree#splitKeys}):
+     * {@code (-inf, c1), [c1, c2), …, [cn, +inf)}, which together hold every key exactly once.
+     */
+    public static java.util.List<ScanRange> between(java.util.List<byte[]> cuts) {
+        java.util.List<ScanRange> out = new java.util.ArrayList<>(cuts.size() + 1);
+        for (int i = 0; i <= cuts.size(); i++) {
+            out.add(new ScanRange(i == 0 ? null : inclusive(cuts.get(i - 1)), i == cuts.size() ? null : exclusive(cuts.get(i))));
+        }
+        return out;
+    }
+
     /** Exactly one key. */
     public static ScanRange key(byte[] key) {
         return closed(key, key);

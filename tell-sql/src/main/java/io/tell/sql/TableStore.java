@@ -354,9 +354,7 @@ public final class TableStore {
             return kept(scanAll(tx, columns), keep);
         }
         List<Function<Transaction, List<Row>>> reads = new ArrayList<>();
-        for (int i = 0; i <= cuts.size(); i++) {
-            ScanRange part = new ScanRange(i == 0 ? null : ScanRange.inclusive(cuts.get(i - 1)),
-                    i == cuts.size() ? null : ScanRange.exclusive(cuts.get(i)));
+        for (ScanRange part : ScanRange.between(cuts)) {
             reads.add(reader -> kept(rows(reader.scanIndex(tree, part, Integer.MAX_VALUE, null), columns), keep));
         }
         List<Row> out = new ArrayList<>();
