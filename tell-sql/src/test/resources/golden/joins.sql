@@ -91,7 +91,7 @@ EXPLAIN PLAN FOR SELECT e.name FROM emp e WHERE e.boss = 1 AND e.dept = 2
 ----
 TellProject(NAME=[$0])
   TellFilter(condition=[AND(=($2, 1), =($1, 2))])
-    TellTableScan(table=[[EMP]], columns=[[NAME, DEPT, BOSS]])
+    TellTableScan(table=[[PUBLIC, EMP]], columns=[[NAME, DEPT, BOSS]])
 
 # A join on an expression of the outer row's columns computes it below the join and looks it up
 # in the inner table's primary key (the CH-benCHmark joins stock to supplier on
@@ -111,8 +111,8 @@ TellProject(NAME=[$0], NAME1=[$1])
     TellProject(NAME=[$1], NAME0=[$6], ID=[$0])
       TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{4}])
         TellProject(ID=[$0], NAME=[$1], DEPT=[$2], BOSS=[$3], $f4=[MOD(*($0, 3), 4)])
-          TellTableScan(table=[[EMP]])
-        TellIndexScan(table=[[DEPT]], index=[PRIMARY KEY], key=[[$cor0.$f4]])
+          TellTableScan(table=[[PUBLIC, EMP]])
+        TellIndexScan(table=[[PUBLIC, DEPT]], index=[PRIMARY KEY], key=[[$cor0.$f4]])
 
 # A join with no index on either side is a hash join, not a nested loop that scans the inner
 # table once per outer row (the nested loop's cost counts its inner side's best plan once per
@@ -132,8 +132,8 @@ TellProject(NAME=[$0], NAME1=[$1])
   TellSort(sort0=[$2], sort1=[$3], dir0=[ASC], dir1=[ASC])
     TellProject(NAME=[$1], NAME0=[$5], ID=[$0], ID0=[$4])
       TellJoin(condition=[=($2, $7)], joinType=[inner])
-        TellTableScan(table=[[EMP]])
-        TellTableScan(table=[[EMP]])
+        TellTableScan(table=[[PUBLIC, EMP]])
+        TellTableScan(table=[[PUBLIC, EMP]])
 
 # An equi-join on an expression is a hash join too: the expression is computed below the join
 # (f.boss + 1 as a column of f), so it is a key, not a condition tried on every pair.
@@ -150,9 +150,9 @@ TellProject(NAME=[$0], NAME1=[$1])
   TellSort(sort0=[$2], sort1=[$3], dir0=[ASC], dir1=[ASC])
     TellProject(NAME=[$1], NAME0=[$5], ID=[$0], ID0=[$4])
       TellJoin(condition=[=($2, $8)], joinType=[inner])
-        TellTableScan(table=[[EMP]])
+        TellTableScan(table=[[PUBLIC, EMP]])
         TellProject(ID=[$0], NAME=[$1], DEPT=[$2], BOSS=[$3], $f4=[+($3, 1)])
-          TellTableScan(table=[[EMP]])
+          TellTableScan(table=[[PUBLIC, EMP]])
 
 # A comma join written so that its first two tables have no condition between them is joined
 # in another order (JoinOrder): each next table one that a condition connects, never a cross
@@ -172,10 +172,10 @@ TellProject(NAME=[$0], NAME1=[$1])
     TellProject(NAME=[$1], NAME0=[$7], ID=[$0], ID0=[$6])
       TellCorrelate(correlation=[$cor1], joinType=[inner], requiredColumns=[{4}])
         TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{2}])
-          TellTableScan(table=[[EMP]])
+          TellTableScan(table=[[PUBLIC, EMP]])
           TellFilter(condition=[=($1, 'ops')])
-            TellIndexScan(table=[[DEPT]], index=[PRIMARY KEY], key=[[$cor0.DEPT]])
-        TellIndexScan(table=[[EMP]], index=[PRIMARY KEY], after=[$cor1.ID0])
+            TellIndexScan(table=[[PUBLIC, DEPT]], index=[PRIMARY KEY], key=[[$cor0.DEPT]])
+        TellIndexScan(table=[[PUBLIC, EMP]], index=[PRIMARY KEY], after=[$cor1.ID0])
 
 # A join written as a disjunction whose every branch repeats the join's equality (TPC-H and
 # CH-benCHmark Q19; generated SQL): the equality is pulled out of the OR and becomes the join's
@@ -206,9 +206,9 @@ TellSort(sort0=[$0], dir0=[ASC])
   TellProject(ID=[$0], ID0=[$4])
     TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{1, 2, 3}])
       TellFilter(condition=[OR(<=($2, 5), =($3, 1), =($3, 2))])
-        TellTableScan(table=[[LINE]])
+        TellTableScan(table=[[PUBLIC, LINE]])
       TellFilter(condition=[AND(OR(=($1, 'a'), =($1, 'b')), OR(AND(=($1, 'a'), <=($cor0.QTY, 5)), AND(=($1, 'b'), OR(=($cor0.WH, 1), =($cor0.WH, 2)))))])
-        TellIndexScan(table=[[PART]], index=[PRIMARY KEY], key=[[$cor0.PART]])
+        TellIndexScan(table=[[PUBLIC, PART]], index=[PRIMARY KEY], key=[[$cor0.PART]])
 
 # A branch that asks nothing of a table implies nothing for it: only the equality is pulled out.
 query
@@ -246,6 +246,6 @@ TellSort(sort0=[$0], sort1=[$1], dir0=[ASC], dir1=[ASC])
   TellProject(ID=[$0], ID0=[$4])
     TellJoin(condition=[OR(AND(=($5, 'a'), =($2, 3)), AND(=($5, 'c'), =($2, 1)))], joinType=[inner])
       TellFilter(condition=[OR(=($2, 3), =($2, 1))])
-        TellTableScan(table=[[LINE]])
+        TellTableScan(table=[[PUBLIC, LINE]])
       TellFilter(condition=[OR(=($1, 'a'), =($1, 'c'))])
-        TellTableScan(table=[[PART]])
+        TellTableScan(table=[[PUBLIC, PART]])

@@ -199,10 +199,10 @@ query
 EXPLAIN PLAN FOR SELECT name FROM item WHERE cat = 1 AND sub = 2
 ----
 TellProject(NAME=[$0])
-  TellIndexScan(table=[[ITEM]], index=[ITEM_CAT], key=[[1, 2]], columns=[[NAME]])
+  TellIndexScan(table=[[PUBLIC, ITEM]], index=[ITEM_CAT], key=[[1, 2]], columns=[[NAME]])
 
 query
 EXPLAIN PLAN FOR SELECT name FROM item WHERE id = 3
 ----
 TellProject(NAME=[$0])
-  TellIndexScan(table=[[ITEM]], index=[PRIMARY KEY], key=[[3]], columns=[[NAME]])
+  TellIndexScan(table=[[PUBLIC, ITEM]], index=[PRIMARY KEY], key=[[3]], columns=[[NAME]])

@@ -69,7 +69,7 @@ EXPLAIN PLAN FOR SELECT id FROM t WHERE id >= 101 ORDER BY id LIMIT 2
 ----
 TellSort(sort0=[$0], dir0=[ASC], fetch=[2])
   TellProject(ID=[$0])
-    TellIndexScan(table=[[T]], index=[PRIMARY KEY], from=[101], columns=[[ID]])
+    TellIndexScan(table=[[PUBLIC, T]], index=[PRIMARY KEY], from=[101], columns=[[ID]])
 
 rollback
 

@@ -52,7 +52,7 @@ public final class Catalog {
 
     private final RecordStore store;
     private final Map<Long, TableDef> defsById = new ConcurrentHashMap<>();
-    private volatile CatalogSnapshot cached = new CatalogSnapshot(0, 0, Map.of(), Map.of(), Map.of(), Map.of());
+    private volatile CatalogSnapshot cached = new CatalogSnapshot(0, 0, Map.of(), Map.of(), Map.of(), Map.of(), java.util.Set.of());
 
     public Catalog(RecordStore store) {
         this.store = store;
@@ -267,6 +267,79 @@ public final class Catalog {
         });
     }
 
+    /** Creates a schema; false when it exists and {@code ifNotExists}. */
+    public boolean createSchema(String name, boolean ifNotExists) {
+        Names.check("schema", name);
+        return change(cat -> {
+            if (cat.hasSchema(name)) {
+                if (ifNotExists) {
+                    return Edit.none(false);
+                }
+                throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "schema " + name + " already exists");
+            }
+            java.util.SortedSet<String> all = new java.util.TreeSet<>(cat.schemas());
+            all.add(name);
+            return Edit.<Boolean>none(true).withSchemas(all);
+        });
+    }
+
+    /**
+     * Drops a schema; false when it did not exist and {@code ifExists}. One that holds tables, views or
+     * sequences needs {@code cascade}, which drops them too (and the views of other schemas that read them);
+     * a foreign key or a column DEFAULT of a table elsewhere that needs one of them keeps it
+     * (DEPENDENT_OBJECTS). {@value Names#DEFAULT_SCHEMA} cannot be dropped.
+     */
+    public boolean dropSchema(String name, boolean ifExists, boolean cascade) {
+        return change(cat -> {
+            if (!cat.hasSchema(name)) {
+                if (ifExists) {
+                    return Edit.none(false);
+                }
+                throw TellException.of(ErrorCode.INVALID_SCHEMA_NAME, "schema " + name + " does not exist");
+            }
+            if (name.equals(Names.DEFAULT_SCHEMA)) {
+                throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "schema " + name + " cannot be dropped");
+            }
+            java.util.function.Predicate<String> inside = n -> Names.schemaOf(n).equals(name);
+            List<String> tables = cat.tableMap().keySet().stream().filter(inside).toList();
+            List<SequenceDef> sequences = cat.sequenceMap().values().stream().filter(q -> inside.test(q.name())).toList();
+            java.util.LinkedHashSet<String> views = new java.util.LinkedHashSet<>(
+                    cat.viewMap().keySet().stream().filter(inside).toList());
+            List<String> members = new ArrayList<>(tables);
+            members.addAll(views);
+            sequences.forEach(q -> members.add(q.name()));
+            if (!members.isEmpty() && !cascade) {
+                throw TellException.of(ErrorCode.DEPENDENT_OBJECTS, "cannot drop schema " + name + " because "
+                        + members.getFirst() + " is in it (use CASCADE to drop what it holds too)");
+            }
+            for (TableDef other : cat.tableMap().values()) {
+                if (inside.test(other.name())) {
+                    continue;
+                }
+                for (ForeignKeyDef fk : other.foreignKeys()) {
+                    if (inside.test(fk.refTable())) {
+                        throw TellException.of(ErrorCode.DEPENDENT_OBJECTS, "cannot drop schema " + name + ": table "
+                                + fk.refTable() + " is referenced by foreign key " + fk.name() + " of table " + other.name());
+                    }
+                }
+                for (ColumnDef c : other.columns()) {
+                    if (c.sequence() != null && inside.test(c.sequence())) {
+                        throw TellException.of(ErrorCode.DEPENDENT_OBJECTS, "cannot drop schema " + name
+                                + ": the default of column " + c.name() + " of table " + other.name() + " uses sequence "
+                                + c.sequence());
+                    }
+                }
+            }
+            for (String relation : List.copyOf(members)) {
+                views.addAll(dependentViews(cat, relation, true, "relation"));
+            }
+            java.util.SortedSet<String> all = new java.util.TreeSet<>(cat.schemas());
+            all.remove(name);
+            return new Edit<>(true, List.of(), tables, List.of(), sequences)
+                    .withViews(List.of(), List.copyOf(views)).withSchemas(all);
+        });
+    }
+
     /**
      * Takes the next {@code count} numbers of sequence {@code q} from the store (one round trip):
      * the numbers {@code (returned - count, returned]}, to be turned into values by
@@ -453,13 +526,15 @@ public final class Catalog {
 
     /**
      * One DDL change against a catalog snapshot: the result, tables to (re)define (by name) and
-     * to drop (by name; a rename drops the old name and puts the new), sequences to add or drop.
+     * to drop (by name; a rename drops the old name and puts the new), sequences to add or drop,
+     * views to put or drop, and the schemas besides PUBLIC when they change (null: unchanged).
      */
     private record Edit<T>(T result, List<TableDef> puts, List<String> drops, List<SequenceDef> addSequences,
-                           List<SequenceDef> dropSequences, List<ViewDef> putViews, List<String> dropViews) {
+                           List<SequenceDef> dropSequences, List<ViewDef> putViews, List<String> dropViews,
+                           java.util.SortedSet<String> schemas) {
         Edit(T result, List<TableDef> puts, List<String> drops, List<SequenceDef> addSequences,
              List<SequenceDef> dropSequences) {
-            this(result, puts, drops, addSequences, dropSequences, List.of(), List.of());
+            this(result, puts, drops, addSequences, dropSequences, List.of(), List.of(), null);
         }
 
         static <T> Edit<T> none(T result) {
@@ -471,16 +546,20 @@ public final class Catalog {
         }
 
         Edit<T> withSequences(List<SequenceDef> add, List<SequenceDef> drop) {
-            return new Edit<>(result, puts, drops, add, drop, putViews, dropViews);
+            return new Edit<>(result, puts, drops, add, drop, putViews, dropViews, schemas);
         }
 
         Edit<T> withViews(List<ViewDef> put, List<String> drop) {
-            return new Edit<>(result, puts, drops, addSequences, dropSequences, put, drop);
+            return new Edit<>(result, puts, drops, addSequences, dropSequences, put, drop, schemas);
+        }
+
+        Edit<T> withSchemas(java.util.SortedSet<String> all) {
+            return new Edit<>(result, puts, drops, addSequences, dropSequences, putViews, dropViews, all);
         }
 
         boolean changes() {
             return !puts.isEmpty() || !drops.isEmpty() || !addSequences.isEmpty() || !dropSequences.isEmpty()
-                    || !putViews.isEmpty() || !dropViews.isEmpty();
+                    || !putViews.isEmpty() || !dropViews.isEmpty() || schemas != null;
         }
     }
 
@@ -510,7 +589,10 @@ public final class Catalog {
             Map<String, ViewDef> views = new TreeMap<>(cat.viewMap());
             e.dropViews().forEach(views::remove);
             e.putViews().forEach(v -> views.put(v.name(), v));
-            byte[] dir = CatalogCodec.encodeDirectory(new Directory(cat.version() + 1, entries, sequences, views));
+            java.util.SortedSet<String> schemas = new java.util.TreeSet<>(e.schemas() != null ? e.schemas() : cat.schemas());
+            schemas.remove(Names.DEFAULT_SCHEMA);
+            byte[] dir = CatalogCodec.encodeDirectory(new Directory(cat.version() + 1, entries, sequences, views,
+                    schemas));
             Expect expect = cat.storeVersion() == 0 ? Expect.ABSENT : Expect.version(cat.storeVersion());
             if (store.write(WriteOp.put(DOMAIN, DIR_KEY, dir, expect)).written()) {
                 for (SequenceDef q : e.dropSequences()) { // its counter; ids are never reused, so a leftover is harmless
@@ -531,7 +613,7 @@ public final class Catalog {
 
     private CatalogSnapshot load(Versioned dirRecord) {
         if (dirRecord == null) {
-            return new CatalogSnapshot(0, 0, Map.of(), Map.of(), Map.of(), Map.of());
+            return new CatalogSnapshot(0, 0, Map.of(), Map.of(), Map.of(), Map.of(), java.util.Set.of());
         }
         Directory dir = CatalogCodec.decodeDirectory(dirRecord.value());
         List<RecordKey> missing = new ArrayList<>();
@@ -556,7 +638,8 @@ public final class Catalog {
             tables.put(name, defsById.get(e.defId()));
             defIds.put(name, e.defId());
         });
-        return new CatalogSnapshot(dir.version(), dirRecord.version(), tables, defIds, dir.sequences(), dir.views());
+        return new CatalogSnapshot(dir.version(), dirRecord.version(), tables, defIds, dir.sequences(), dir.views(),
+                dir.schemas());
     }
 
     /** Keeps the newer of the cached and the given snapshot (store versions only grow). */
@@ -567,8 +650,9 @@ public final class Catalog {
         return cached;
     }
 
-    /** Tables and sequences share one name space, as relations do in PostgreSQL. */
+    /** Tables and sequences share one name space, as relations do in PostgreSQL; their schema must exist. */
     private static void checkRelationNameFree(CatalogSnapshot cat, String name) {
+        checkSchema(cat, Names.schemaOf(name));
         if (cat.tableMap().containsKey(name)) {
             throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "table " + name + " already exists");
         }
@@ -577,6 +661,12 @@ public final class Catalog {
         }
         if (cat.viewMap().containsKey(name)) {
             throw TellException.of(ErrorCode.DUPLICATE_OBJECT, "view " + name + " already exists");
+        }
+    }
+
+    private static void checkSchema(CatalogSnapshot cat, String schema) {
+        if (!cat.hasSchema(schema)) {
+            throw TellException.of(ErrorCode.INVALID_SCHEMA_NAME, "schema " + schema + " does not exist");
         }
     }
 

@@ -18,9 +18,13 @@ public final class CatalogSnapshot {
     private final Map<String, Long> defIds;
     private final Map<String, SequenceDef> sequences;
     private final Map<String, ViewDef> views;
+    private final java.util.SortedSet<String> schemas;
 
     CatalogSnapshot(long version, long storeVersion, Map<String, TableDef> tables, Map<String, Long> defIds,
-                    Map<String, SequenceDef> sequences, Map<String, ViewDef> views) {
+                    Map<String, SequenceDef> sequences, Map<String, ViewDef> views, java.util.Set<String> schemas) {
+        java.util.SortedSet<String> all = new java.util.TreeSet<>(schemas);
+        all.add(Names.DEFAULT_SCHEMA);
+        this.schemas = Collections.unmodifiableSortedSet(all);
         this.version = version;
         this.storeVersion = storeVersion;
         this.tables = Collections.unmodifiableMap(tables);
@@ -34,7 +38,21 @@ public final class CatalogSnapshot {
         Map<String, TableDef> next = new TreeMap<>(tables);
         next.values().removeIf(t -> t.id() == def.id());
         next.put(def.name(), def);
-        return new CatalogSnapshot(version, storeVersion, next, defIds, sequences, views);
+        return new CatalogSnapshot(version, storeVersion, next, defIds, sequences, views, schemas);
+    }
+
+    /** Every schema, {@value Names#DEFAULT_SCHEMA} among them, in name order. */
+    public java.util.SortedSet<String> schemas() {
+        return schemas;
+    }
+
+    public boolean hasSchema(String schema) {
+        return schemas.contains(schema);
+    }
+
+    /** Whether a table, view or sequence has catalog name {@code name} (they share one name space). */
+    public boolean hasRelation(String name) {
+        return tables.containsKey(name) || views.containsKey(name) || sequences.containsKey(name);
     }
 
     Map<String, ViewDef> viewMap() {

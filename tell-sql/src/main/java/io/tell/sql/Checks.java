@@ -24,7 +24,7 @@ public final class Checks {
 
     /** Validates {@code check} of {@code table} against {@code catalog}, which must hold that table. */
     static void validate(CatalogSnapshot catalog, TableDef table, CheckDef check) {
-        String sql = "SELECT (" + check.condition() + ") FROM " + Names.quoted(table.name());
+        String sql = "SELECT (" + check.condition() + ") FROM " + Names.quotedQualified(table.name());
         SqlNode parsed = SqlFrontEnd.parse(sql);
         SqlNode condition = ((SqlSelect) parsed).getSelectList().get(0);
         condition.accept(new SqlBasicVisitor<Void>() {
@@ -37,7 +37,7 @@ public final class Checks {
                 return super.visit(call);
             }
         });
-        SqlFrontEnd.Validated v = new SqlFrontEnd(catalog).validate(sql);
+        SqlFrontEnd.Validated v = new SqlFrontEnd(catalog, SchemaPath.DEFAULT).validate(sql);
         if (v.parameterTypes().getFieldCount() > 0) {
             throw TellException.of(ErrorCode.SQL_INVALID, "check constraint " + check.name() + " cannot have parameters (?)");
         }
@@ -50,8 +50,8 @@ public final class Checks {
 
     /** CHECK_VIOLATION for {@code row} of {@code table} that {@code check} finds FALSE. */
     public static TellException violation(String table, String check, Object[] row) {
-        return ConstraintErrors.withDetail(ErrorCode.CHECK_VIOLATION, "new row for relation \"" + table
-                + "\" violates check constraint \"" + check + "\"", ConstraintErrors.failingRow(row), null);
+        return ConstraintErrors.withDetail(ErrorCode.CHECK_VIOLATION, "new row for relation \"" + Names.local(table)
+                + "\" violates check constraint \"" + Names.local(check) + "\"", ConstraintErrors.failingRow(row), null);
     }
 
     /** Whether {@code check}'s condition names column {@code column}. */

@@ -62,16 +62,16 @@ public final class ConstraintErrors {
 
     /** DUPLICATE_KEY for {@code values} of the key over {@code columns} of unique constraint {@code constraint}. */
     public static TellException duplicate(String constraint, List<String> columns, Object[] values, Throwable cause) {
-        return withDetail(ErrorCode.DUPLICATE_KEY, "duplicate key value violates unique constraint \"" + constraint + "\"",
+        return withDetail(ErrorCode.DUPLICATE_KEY, "duplicate key value violates unique constraint \"" + Names.local(constraint) + "\"",
                 key(columns, values) + " already exists.", cause);
     }
 
     /** FOREIGN_KEY_VIOLATION: a row of {@code table} names key {@code values} that {@code parent} does not hold. */
     public static TellException missingParent(String table, String fk, List<String> columns, Object[] values,
                                               String parent) {
-        return withDetail(ErrorCode.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + table
-                + "\" violates foreign key constraint \"" + fk + "\"", key(columns, values)
-                + " is not present in table \"" + parent + "\".", null);
+        return withDetail(ErrorCode.FOREIGN_KEY_VIOLATION, "insert or update on table \"" + Names.local(table)
+                + "\" violates foreign key constraint \"" + Names.local(fk) + "\"", key(columns, values)
+                + " is not present in table \"" + Names.local(parent) + "\".", null);
     }
 
     private static String joined(Object[] values) {

@@ -30,6 +30,7 @@ import org.apache.calcite.sql.validate.SqlConformance;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlNameMatchers;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 
 /**
@@ -100,19 +101,37 @@ public final class SqlFrontEnd {
     }
 
     private final CatalogSnapshot snapshot;
+    private final SchemaPath path;
     private final RelDataTypeFactory types = new JavaTypeFactoryImpl(TYPE_SYSTEM);
     private final CalciteCatalogReader catalogReader;
 
-    public SqlFrontEnd(CatalogSnapshot snapshot) {
+    /** A front end that finds names written without a schema along {@code path}. */
+    public SqlFrontEnd(CatalogSnapshot snapshot, SchemaPath path) {
         this.snapshot = snapshot;
+        this.path = path;
         Properties props = new Properties();
         props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
-        this.catalogReader = new CalciteCatalogReader(CatalogSchema.of(snapshot), List.of(), types,
-                new CalciteConnectionConfigImpl(props));
+        List<List<String>> lookIn = new java.util.ArrayList<>();
+        path.schemas().stream().filter(snapshot::hasSchema).forEach(s -> lookIn.add(List.of(s)));
+        lookIn.add(List.of()); // the root: schema-qualified names, INFORMATION_SCHEMA, type names
+        this.catalogReader = new CalciteCatalogReader(CatalogSchema.of(snapshot), SqlNameMatchers.withCaseSensitive(true),
+                lookIn, types, new CalciteConnectionConfigImpl(props)) {
+        };
     }
 
     public CatalogSnapshot snapshot() {
         return snapshot;
+    }
+
+    public SchemaPath path() {
+        return path;
+    }
+
+    /** The table {@code id} names (a target of INSERT, UPDATE, DELETE or MERGE) along the path; null when none. */
+    public TableDef table(org.apache.calcite.sql.SqlIdentifier id) {
+        org.apache.calcite.prepare.Prepare.PreparingTable t = catalogReader.getTable(id.names);
+        CatalogSchema.Table table = t == null ? null : t.unwrap(CatalogSchema.Table.class);
+        return table == null ? null : table.def();
     }
 
     public RelDataTypeFactory types() {

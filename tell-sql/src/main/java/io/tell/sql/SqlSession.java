@@ -45,6 +45,12 @@ public interface SqlSession extends AutoCloseable {
      */
     SqlResult execute(PreparedSql statement, List<?> params, long maxRows, long timeoutMillis);
 
+    /** Where names written without a schema are looked for, and new objects go ({@link SchemaPath}). */
+    SchemaPath schemaPath();
+
+    /** Sets the schema path; schemas in it need not exist (those that do not are skipped, as in PostgreSQL). */
+    void setSchemaPath(SchemaPath path);
+
     boolean autoCommit();
 
     /** Switching auto-commit on commits an open transaction (as JDBC requires). */

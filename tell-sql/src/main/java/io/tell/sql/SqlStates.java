@@ -29,6 +29,7 @@ public final class SqlStates {
             case INVALID_DEFINITION -> "42000";                     // syntax error or access rule violation
             case DUPLICATE_OBJECT -> "42P07";                       // duplicate table / index
             case UNDEFINED_OBJECT -> "42P01";                       // undefined table / index
+            case INVALID_SCHEMA_NAME -> "3F000";
             case SQL_SYNTAX -> "42601";                             // syntax error
             case SQL_INVALID -> "42000";                            // syntax error or access rule violation
             case DATA_EXCEPTION -> "22018";                         // invalid character value for cast

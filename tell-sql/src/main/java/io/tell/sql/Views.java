@@ -30,8 +30,9 @@ public final class Views {
     }
 
     /** The view {@code name} over {@code query}, its columns named {@code columnNames} (or as the query names them when empty). */
-    public static ViewDef define(CatalogSnapshot catalog, String name, List<String> columnNames, String query) {
-        SqlFrontEnd frontEnd = new SqlFrontEnd(catalog);
+    public static ViewDef define(CatalogSnapshot catalog, SchemaPath path, String name, List<String> columnNames,
+                                 String query) {
+        SqlFrontEnd frontEnd = new SqlFrontEnd(catalog, path);
         SqlFrontEnd.Validated v = frontEnd.validate(query);
         if (!v.node().getKind().belongsTo(SqlKind.QUERY)) {
             throw TellException.of(ErrorCode.SQL_INVALID, "view " + name + " must be defined by a query");
@@ -70,10 +71,10 @@ public final class Views {
         return new ViewDef(name, sql, columns, List.copyOf(reads));
     }
 
-    /** The relations a FROM clause names. */
+    /** The relations a FROM clause names (the validator spelled them out as SCHEMA.NAME): their catalog names. */
     private static void relations(SqlNode from, Set<String> out) {
         switch (from) {
-            case SqlIdentifier id -> out.add(id.names.get(id.names.size() - 1));
+            case SqlIdentifier id when id.names.size() == 2 -> out.add(Names.qualified(id.names.get(0), id.names.get(1)));
             case SqlJoin join -> {
                 relations(join.getLeft(), out);
                 relations(join.getRight(), out);

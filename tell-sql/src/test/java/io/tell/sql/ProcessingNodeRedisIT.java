@@ -60,6 +60,48 @@ class ProcessingNodeRedisIT {
     }
 
     @Test
+    void schemasAreSharedAcrossNodesAndDroppingOneStopsTheOthersWriters() {
+        try (RecordStore cmStore = RecordStores.open(REDIS.url());
+             LocalCommitManager cm = LocalCommitManager.open(cmStore, LocalCommitManager.Options.durableService());
+             CommitManagerServer server = CommitManagerServer.start(cm, "127.0.0.1", 0)) {
+            String base = "jdbc:tell:" + REDIS.url() + "?cm=127.0.0.1:" + server.port();
+            try (ProcessingNode one = ProcessingNode.connect(base + "&timeoutMs=3000");
+                 ProcessingNode two = ProcessingNode.connect(base + "&timeoutMs=3001");
+                 SqlSession a = one.openSession();
+                 SqlSession b = two.openSession()) {
+                run(b, "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SCHEMATA"); // node two caches the catalog before the schema
+                run(a, "CREATE SCHEMA shop");
+                run(a, "CREATE TABLE shop.item (id INT PRIMARY KEY, n INT)");
+                b.setSchemaPath(new SchemaPath(java.util.List.of("SHOP", "PUBLIC")));
+                run(b, "INSERT INTO item VALUES (1, 10)");
+                assertEquals(java.util.List.of(10), ints(a, "SELECT n FROM shop.item"));
+                b.setAutoCommit(false);
+                run(b, "INSERT INTO item VALUES (2, 20)");
+                run(a, "DROP SCHEMA shop CASCADE");
+                TellException e = assertThrows(TellException.class, b::commit);
+                assertSame(ErrorCode.TX_CONFLICT, e.code());
+                b.setAutoCommit(true);
+                assertSame(ErrorCode.SQL_INVALID, assertThrows(TellException.class, () -> run(b, "SELECT n FROM item")).code());
+                assertEquals(java.util.List.of("PUBLIC"), two.catalog().snapshot().schemas().stream().toList());
+            }
+        }
+    }
+
+    private static void run(SqlSession s, String sql) {
+        s.execute(s.prepare(sql), java.util.List.of(), 0, 0);
+    }
+
+    private static java.util.List<Integer> ints(SqlSession s, String sql) {
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        try (SqlResult r = s.execute(s.prepare(sql), java.util.List.of(), 0, 0)) {
+            while (r.next()) {
+                out.add(((Number) r.row()[0]).intValue());
+            }
+        }
+        return out;
+    }
+
+    @Test
     void cmTlsCaTalksToATlsCommitManager(@TempDir Path dir) throws Exception {
         TestCertificates certs = TestCertificates.make(dir);
         try (RecordStore cmStore = RecordStores.open(REDIS.url());

@@ -30,7 +30,7 @@ class SqlFrontEndTest {
                 .notNull("O_C_ID", ColumnType.INTEGER)
                 .column("O_ENTRY_D", ColumnType.DATE)
                 .primaryKey("O_ID").build(), false);
-        sql = new SqlFrontEnd(catalog.snapshot());
+        sql = new SqlFrontEnd(catalog.snapshot(), SchemaPath.DEFAULT);
     }
 
     private static TellException failure(String text) {

@@ -73,6 +73,8 @@ public enum ErrorCode {
     DUPLICATE_OBJECT(false),
     /** No table or index of that name exists. */
     UNDEFINED_OBJECT(false),
+    /** A schema that does not exist, or none to create an object in. */
+    INVALID_SCHEMA_NAME(false),
     /** A value is invalid for an operation: division by zero, a string that is not a number, … */
     DATA_EXCEPTION(false),
     /** Division by zero. */

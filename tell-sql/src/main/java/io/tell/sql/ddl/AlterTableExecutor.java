@@ -190,7 +190,7 @@ final class AlterTableExecutor {
 
     /** CHECK_VIOLATION when a stored row (in a snapshot taken now) makes {@code check} FALSE. */
     private static void checkRowsPass(ProcessingNode node, TableDef def, io.tell.sql.CheckDef check) {
-        String sql = "SELECT * FROM " + Names.quoted(def.name()) + " WHERE NOT (" + check.condition() + ") FETCH FIRST 1 ROWS ONLY";
+        String sql = "SELECT * FROM " + Names.quotedQualified(def.name()) + " WHERE NOT (" + check.condition() + ") FETCH FIRST 1 ROWS ONLY";
         try (SqlSession s = node.openSession(); SqlResult r = s.execute(s.prepare(sql), List.of(), 1, 0)) {
             if (r.next()) {
                 throw ConstraintErrors.withDetail(ErrorCode.CHECK_VIOLATION, "check constraint \"" + check.name()
@@ -205,9 +205,9 @@ final class AlterTableExecutor {
         var fk = child.foreignKeys().stream().filter(k -> k.name().equals(fkName)).findFirst().orElseThrow();
         StringBuilder sql = new StringBuilder("SELECT ");
         sql.append(fk.columns().stream().map(c -> "c." + Names.quoted(c)).collect(Collectors.joining(", ")));
-        sql.append(" FROM ").append(Names.quoted(child.name())).append(" AS c WHERE ");
+        sql.append(" FROM ").append(Names.quotedQualified(child.name())).append(" AS c WHERE ");
         sql.append(fk.columns().stream().map(c -> "c." + Names.quoted(c) + " IS NOT NULL").collect(Collectors.joining(" AND ")));
-        sql.append(" AND NOT EXISTS (SELECT 1 FROM ").append(Names.quoted(fk.refTable())).append(" AS p WHERE ");
+        sql.append(" AND NOT EXISTS (SELECT 1 FROM ").append(Names.quotedQualified(fk.refTable())).append(" AS p WHERE ");
         List<String> on = new ArrayList<>();
         for (int i = 0; i < fk.columns().size(); i++) {
             on.add("p." + Names.quoted(fk.refColumns().get(i)) + " = c." + Names.quoted(fk.columns().get(i)));

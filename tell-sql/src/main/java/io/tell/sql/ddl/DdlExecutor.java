@@ -8,6 +8,7 @@ import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.ProcessingNode;
+import io.tell.sql.SchemaPath;
 import io.tell.sql.SequenceDef;
 import io.tell.sql.TableChange;
 import io.tell.sql.TableDef;
@@ -36,10 +37,17 @@ public final class DdlExecutor {
     private DdlExecutor() {
     }
 
-    /** Runs {@code statement}; returns 0, the update count of DDL. */
-    public static long execute(ProcessingNode node, DdlStatement statement) {
+    /** Runs {@code statement}, its names found along {@code path}; returns 0, the update count of DDL. */
+    public static long execute(ProcessingNode node, DdlStatement written, SchemaPath path) {
         Catalog catalog = node.catalog();
+        DdlStatement statement = DdlNames.resolve(written, catalog.snapshot(), path);
         switch (statement) {
+            case DdlStatement.CreateSchema c -> catalog.createSchema(c.name(), c.ifNotExists());
+            case DdlStatement.DropSchema d -> {
+                if (catalog.dropSchema(d.name(), d.ifExists(), d.cascade())) {
+                    node.keepIndexesOf(catalog.snapshot());
+                }
+            }
             case DdlStatement.CreateTable c -> createTable(catalog, c);
             case DdlStatement.CreateIndex c -> createIndex(node, c);
             case DdlStatement.DropTable d -> {
@@ -53,7 +61,7 @@ public final class DdlExecutor {
             case DdlStatement.DropSequence d -> catalog.dropSequence(d.name(), d.ifExists());
             case DdlStatement.AlterTable a -> AlterTableExecutor.execute(node, a);
             case DdlStatement.CreateView v -> catalog.createView(
-                    Views.define(catalog.snapshot(), v.name(), v.columns(), v.query()), v.orReplace());
+                    Views.define(catalog.snapshot(), path, v.name(), v.columns(), v.query()), v.orReplace());
             case DdlStatement.DropView d -> catalog.dropView(d.name(), d.ifExists(), d.cascade());
             case DdlStatement.Truncate t -> {
                 catalog.truncate(t.tables(), t.restartIdentity(), t.cascade());

@@ -100,40 +100,49 @@ public final class DdlParser {
             }
             if (in.accept("SEQUENCE")) {
                 boolean ifNotExists = ifNotExists();
-                String name = in.identifier("a sequence name");
+                String name = in.qualifiedName("a sequence name");
                 return new DdlStatement.CreateSequence(name, ifNotExists, sequenceOptions(false));
+            }
+            if (in.accept("SCHEMA")) {
+                boolean ifNotExists = ifNotExists();
+                return new DdlStatement.CreateSchema(in.plainName("a schema name"), ifNotExists);
             }
             boolean unique = in.accept("UNIQUE");
             if (in.accept("INDEX")) {
                 return createIndex(unique);
             }
-            throw in.expected(unique ? "INDEX" : "TABLE, INDEX, UNIQUE INDEX, SEQUENCE or VIEW");
+            throw in.expected(unique ? "INDEX" : "TABLE, INDEX, UNIQUE INDEX, SEQUENCE, VIEW or SCHEMA");
         }
         if (in.accept("DROP")) {
             if (in.accept("TABLE")) {
                 boolean ifExists = ifExists();
-                String name = in.identifier("a table name");
+                String name = in.qualifiedName("a table name");
                 return new DdlStatement.DropTable(name, ifExists, dropBehaviour());
             }
             if (in.accept("VIEW")) {
                 boolean ifExists = ifExists();
-                String name = in.identifier("a view name");
+                String name = in.qualifiedName("a view name");
                 return new DdlStatement.DropView(name, ifExists, dropBehaviour());
             }
             if (in.accept("INDEX")) {
                 boolean ifExists = ifExists();
-                return new DdlStatement.DropIndex(in.identifier("an index name"), ifExists);
+                return new DdlStatement.DropIndex(in.qualifiedName("an index name"), ifExists);
             }
             if (in.accept("SEQUENCE")) {
                 boolean ifExists = ifExists();
-                return new DdlStatement.DropSequence(in.identifier("a sequence name"), ifExists);
+                return new DdlStatement.DropSequence(in.qualifiedName("a sequence name"), ifExists);
             }
-            throw in.expected("TABLE, INDEX, SEQUENCE or VIEW");
+            if (in.accept("SCHEMA")) {
+                boolean ifExists = ifExists();
+                String name = in.plainName("a schema name");
+                return new DdlStatement.DropSchema(name, ifExists, dropBehaviour());
+            }
+            throw in.expected("TABLE, INDEX, SEQUENCE, VIEW or SCHEMA");
         }
         if (in.accept("ALTER")) {
             in.expect("TABLE");
             boolean ifExists = ifExists();
-            String table = in.identifier("a table name");
+            String table = in.qualifiedName("a table name");
             List<DdlStatement.AlterAction> actions = new ArrayList<>();
             do {
                 actions.add(alterAction(table));
@@ -144,7 +153,7 @@ public final class DdlParser {
             in.accept("TABLE");
             List<String> tables = new ArrayList<>();
             do {
-                tables.add(in.identifier("a table name"));
+                tables.add(in.qualifiedName("a table name"));
             } while (in.acceptSymbol(','));
             boolean restart = false;
             if (in.accept("RESTART")) {
@@ -189,7 +198,7 @@ public final class DdlParser {
         }
         if (in.accept("RENAME")) {
             if (in.accept("TO")) {
-                return new DdlStatement.RenameTable(in.identifier("a table name"));
+                return new DdlStatement.RenameTable(in.plainName("a table name"));
             }
             if (in.accept("CONSTRAINT")) {
                 String from = in.identifier("a constraint name");
@@ -285,7 +294,7 @@ public final class DdlParser {
 
     /** {@code name [(columns)] AS query}: the query is the rest of the text, which Calcite parses. */
     private DdlStatement createView(boolean orReplace) {
-        String name = in.identifier("a view name");
+        String name = in.qualifiedName("a view name");
         List<String> columns = in.token().isSymbol('(') ? columns() : List.of();
         in.expect("AS");
         Token start = in.token();
@@ -310,7 +319,7 @@ public final class DdlParser {
 
     private DdlStatement createTable() {
         boolean ifNotExists = ifNotExists();
-        TableParts t = new TableParts(in.identifier("a table name"));
+        TableParts t = new TableParts(in.qualifiedName("a table name"));
         in.expectSymbol('(');
         do {
             if (in.token().is("CONSTRAINT") || in.token().is("PRIMARY") || in.token().is("UNIQUE")
@@ -446,17 +455,16 @@ public final class DdlParser {
         if (in.accept("NEXT")) {
             in.expect("VALUE");
             in.expect("FOR");
-            return in.identifier("a sequence name");
+            return in.qualifiedName("a sequence name");
         }
         in.expect("NEXTVAL");
         in.expectSymbol('(');
         Token at = in.token();
         String text = in.string("a sequence name in quotes");
         in.expectSymbol(')');
-        String name = text.length() >= 2 && text.startsWith("\"") && text.endsWith("\"")
-                ? text.substring(1, text.length() - 1) : text.toUpperCase(java.util.Locale.ROOT);
-        if (name.isEmpty()) {
-            throw DdlLexer.error("Empty sequence name", at.line(), at.column());
+        String name = io.tell.sql.Names.written(text.strip(), true);
+        if (name == null) {
+            throw DdlLexer.error("Not a sequence name: '" + text + "'", at.line(), at.column());
         }
         return name;
     }
@@ -577,9 +585,9 @@ public final class DdlParser {
 
     private DdlStatement createIndex(boolean unique) {
         boolean ifNotExists = ifNotExists();
-        String name = in.identifier("an index name");
+        String name = in.plainName("an index name");
         in.expect("ON");
-        String table = in.identifier("a table name");
+        String table = in.qualifiedName("a table name");
         in.expectSymbol('(');
         List<String> columns = new ArrayList<>();
         List<String> descending = new ArrayList<>();
@@ -598,7 +606,7 @@ public final class DdlParser {
 
     /** {@code table [(columns)] [ON DELETE action] [ON UPDATE action]}, after REFERENCES. */
     private TableSpec.ForeignKeySpec references(String name, List<String> columns) {
-        String table = in.identifier("a table name");
+        String table = in.qualifiedName("a table name");
         List<String> refColumns = optionalColumns();
         ForeignKeyDef.Action onDelete = null;
         ForeignKeyDef.Action onUpdate = null;

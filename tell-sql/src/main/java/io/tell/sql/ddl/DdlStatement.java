@@ -7,9 +7,19 @@ import java.util.List;
 
 /**
  * A parsed DDL statement ({@link DdlParser}), run by {@link DdlExecutor}. Names are as the
- * catalog compares them: unquoted identifiers already folded to upper case.
+ * catalog compares them: unquoted identifiers already folded to upper case. Names of relations and
+ * indexes are as written ({@code NAME} or {@code SCHEMA.NAME}) until {@link DdlNames} makes them
+ * catalog names along the session's schema path.
  */
 public sealed interface DdlStatement {
+
+    /** {@code CREATE SCHEMA [IF NOT EXISTS] name}. */
+    record CreateSchema(String name, boolean ifNotExists) implements DdlStatement {
+    }
+
+    /** {@code DROP SCHEMA [IF EXISTS] name [RESTRICT | CASCADE]}. */
+    record DropSchema(String name, boolean ifExists, boolean cascade) implements DdlStatement {
+    }
 
     /**
      * {@code CREATE TABLE}. Column-level PRIMARY KEY, UNIQUE and REFERENCES are already moved

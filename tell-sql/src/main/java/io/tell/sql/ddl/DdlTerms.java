@@ -84,6 +84,33 @@ final class DdlTerms {
         throw expected(what);
     }
 
+    /**
+     * A schema, relation or index name, {@code name} or {@code schema.name}, as written: {@code SCHEMA.NAME} or
+     * {@code NAME} ({@link io.tell.sql.SchemaPath} makes it a catalog name). Such names cannot hold a dot.
+     */
+    String qualifiedName(String what) {
+        Token at = token;
+        String first = plainName(what);
+        if (!acceptSymbol('.')) {
+            return first;
+        }
+        String second = plainName(what);
+        if (token.isSymbol('.')) {
+            throw error("Expected " + what + " of at most two parts, schema.name", at);
+        }
+        return first + "." + second;
+    }
+
+    /** An identifier without a dot in it: a schema's, or one part of a qualified name. */
+    String plainName(String what) {
+        Token at = token;
+        String name = identifier(what);
+        if (name.indexOf('.') >= 0) {
+            throw error("A schema, table, view, sequence or index name cannot contain '.': \"" + name + "\"", at);
+        }
+        return name;
+    }
+
     /** {@code Expected <what> but found <the current token>}, at the current token. */
     TellException expected(String what) {
         return error("Expected " + what + " but found " + token.shown(), token);

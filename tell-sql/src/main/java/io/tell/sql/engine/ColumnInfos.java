@@ -19,7 +19,8 @@ final class ColumnInfos {
         List<RelDataTypeField> fields = rowType.getFieldList();
         for (int i = 0; i < fields.size(); i++) {
             List<String> origin = origins == null || i >= origins.size() ? null : origins.get(i);
-            String table = origin == null || origin.size() < 2 ? null : origin.get(origin.size() - 2);
+            String table = origin == null || origin.size() < 2 ? null : origin.size() < 3 ? origin.get(origin.size() - 2)
+                    : io.tell.sql.Names.qualified(origin.get(origin.size() - 3), origin.get(origin.size() - 2));
             String column = origin == null || origin.isEmpty() ? null : origin.get(origin.size() - 1);
             out.add(of(fields.get(i).getName(), fields.get(i).getType(), table, column));
         }

@@ -2,7 +2,6 @@ package io.tell.sql.engine;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
-import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.IndexDef;
 import io.tell.sql.Names;
 import io.tell.sql.SqlFrontEnd;
@@ -47,9 +46,10 @@ final class ConflictClause {
         if (!(insert instanceof SqlInsert ins) || !(ins.getTargetTable() instanceof SqlIdentifier target)) {
             throw TellException.of(ErrorCode.SQL_INVALID, "ON CONFLICT belongs to INSERT");
         }
-        CatalogSnapshot cat = frontEnd.snapshot();
-        TableDef def = cat.table(target.names.get(target.names.size() - 1)).orElseThrow(() ->
-                TellException.of(ErrorCode.SQL_INVALID, "table " + target + " does not exist"));
+        TableDef def = frontEnd.table(target);
+        if (def == null) {
+            throw TellException.of(ErrorCode.SQL_INVALID, "table " + target + " does not exist");
+        }
         Words in = new Words(clause);
         List<Upsert.Key> keys = keys(def, in);
         in.expect("DO");
@@ -63,7 +63,7 @@ final class ConflictClause {
                     + " of the primary key or of a unique constraint, or ON CONSTRAINT name");
         }
         // SET … [WHERE …] parsed as the UPDATE it resembles, then planned over (existing row, EXCLUDED row).
-        SqlUpdate update = (SqlUpdate) SqlFrontEnd.parse("UPDATE " + Names.quoted(def.name()) + " " + in.rest());
+        SqlUpdate update = (SqlUpdate) SqlFrontEnd.parse("UPDATE " + Names.quotedQualified(def.name()) + " " + in.rest());
         List<Integer> columns = new ArrayList<>();
         List<String> items = new ArrayList<>();
         SqlNodeList targets = update.getTargetColumnList();
@@ -82,7 +82,7 @@ final class ConflictClause {
         if (conditional) {
             items.add(qualified(def, update.getCondition()));
         }
-        String from = " FROM " + Names.quoted(def.name()) + ", " + Names.quoted(def.name()) + " AS \"EXCLUDED\"";
+        String from = " FROM " + Names.quotedQualified(def.name()) + ", " + Names.quotedQualified(def.name()) + " AS \"EXCLUDED\"";
         SqlFrontEnd.Validated v = frontEnd.validate("SELECT " + String.join(", ", items) + from);
         if (v.parameterTypes().getFieldCount() > 0) {
             throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "parameters (?) in ON CONFLICT DO UPDATE are not supported");
@@ -115,12 +115,12 @@ final class ConflictClause {
         }
         if (in.accept("ON")) {
             in.expect("CONSTRAINT");
-            String name = in.identifier();
+            String name = Names.sibling(def.name(), in.identifier()); // a table's constraints are in its schema
             if (name.equals(def.primaryKeyName()) && !def.primaryKey().isEmpty()) {
                 return List.of(all.get(0));
             }
             return all.stream().filter(k -> name.equals(k.index())).findFirst().map(List::of).orElseThrow(() ->
-                    TellException.of(ErrorCode.UNDEFINED_OBJECT, "constraint " + name + " of table " + def.name()
+                    TellException.of(ErrorCode.UNDEFINED_OBJECT, "constraint " + Names.local(name) + " of table " + def.name()
                             + " does not exist"));
         }
         if (!in.acceptSymbol('(')) {

@@ -3,6 +3,7 @@ package io.tell.sql.engine;
 import io.tell.sql.ColumnInfo;
 import io.tell.sql.PreparedSql;
 import io.tell.sql.ProcessingNode;
+import io.tell.sql.SchemaPath;
 import io.tell.sql.ddl.DdlExecutor;
 import io.tell.sql.ddl.DdlParser;
 import io.tell.sql.ddl.DdlStatement;
@@ -18,8 +19,8 @@ record Ddl(String sql, DdlStatement statement) implements PreparedSql {
         return new Ddl(sql, DdlParser.parse(sql));
     }
 
-    static void execute(ProcessingNode node, PreparedSql ddl) {
-        DdlExecutor.execute(node, ((Ddl) ddl).statement());
+    static void execute(ProcessingNode node, PreparedSql ddl, SchemaPath path) {
+        DdlExecutor.execute(node, ((Ddl) ddl).statement(), path);
     }
 
     @Override

@@ -2,7 +2,7 @@ package io.tell.sql.engine;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
-import io.tell.sql.CatalogSnapshot;
+import io.tell.sql.SqlFrontEnd;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.TableDef;
 import java.util.List;
@@ -25,9 +25,9 @@ final class GeneratedAlways {
     private GeneratedAlways() {
     }
 
-    static void check(CatalogSnapshot catalog, SqlNode statement) {
+    static void check(SqlFrontEnd frontEnd, SqlNode statement) {
         if (statement instanceof SqlInsert insert) {
-            TableDef def = target(catalog, insert.getTargetTable());
+            TableDef def = target(frontEnd, insert.getTargetTable());
             if (def == null || def.columns().stream().noneMatch(GeneratedAlways::always)) {
                 return;
             }
@@ -40,7 +40,7 @@ final class GeneratedAlways {
                 }
             }
         } else if (statement instanceof SqlUpdate update) {
-            TableDef def = target(catalog, update.getTargetTable());
+            TableDef def = target(frontEnd, update.getTargetTable());
             if (def == null) {
                 return;
             }
@@ -81,11 +81,8 @@ final class GeneratedAlways {
         return list != null && list.size() == 1 && list.get(0) instanceof SqlIdentifier id && id.isStar();
     }
 
-    private static TableDef target(CatalogSnapshot catalog, SqlNode table) {
-        if (!(table instanceof SqlIdentifier id)) {
-            return null;
-        }
-        return catalog.table(id.names.get(id.names.size() - 1)).orElse(null);
+    private static TableDef target(SqlFrontEnd frontEnd, SqlNode table) {
+        return table instanceof SqlIdentifier id ? frontEnd.table(id) : null;
     }
 
     private static ColumnDef column(TableDef def, SqlNode n) {

@@ -3,14 +3,16 @@ package io.tell.sql.engine;
 import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ProcessingNode;
 import io.tell.sql.SqlFrontEnd;
+import io.tell.sql.SchemaPath;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Plans shared by all sessions of a processing node, keyed by statement text and catalog
- * version: DDL makes a new version, so old plans are never used again and age out (LRU,
- * bounded). Also keeps the front end (Calcite schema and validator set-up) of the newest
- * catalog version. Thread-safe.
+ * Plans shared by all sessions of a processing node, keyed by statement text, catalog version and
+ * the session's schema path: DDL makes a new version, so old plans are never used again and age
+ * out (LRU, bounded). Also keeps the front ends (Calcite schema and validator set-up) of the newest
+ * catalog version, one per schema path. Thread-safe.
  */
 public final class PlanCache {
     private static final int MAX_PLANS = 2000;
@@ -28,7 +30,8 @@ public final class PlanCache {
             return size() > MAX_PLANS;
         }
     };
-    private SqlFrontEnd frontEnd;
+    private final Map<SchemaPath, SqlFrontEnd> frontEnds = new HashMap<>();
+    private long frontEndVersion = -1;
     private long hits;
     private long misses;
 
@@ -36,12 +39,12 @@ public final class PlanCache {
         this.node = node;
     }
 
-    private record Key(String sql, long catalogVersion) {
+    private record Key(String sql, long catalogVersion, SchemaPath path) {
     }
 
-    /** The plan of {@code sql} against {@code catalog}, planned on a miss. */
-    Plan plan(String sql, CatalogSnapshot catalog) {
-        Key key = new Key(sql, catalog.version());
+    /** The plan of {@code sql} against {@code catalog}, names found along {@code path}, planned on a miss. */
+    Plan plan(String sql, CatalogSnapshot catalog, SchemaPath path) {
+        Key key = new Key(sql, catalog.version(), path);
         synchronized (this) {
             Plan p = plans.get(key);
             if (p != null) {
@@ -50,7 +53,7 @@ public final class PlanCache {
             }
             misses++;
         }
-        Plan p = StatementPlanner.plan(node, frontEnd(catalog), sql);
+        Plan p = StatementPlanner.plan(node, frontEnd(catalog, path), sql);
         synchronized (this) {
             plans.put(key, p);
         }
@@ -58,19 +61,24 @@ public final class PlanCache {
     }
 
     /** Whether the lifted form {@code sql} is known not to plan or not to take its literals exactly. */
-    synchronized boolean unliftable(String sql, CatalogSnapshot catalog) {
-        return unliftable.containsKey(new Key(sql, catalog.version()));
+    synchronized boolean unliftable(String sql, CatalogSnapshot catalog, SchemaPath path) {
+        return unliftable.containsKey(new Key(sql, catalog.version(), path));
     }
 
-    synchronized void markUnliftable(String sql, CatalogSnapshot catalog) {
-        unliftable.put(new Key(sql, catalog.version()), Boolean.TRUE);
+    synchronized void markUnliftable(String sql, CatalogSnapshot catalog, SchemaPath path) {
+        unliftable.put(new Key(sql, catalog.version(), path), Boolean.TRUE);
     }
 
-    private synchronized SqlFrontEnd frontEnd(CatalogSnapshot catalog) {
-        if (frontEnd == null || frontEnd.catalogVersion() != catalog.version()) {
-            frontEnd = new SqlFrontEnd(catalog);
+    /** The front end of {@code catalog} for sessions on {@code path} (kept for the newest version seen). */
+    synchronized SqlFrontEnd frontEnd(CatalogSnapshot catalog, SchemaPath path) {
+        if (catalog.version() != frontEndVersion) {
+            if (catalog.version() < frontEndVersion) {
+                return new SqlFrontEnd(catalog, path); // an older transaction's catalog: not worth keeping
+            }
+            frontEnds.clear();
+            frontEndVersion = catalog.version();
         }
-        return frontEnd;
+        return frontEnds.computeIfAbsent(path, p -> new SqlFrontEnd(catalog, p));
     }
 
     public synchronized long hits() {

@@ -2,7 +2,6 @@ package io.tell.sql.engine;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
-import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnInfo;
 import io.tell.sql.Names;
@@ -67,9 +66,11 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
      * The RETURNING list that answers a request for generated keys ({@link
      * io.tell.sql.SqlSession#prepareReturning}) on {@code dml}'s target table, quoted.
      */
-    static String keyList(CatalogSnapshot catalog, SqlNode dml, List<String> requested) {
-        TableDef def = catalog.table(targetName(dml)).orElseThrow(() ->
-                TellException.of(ErrorCode.SQL_INVALID, "table " + targetName(dml) + " does not exist"));
+    static String keyList(SqlFrontEnd frontEnd, SqlNode dml, List<String> requested) {
+        TableDef def = frontEnd.table(targetId(dml));
+        if (def == null) {
+            throw TellException.of(ErrorCode.SQL_INVALID, "table " + targetId(dml) + " does not exist");
+        }
         List<String> names = new ArrayList<>();
         if (requested.isEmpty()) {
             def.columns().stream().filter(c -> c.sequence() != null).forEach(c -> names.add(c.name()));
@@ -109,7 +110,7 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
         if (!(dml instanceof SqlInsert) && !(dml instanceof SqlUpdate) && !(dml instanceof SqlMerge)) {
             return null;
         }
-        TableDef def = frontEnd.snapshot().table(targetName(dml)).orElse(null);
+        TableDef def = frontEnd.table(targetId(dml));
         if (def == null || def.checks().isEmpty()) {
             return null;
         }
@@ -124,7 +125,7 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
                 && !(statement instanceof SqlMerge)) {
             return null;
         }
-        return frontEnd.snapshot().table(targetName(statement)).orElse(null);
+        return frontEnd.table(targetId(statement));
     }
 
     /**
@@ -134,7 +135,7 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
      * generated keys) where Tell keeps unquoted names in upper case.
      */
     private static String caseMatched(SqlFrontEnd frontEnd, SqlNode dml, String select) {
-        TableDef def = frontEnd.snapshot().table(targetName(dml)).orElse(null);
+        TableDef def = frontEnd.table(targetId(dml));
         if (def == null) {
             return select;
         }
@@ -169,7 +170,7 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
         return out;
     }
 
-    private static String targetName(SqlNode dml) {
+    private static SqlIdentifier targetId(SqlNode dml) {
         SqlNode table = switch (dml) {
             case SqlInsert i -> i.getTargetTable();
             case SqlUpdate u -> u.getTargetTable();
@@ -180,7 +181,7 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
         if (!(table instanceof SqlIdentifier id)) {
             throw unsupported("RETURNING for this statement");
         }
-        return id.names.get(id.names.size() - 1);
+        return id;
     }
 
     /** The FROM clause naming the statement's target table (and its alias) as the catalog spells them. */
@@ -191,7 +192,7 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
             case SqlMerge m -> m.getAlias();
             default -> null;
         };
-        String name = Names.quoted(targetName(dml));
+        String name = String.join(".", targetId(dml).names.stream().map(Names::quoted).toList());
         return alias == null ? name : name + " AS " + Names.quoted(alias.getSimple());
     }
 

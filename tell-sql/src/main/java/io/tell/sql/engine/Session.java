@@ -7,6 +7,7 @@ import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ConstraintErrors;
 import io.tell.sql.PreparedSql;
 import io.tell.sql.ProcessingNode;
+import io.tell.sql.SchemaPath;
 import io.tell.sql.SqlFrontEnd;
 import io.tell.sql.SqlResult;
 import io.tell.sql.SqlSession;
@@ -32,6 +33,7 @@ public final class Session implements SqlSession {
     private Isolation isolation = Isolation.SNAPSHOT;
     private boolean readOnly;
     private boolean statementChecks;
+    private SchemaPath path = SchemaPath.DEFAULT;
     /** Where the open transaction's statements take sequence values, under its catalog. */
     private ExecContext.SequenceSource sequenceValues;
     /** The value this session last took from each sequence (CURRENT VALUE FOR, currval). */
@@ -63,7 +65,7 @@ public final class Session implements SqlSession {
         CatalogSnapshot cat = tx != null ? catalog : node.catalog().cached();
         try {
             PreparedSql lifted = lifted(sql, cat);
-            return lifted != null ? lifted : plans.plan(sql, cat);
+            return lifted != null ? lifted : plans.plan(sql, cat, path);
         } catch (TellException e) {
             if (tx != null || e.code() != ErrorCode.SQL_INVALID) {
                 throw e;
@@ -72,7 +74,7 @@ public final class Session implements SqlSession {
             if (fresh.version() == cat.version()) {
                 throw e;
             }
-            return plans.plan(sql, fresh);
+            return plans.plan(sql, fresh, path);
         }
     }
 
@@ -86,24 +88,25 @@ public final class Session implements SqlSession {
             return prepare(sql);
         }
         CatalogSnapshot cat = tx != null ? catalog : node.catalog().snapshot();
-        return prepare(text + " RETURNING " + ReturningClause.keyList(cat, SqlFrontEnd.parse(text), columns));
+        return prepare(text + " RETURNING " + ReturningClause.keyList(plans.frontEnd(cat, path), SqlFrontEnd.parse(text),
+                columns));
     }
 
     /** {@code sql} through the plan of its lifted form, or null when that does not apply exactly. */
     private PreparedSql lifted(String sql, CatalogSnapshot cat) {
         Literals.Lifted lifted = Literals.lift(sql);
-        if (lifted == null || plans.unliftable(lifted.sql(), cat)) {
+        if (lifted == null || plans.unliftable(lifted.sql(), cat, path)) {
             return null;
         }
         try {
-            Plan plan = plans.plan(lifted.sql(), cat);
+            Plan plan = plans.plan(lifted.sql(), cat, path);
             return new LiftedSql(sql, plan, Params.coerce(lifted.values(), plan.parameterTypes()));
         } catch (TellException | UnsupportedOperationException e) {
             // Calcite cannot always type a parameter where a literal stood: in
             // SUM(CASE WHEN c = ? …) / SUM(…) it derives the quotient's type before inferring
             // the parameter's and fails in Util.needToImplement. The exact text plans; any
             // error of its own is then the statement's error.
-            plans.markUnliftable(lifted.sql(), cat);
+            plans.markUnliftable(lifted.sql(), cat, path);
             return null;
         }
     }
@@ -127,7 +130,7 @@ public final class Session implements SqlSession {
             if (tx != null) {
                 commit();
             }
-            Ddl.execute(node, statement);
+            Ddl.execute(node, statement, path);
             return Results.count(0);
         }
         checkNotFailed();
@@ -151,7 +154,7 @@ public final class Session implements SqlSession {
         Transaction.Savepoint atomic = !autoCommit && plan.writes() ? tx.savepoint() : null;
         try {
             if (plan.catalogVersion() != catalog.version()) {
-                plan = plans.plan(plan.sql(), catalog);
+                plan = plans.plan(plan.sql(), catalog, path);
             }
             upserted.addAll(plan.upsertTrees());
             ctx = new ExecContext(tx, Params.coerce(values, plan.parameterTypes()), null, timeoutMillis);
@@ -229,14 +232,16 @@ public final class Session implements SqlSession {
     private ExecContext.SequenceSource sequenceValues(CatalogSnapshot cat) {
         return new ExecContext.SequenceSource() {
             @Override
-            public long next(String name) {
+            public long next(String written) {
+                String name = path.sequence(cat, written);
                 long v = node.sequences().next(cat, name);
                 lastValues.put(name, v);
                 return v;
             }
 
             @Override
-            public long current(String name) {
+            public long current(String written) {
+                String name = path.sequence(cat, written);
                 Long v = lastValues.get(name);
                 if (v == null) {
                     cat.sequence(name).orElseThrow(() ->
@@ -252,6 +257,16 @@ public final class Session implements SqlSession {
     @Override
     public void setStatementChecks(boolean on) {
         statementChecks = on;
+    }
+
+    @Override
+    public SchemaPath schemaPath() {
+        return path;
+    }
+
+    @Override
+    public void setSchemaPath(SchemaPath path) {
+        this.path = path;
     }
 
     @Override

@@ -85,7 +85,7 @@ final class StatementPlanner {
         }
         boolean explain = stmt instanceof SqlExplain;
         SqlNode body = explain ? ((SqlExplain) stmt).getExplicandum() : stmt;
-        GeneratedAlways.check(frontEnd.snapshot(), body);
+        GeneratedAlways.check(frontEnd, body);
         PreparedSql.Kind kind = explain || returning != null || body.getKind().belongsTo(SqlKind.QUERY)
                 ? PreparedSql.Kind.QUERY : PreparedSql.Kind.DML;
         RelNode physical = Projections.pushDown(physical(frontEnd, v, body));

@@ -2,8 +2,6 @@ package io.tell.sql.exec;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.SqlFunction;
@@ -64,34 +62,13 @@ public final class SequenceFunctions {
     }
 
     /**
-     * The sequence's name in {@code text}: {@code name}, {@code "Name"} or either qualified by
-     * the only schema Tell has; unquoted parts are upper-cased when {@code fold}.
+     * The sequence's name in {@code text} as written ({@code name}, {@code "Name"}, either qualified by a schema),
+     * unquoted parts upper-cased when {@code fold}; the session finds it along its schema path.
      */
     private static String resolve(String text, boolean fold) {
-        List<String> parts = new ArrayList<>();
-        StringBuilder part = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '"') {
-                if (quoted && i + 1 < text.length() && text.charAt(i + 1) == '"') {
-                    part.append('"');
-                    i++;
-                } else {
-                    quoted = !quoted;
-                }
-            } else if (c == '.' && !quoted) {
-                parts.add(part.toString());
-                part.setLength(0);
-            } else {
-                part.append(quoted || !fold ? c : Character.toUpperCase(c));
-            }
-        }
-        parts.add(part.toString());
-        String name = parts.get(parts.size() - 1);
-        if (parts.size() > 2 || parts.size() == 2 && !parts.get(0).equalsIgnoreCase("PUBLIC") || name.isEmpty()) {
-            throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "sequence " + text
-                    + " does not exist (Tell has one schema, PUBLIC)");
+        String name = io.tell.sql.Names.written(text, fold);
+        if (name == null) {
+            throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "sequence " + text + " does not exist");
         }
         return name;
     }

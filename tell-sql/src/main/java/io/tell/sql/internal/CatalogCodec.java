@@ -20,8 +20,8 @@ import java.util.Map;
  * one write-once record per table definition.
  */
 public final class CatalogCodec {
-    /** The directory's format: 2 added the sequences, 3 the views; older ones are still read. */
-    public static final int FORMAT = 3;
+    /** The directory's format: 2 added the sequences, 3 the views, 4 the schemas; older ones are still read. */
+    public static final int FORMAT = 4;
     /**
      * The table definitions' format: 2 added the rid tree, 3 columns' sequences, 4 slots, 5 checks,
      * 6 foreign keys' actions; older ones are still read.
@@ -32,11 +32,14 @@ public final class CatalogCodec {
     public record DirEntry(long tableId, long defId) {
     }
 
-    /** The decoded directory: catalog version, entries by table name and sequences by name, in name order. */
+    /**
+     * The decoded directory: catalog version, entries by table name, sequences and views by name, in name order,
+     * and the schemas created besides {@code PUBLIC}.
+     */
     public record Directory(long version, Map<String, DirEntry> entries, Map<String, SequenceDef> sequences,
-                            Map<String, ViewDef> views) {
+                            Map<String, ViewDef> views, java.util.SortedSet<String> schemas) {
         public Directory(long version, Map<String, DirEntry> entries, Map<String, SequenceDef> sequences) {
-            this(version, entries, sequences, Map.of());
+            this(version, entries, sequences, Map.of(), new java.util.TreeSet<>());
         }
     }
 
@@ -77,6 +80,7 @@ public final class CatalogCodec {
             }
             writeNames(out, v.dependsOn());
         });
+        writeNames(out, List.copyOf(dir.schemas()));
         return out.toByteArray();
     }
 
@@ -115,8 +119,9 @@ public final class CatalogCodec {
             }
             views.put(name, new ViewDef(name, sql, columns, readNames(in)));
         }
+        java.util.SortedSet<String> schemas = new java.util.TreeSet<>(format < 4 ? List.of() : readNames(in));
         end(in, "catalog directory");
-        return new Directory(version, entries, sequences, views);
+        return new Directory(version, entries, sequences, views, schemas);
     }
 
     private static String emptyAsNull(String s) {

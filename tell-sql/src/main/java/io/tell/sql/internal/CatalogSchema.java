@@ -3,6 +3,7 @@ package io.tell.sql.internal;
 import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
+import io.tell.sql.Names;
 import io.tell.sql.SequenceDef;
 import io.tell.sql.TableDef;
 import io.tell.sql.ViewDef;
@@ -28,6 +29,7 @@ import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -39,14 +41,18 @@ public final class CatalogSchema {
 
     public static CalciteSchema of(CatalogSnapshot snapshot) {
         CalciteSchema root = CalciteSchema.createRootSchema(false, false);
+        java.util.Map<String, CalciteSchema> schemas = new java.util.HashMap<>();
+        for (String name : snapshot.schemas()) {
+            schemas.put(name, root.add(name, new AbstractSchema()));
+        }
         for (TableDef def : snapshot.tables()) {
-            root.add(def.name(), new Table(def));
+            schemas.get(Names.schemaOf(def.name())).add(Names.local(def.name()), new Table(def));
         }
         for (SequenceDef q : snapshot.sequences()) {
-            root.add(q.name(), new Sequence(q));
+            schemas.get(Names.schemaOf(q.name())).add(Names.local(q.name()), new Sequence(q));
         }
         for (ViewDef v : snapshot.views()) {
-            root.add(v.name(), new View(v));
+            schemas.get(Names.schemaOf(v.name())).add(Names.local(v.name()), new View(v));
         }
         root.add(InformationSchema.NAME, new InformationSchema(snapshot));
         // Type names DDL takes that Calcite's grammar lacks, for CAST: unbounded, as in PostgreSQL.
@@ -197,7 +203,7 @@ public final class CatalogSchema {
             }
             if (c.sequence() != null) {
                 // named as the validator names the sequence of NEXT VALUE FOR: quoted, so the case stays
-                RexNode name = rex.makeLiteral('"' + c.sequence().replace("\"", "\"\"") + '"');
+                RexNode name = rex.makeLiteral(Names.quotedQualified(c.sequence()));
                 RexNode next = rex.makeCall(context.getRexBuilder().getTypeFactory().createSqlType(SqlTypeName.BIGINT),
                         SqlStdOperatorTable.NEXT_VALUE, List.of(name));
                 return rex.makeCast(type, next);

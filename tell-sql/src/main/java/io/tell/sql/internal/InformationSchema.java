@@ -6,6 +6,7 @@ import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.ForeignKeyDef;
 import io.tell.sql.IndexDef;
+import io.tell.sql.Names;
 import io.tell.sql.SequenceDef;
 import io.tell.sql.TableDef;
 import io.tell.sql.ViewDef;
@@ -33,11 +34,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * words them (upper-case names here, as Tell folds unquoted ones): SCHEMATA, TABLES, COLUMNS,
  * VIEWS, TABLE_CONSTRAINTS, KEY_COLUMN_USAGE, REFERENTIAL_CONSTRAINTS, CHECK_CONSTRAINTS and
  * SEQUENCES. Each is computed from the snapshot when a statement is planned (a plan lives for one
- * catalog version) and read as constant rows. Tables live in schema {@value #TABLES_SCHEMA}.
+ * catalog version) and read as constant rows. Each relation is in its schema.
  */
 final class InformationSchema extends AbstractSchema {
     static final String NAME = "INFORMATION_SCHEMA";
-    private static final String TABLES_SCHEMA = "PUBLIC";
     private static final String INT = ":INT";
 
     private final CatalogSnapshot cat;
@@ -70,14 +70,17 @@ final class InformationSchema extends AbstractSchema {
         return out;
     }
 
-    private static List<Object[]> schemata() {
-        return List.of(new Object[] {null, TABLES_SCHEMA, null}, new Object[] {null, NAME, null});
+    private List<Object[]> schemata() {
+        List<Object[]> out = new ArrayList<>();
+        cat.schemas().forEach(s -> out.add(new Object[] {null, s, null}));
+        out.add(new Object[] {null, NAME, null});
+        return out;
     }
 
     private List<Object[]> baseTables() {
         List<Object[]> out = new ArrayList<>();
-        cat.tables().forEach(t -> out.add(new Object[] {null, TABLES_SCHEMA, t.name(), "BASE TABLE"}));
-        cat.views().forEach(v -> out.add(new Object[] {null, TABLES_SCHEMA, v.name(), "VIEW"}));
+        cat.tables().forEach(t -> out.add(new Object[] {null, Names.schemaOf(t.name()), Names.local(t.name()), "BASE TABLE"}));
+        cat.views().forEach(v -> out.add(new Object[] {null, Names.schemaOf(v.name()), Names.local(v.name()), "VIEW"}));
         return out;
     }
 
@@ -97,7 +100,7 @@ final class InformationSchema extends AbstractSchema {
             ColumnDef c = columns.get(i);
             ColumnType type = c.type();
             boolean identity = c.identity() != ColumnDef.Identity.NONE;
-            out.add(new Object[] {null, TABLES_SCHEMA, table, c.name(), i + 1, defaultText(c), c.nullable() ? "YES" : "NO",
+            out.add(new Object[] {null, Names.schemaOf(table), Names.local(table), c.name(), i + 1, defaultText(c), c.nullable() ? "YES" : "NO",
                     dataType(type), switch (type.type()) {
                         case VARCHAR, CHAR, VARBINARY -> type.length();
                         default -> null;
@@ -111,7 +114,7 @@ final class InformationSchema extends AbstractSchema {
     }
 
     private List<Object[]> views() {
-        return cat.views().stream().map(v -> new Object[] {null, TABLES_SCHEMA, v.name(), v.sql()}).toList();
+        return cat.views().stream().map(v -> new Object[] {null, Names.schemaOf(v.name()), Names.local(v.name()), v.sql()}).toList();
     }
 
     private List<Object[]> constraints() {
@@ -132,7 +135,7 @@ final class InformationSchema extends AbstractSchema {
     }
 
     private static Object[] constraint(String name, TableDef t, String type) {
-        return new Object[] {null, TABLES_SCHEMA, name, null, TABLES_SCHEMA, t.name(), type};
+        return new Object[] {null, Names.schemaOf(t.name()), Names.local(name), null, Names.schemaOf(t.name()), Names.local(t.name()), type};
     }
 
     private List<Object[]> keyColumns() {
@@ -154,7 +157,7 @@ final class InformationSchema extends AbstractSchema {
     /** One row per column of a key; a foreign key's columns also give their place in the key they reference. */
     private static void keyColumns(List<Object[]> out, String name, TableDef t, List<String> columns, List<String> referenced) {
         for (int i = 0; i < columns.size(); i++) {
-            out.add(new Object[] {null, TABLES_SCHEMA, name, null, TABLES_SCHEMA, t.name(), columns.get(i), i + 1,
+            out.add(new Object[] {null, Names.schemaOf(t.name()), Names.local(name), null, Names.schemaOf(t.name()), Names.local(t.name()), columns.get(i), i + 1,
                     referenced == null ? null : i + 1});
         }
     }
@@ -164,7 +167,7 @@ final class InformationSchema extends AbstractSchema {
         for (TableDef t : cat.tables()) {
             for (ForeignKeyDef fk : t.foreignKeys()) {
                 String key = cat.table(fk.refTable()).map(ref -> ref.keyName(fk.refColumns())).orElse(null);
-                out.add(new Object[] {null, TABLES_SCHEMA, fk.name(), null, TABLES_SCHEMA, key, "NONE", fk.onUpdate().sql(),
+                out.add(new Object[] {null, Names.schemaOf(t.name()), Names.local(fk.name()), null, key == null ? null : Names.schemaOf(key), key == null ? null : Names.local(key), "NONE", fk.onUpdate().sql(),
                         fk.onDelete().sql()});
             }
         }
@@ -175,14 +178,14 @@ final class InformationSchema extends AbstractSchema {
         List<Object[]> out = new ArrayList<>();
         for (TableDef t : cat.tables()) {
             for (CheckDef c : t.checks()) {
-                out.add(new Object[] {null, TABLES_SCHEMA, c.name(), c.condition()});
+                out.add(new Object[] {null, Names.schemaOf(t.name()), Names.local(c.name()), c.condition()});
             }
         }
         return out;
     }
 
     private List<Object[]> sequences() {
-        return cat.sequences().stream().map(q -> new Object[] {null, TABLES_SCHEMA, q.name(), "bigint",
+        return cat.sequences().stream().map(q -> new Object[] {null, Names.schemaOf(q.name()), Names.local(q.name()), "bigint",
                 Long.toString(q.start()), Long.toString(q.min()), Long.toString(q.max()), Long.toString(q.increment()), "NO"})
                 .toList();
     }

@@ -5,6 +5,7 @@ import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.ForeignKeyDef;
 import io.tell.sql.IndexDef;
+import io.tell.sql.Names;
 import io.tell.sql.SequenceDef;
 import io.tell.sql.SqlType;
 import io.tell.sql.TableDef;
@@ -19,14 +20,13 @@ import java.util.function.Predicate;
 
 /**
  * The {@link DatabaseMetaData} results that describe the catalog, computed from one
- * {@link CatalogSnapshot}. Every table is in schema {@value TellConnection#SCHEMA} and in no
- * catalog (TABLE_CAT null), so a catalog argument matches only when null or empty. The
+ * {@link CatalogSnapshot}. Relations are in their schemas (TABLE_SCHEM) and in no catalog
+ * (TABLE_CAT null), so a catalog argument matches only when null or empty. The
  * primary key, which the catalog does not name, is reported as {@code <TABLE>_PK}, after the
  * catalog's own {@code <TABLE>_UNIQUE_n} and {@code <TABLE>_FK_n} names. Foreign keys report their
  * ON UPDATE / ON DELETE rules.
  */
 final class CatalogMetadata {
-    private static final String SCHEMA = TellConnection.SCHEMA;
     private static final String[] KEY_COLUMNS = {"PKTABLE_CAT", "PKTABLE_SCHEM", "PKTABLE_NAME", "PKCOLUMN_NAME",
             "FKTABLE_CAT", "FKTABLE_SCHEM", "FKTABLE_NAME", "FKCOLUMN_NAME", "KEY_SEQ:SMALLINT", "UPDATE_RULE:SMALLINT",
             "DELETE_RULE:SMALLINT", "FK_NAME", "PK_NAME", "DEFERRABILITY:SMALLINT"};
@@ -39,46 +39,57 @@ final class CatalogMetadata {
 
     /** Tables whose catalog, schema and name match (patterns for schema and name). */
     private List<TableDef> tables(String catalogName, String schemaPattern, String tablePattern) {
-        if (!inCatalog(catalogName) || !NamePattern.of(schemaPattern).matches(SCHEMA)) {
-            return List.of();
-        }
-        NamePattern names = NamePattern.of(tablePattern);
-        return catalog.tables().stream().filter(t -> names.matches(t.name())).toList();
+        Predicate<String> wanted = named(catalogName, schemaPattern, tablePattern);
+        return catalog.tables().stream().filter(t -> wanted.test(t.name())).toList();
     }
 
-    /** The table named exactly {@code table} when catalog and schema (exact names, null for any) fit. */
+    /** Which catalog names a catalog, a schema pattern and a name pattern select. */
+    private static Predicate<String> named(String catalogName, String schemaPattern, String namePattern) {
+        NamePattern schemas = NamePattern.of(schemaPattern);
+        NamePattern names = NamePattern.of(namePattern);
+        return n -> inCatalog(catalogName) && schemas.matches(Names.schemaOf(n)) && names.matches(Names.local(n));
+    }
+
+    /** The tables named exactly {@code table} when catalog and schema (exact names, null for any schema) fit. */
     private List<TableDef> table(String catalogName, String schema, String table) {
-        if (!inCatalog(catalogName) || schema != null && !schema.equals(SCHEMA) || table == null) {
+        if (!inCatalog(catalogName) || table == null) {
             return List.of();
         }
-        return catalog.table(table).map(List::of).orElse(List.of());
+        return catalog.tables().stream().filter(t -> Names.local(t.name()).equals(table)
+                && (schema == null || Names.schemaOf(t.name()).equals(schema))).toList();
     }
 
     private static boolean inCatalog(String catalogName) {
         return catalogName == null || catalogName.isEmpty();
     }
 
+    /** The schemas of the catalog (those of relations; INFORMATION_SCHEMA is not listed). */
+    MetadataTable schemas(String catalogName, String schemaPattern) {
+        MetadataTable out = new MetadataTable("TABLE_SCHEM", "TABLE_CATALOG");
+        NamePattern schemas = NamePattern.of(schemaPattern);
+        catalog.schemas().stream().filter(s -> inCatalog(catalogName) && schemas.matches(s)).forEach(s -> out.add(s, null));
+        return out;
+    }
+
     MetadataTable tables(String catalogName, String schemaPattern, String tablePattern, String[] types) {
         MetadataTable out = new MetadataTable("TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE", "REMARKS",
                 "TYPE_CAT", "TYPE_SCHEM", "TYPE_NAME", "SELF_REFERENCING_COL_NAME", "REF_GENERATION");
-        if (!inCatalog(catalogName) || !NamePattern.of(schemaPattern).matches(SCHEMA)) {
-            return out;
-        }
-        NamePattern names = NamePattern.of(tablePattern);
+        Predicate<String> names = named(catalogName, schemaPattern, tablePattern);
         Predicate<String> wanted = type -> types == null || List.of(types).contains(type);
-        if (wanted.test("SEQUENCE")) { // ordered by TABLE_TYPE, then name
-            catalog.sequences().stream().map(SequenceDef::name).filter(names::matches)
-                    .forEach(n -> out.add(null, SCHEMA, n, "SEQUENCE", null, null, null, null, null, null));
+        if (wanted.test("SEQUENCE")) {
+            catalog.sequences().stream().map(SequenceDef::name).filter(names).forEach(n -> addRelation(out, n, "SEQUENCE"));
         }
         if (wanted.test("TABLE")) {
-            tables(catalogName, schemaPattern, tablePattern)
-                    .forEach(t -> out.add(null, SCHEMA, t.name(), "TABLE", null, null, null, null, null, null));
+            catalog.tables().stream().map(TableDef::name).filter(names).forEach(n -> addRelation(out, n, "TABLE"));
         }
         if (wanted.test("VIEW")) {
-            catalog.views().stream().map(ViewDef::name).filter(names::matches)
-                    .forEach(n -> out.add(null, SCHEMA, n, "VIEW", null, null, null, null, null, null));
+            catalog.views().stream().map(ViewDef::name).filter(names).forEach(n -> addRelation(out, n, "VIEW"));
         }
-        return out;
+        return out.sortBy("TABLE_TYPE", "TABLE_SCHEM", "TABLE_NAME");
+    }
+
+    private static void addRelation(MetadataTable out, String name, String type) {
+        out.add(null, Names.schemaOf(name), Names.local(name), type, null, null, null, null, null, null);
     }
 
     MetadataTable columns(String catalogName, String schemaPattern, String tablePattern, String columnPattern) {
@@ -92,10 +103,8 @@ final class CatalogMetadata {
         for (TableDef t : tables(catalogName, schemaPattern, tablePattern)) {
             relations.put(t.name(), t.columns());
         }
-        if (inCatalog(catalogName) && NamePattern.of(schemaPattern).matches(SCHEMA)) {
-            NamePattern viewNames = NamePattern.of(tablePattern);
-            catalog.views().stream().filter(v -> viewNames.matches(v.name())).forEach(v -> relations.put(v.name(), v.columns()));
-        }
+        Predicate<String> viewNames = named(catalogName, schemaPattern, tablePattern);
+        catalog.views().stream().filter(v -> viewNames.test(v.name())).forEach(v -> relations.put(v.name(), v.columns()));
         for (var relation : relations.entrySet()) {
             for (int i = 0; i < relation.getValue().size(); i++) {
                 ColumnDef c = relation.getValue().get(i);
@@ -104,14 +113,14 @@ final class CatalogMetadata {
                 }
                 ColumnType type = c.type();
                 boolean text = type.type() == SqlType.VARCHAR || type.type() == SqlType.CHAR;
-                out.add(null, SCHEMA, relation.getKey(), c.name(), JdbcTypes.jdbcType(type.type()), type.type().name(),
+                out.add(null, Names.schemaOf(relation.getKey()), Names.local(relation.getKey()), c.name(), JdbcTypes.jdbcType(type.type()), type.type().name(),
                         JdbcTypes.columnSize(type), null, JdbcTypes.decimalDigits(type), JdbcTypes.radix(type.type()),
                         c.nullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls, null,
                         columnDefault(c), null, null, text ? 4 * type.length() : null, i + 1,
                         c.nullable() ? "YES" : "NO", null, null, null, null, c.sequence() != null ? "YES" : "NO", "NO");
             }
         }
-        return out;
+        return out.sortBy("TABLE_SCHEM", "TABLE_NAME", "ORDINAL_POSITION");
     }
 
     /** COLUMN_DEF: the default's SQL text; none for identity columns, whose values are generated. */
@@ -120,7 +129,7 @@ final class CatalogMetadata {
             return c.defaultFunctionSql();
         }
         if (c.sequence() != null) {
-            return c.identity() == ColumnDef.Identity.NONE ? "nextval('\"" + c.sequence() + "\"')" : null;
+            return c.identity() == ColumnDef.Identity.NONE ? "nextval('" + Names.shown(c.sequence()) + "')" : null;
         }
         return literal(c.defaultValue());
     }
@@ -147,7 +156,8 @@ final class CatalogMetadata {
                 "PK_NAME");
         for (TableDef t : table(catalogName, schema, table)) {
             for (int i = 0; i < t.primaryKey().size(); i++) {
-                out.add(null, SCHEMA, t.name(), t.primaryKey().get(i), i + 1, t.primaryKeyName());
+                out.add(null, Names.schemaOf(t.name()), Names.local(t.name()), t.primaryKey().get(i), i + 1,
+                        Names.local(t.primaryKeyName()));
             }
         }
         return out.sortBy("COLUMN_NAME");
@@ -173,7 +183,8 @@ final class CatalogMetadata {
     private static void addIndex(MetadataTable out, TableDef t, String name, List<String> columns, boolean unique,
                                  List<String> descending) {
         for (int i = 0; i < columns.size(); i++) {
-            out.add(null, SCHEMA, t.name(), !unique, null, name, DatabaseMetaData.tableIndexOther, i + 1, columns.get(i),
+            out.add(null, Names.schemaOf(t.name()), Names.local(t.name()), !unique, null, Names.local(name),
+                    DatabaseMetaData.tableIndexOther, i + 1, columns.get(i),
                     descending.contains(columns.get(i)) ? "D" : "A", null, null, null);
         }
     }
@@ -184,27 +195,27 @@ final class CatalogMetadata {
         for (TableDef t : table(catalogName, schema, table)) {
             addKeys(out, t, fk -> true);
         }
-        return out.sortBy("PKTABLE_NAME", "KEY_SEQ", "FK_NAME");
+        return out.sortBy("PKTABLE_SCHEM", "PKTABLE_NAME", "KEY_SEQ", "FK_NAME");
     }
 
     /** Foreign keys that reference {@code table}, by the table that has them. */
     MetadataTable exportedKeys(String catalogName, String schema, String table) {
         MetadataTable out = new MetadataTable(KEY_COLUMNS);
-        if (!table(catalogName, schema, table).isEmpty()) {
+        for (TableDef parent : table(catalogName, schema, table)) {
             for (TableDef t : catalog.tables()) {
-                addKeys(out, t, fk -> fk.refTable().equals(table));
+                addKeys(out, t, fk -> fk.refTable().equals(parent.name()));
             }
         }
-        return out.sortBy("FKTABLE_NAME", "KEY_SEQ", "FK_NAME");
+        return out.sortBy("FKTABLE_SCHEM", "FKTABLE_NAME", "KEY_SEQ", "FK_NAME");
     }
 
     /** Foreign keys of {@code foreignTable} that reference {@code parentTable}. */
     MetadataTable crossReference(String parentCatalog, String parentSchema, String parentTable,
                                  String foreignCatalog, String foreignSchema, String foreignTable) {
         MetadataTable out = new MetadataTable(KEY_COLUMNS);
-        if (!table(parentCatalog, parentSchema, parentTable).isEmpty()) {
+        for (TableDef parent : table(parentCatalog, parentSchema, parentTable)) {
             for (TableDef t : table(foreignCatalog, foreignSchema, foreignTable)) {
-                addKeys(out, t, fk -> fk.refTable().equals(parentTable));
+                addKeys(out, t, fk -> fk.refTable().equals(parent.name()));
             }
         }
         return out.sortBy("FKTABLE_NAME", "KEY_SEQ", "FK_NAME");
@@ -217,14 +228,13 @@ final class CatalogMetadata {
             }
             String pkName = catalog.table(fk.refTable()).map(ref -> ref.keyName(fk.refColumns())).orElse(null);
             for (int i = 0; i < fk.columns().size(); i++) {
-                out.add(null, SCHEMA, fk.refTable(), fk.refColumns().get(i), null, SCHEMA, t.name(), fk.columns().get(i),
-                        i + 1, fk.onUpdate().jdbcRule(), fk.onDelete().jdbcRule(), fk.name(),
-                        pkName, DatabaseMetaData.importedKeyNotDeferrable);
+                out.add(null, Names.schemaOf(fk.refTable()), Names.local(fk.refTable()), fk.refColumns().get(i), null,
+                        Names.schemaOf(t.name()), Names.local(t.name()), fk.columns().get(i), i + 1,
+                        fk.onUpdate().jdbcRule(), fk.onDelete().jdbcRule(), Names.local(fk.name()),
+                        pkName == null ? null : Names.local(pkName), DatabaseMetaData.importedKeyNotDeferrable);
             }
         }
     }
-
-    /** The name of the primary key or unique index of {@code ref} on exactly {@code columns}, or null. */
 
     /** The primary key, the best (and only) unique row identifier a table has for the session. */
     MetadataTable bestRowIdentifier(String catalogName, String schema, String table) {

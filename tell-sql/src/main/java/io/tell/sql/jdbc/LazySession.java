@@ -1,5 +1,6 @@
 package io.tell.sql.jdbc;
 
+import io.tell.sql.SchemaPath;
 import io.tell.sql.SqlSession;
 import io.tell.txn.Isolation;
 import java.sql.SQLException;
@@ -8,7 +9,7 @@ import java.util.function.Supplier;
 /**
  * A connection's {@link SqlSession}, opened on first use: a connection that only reads
  * metadata never needs one. Until it opens, this holds the auto-commit, isolation and
- * read-only settings and hands them over when it does; from then on the session holds them.
+ * read-only settings and the schema path and hands them over when it does; from then on the session holds them.
  * Engine failures come out as SQLExceptions.
  */
 final class LazySession {
@@ -17,6 +18,7 @@ final class LazySession {
     private boolean autoCommit = true;
     private Isolation isolation = Isolation.SNAPSHOT;
     private boolean readOnly;
+    private SchemaPath path = SchemaPath.DEFAULT;
 
     LazySession(Supplier<SqlSession> opener) {
         this.opener = opener;
@@ -31,6 +33,7 @@ final class LazySession {
                 s.setIsolation(isolation);
                 s.setReadOnly(readOnly);
                 s.setAutoCommit(autoCommit);
+                s.setSchemaPath(path);
             } catch (RuntimeException e) {
                 if (s != null) {
                     s.close();
@@ -66,6 +69,19 @@ final class LazySession {
             run(() -> s.setIsolation(level));
         }
         isolation = level;
+    }
+
+    SchemaPath schemaPath() {
+        SqlSession s = session;
+        return s != null ? s.schemaPath() : path;
+    }
+
+    void setSchemaPath(SchemaPath p) {
+        SqlSession s = session;
+        if (s != null) {
+            s.setSchemaPath(p);
+        }
+        path = p;
     }
 
     boolean readOnly() {

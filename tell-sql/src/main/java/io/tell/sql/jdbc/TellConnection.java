@@ -2,6 +2,7 @@ package io.tell.sql.jdbc;
 
 import io.tell.sql.PreparedSql;
 import io.tell.sql.ProcessingNode;
+import io.tell.sql.SchemaPath;
 import io.tell.sql.SqlResult;
 import io.tell.sql.SqlSession;
 import io.tell.txn.Isolation;
@@ -41,7 +42,6 @@ import java.util.function.Supplier;
  * <p>Used by one thread at a time, except {@link Statement#cancel()} and {@link #abort}.
  */
 public final class TellConnection extends TellWrapper implements Connection {
-    static final String SCHEMA = "PUBLIC";
     private static final Set<String> CLIENT_INFO = Set.of("ApplicationName", "ClientUser", "ClientHostname");
 
     private final ProcessingNode node;
@@ -422,16 +422,20 @@ public final class TellConnection extends TellWrapper implements Connection {
     @Override
     public void setSchema(String schema) throws SQLException {
         checkOpen();
-        if (!SCHEMA.equals(schema)) {
-            throw SqlExceptions.of(SqlExceptions.INVALID_SCHEMA, "schema " + schema + " does not exist: Tell has one schema, "
-                    + SCHEMA);
+        try {
+            if (schema == null || !node.catalog().snapshot().hasSchema(schema)) {
+                throw SqlExceptions.of(SqlExceptions.INVALID_SCHEMA, "schema " + schema + " does not exist");
+            }
+        } catch (RuntimeException e) {
+            throw SqlExceptions.of(e);
         }
+        session.setSchemaPath(new SchemaPath(List.of(schema)));
     }
 
     @Override
     public String getSchema() throws SQLException {
         checkOpen();
-        return SCHEMA;
+        return session.schemaPath().schemas().getFirst();
     }
 
     @Override

@@ -8,8 +8,8 @@ import java.sql.SQLException;
 /**
  * {@link DatabaseMetaData} of a {@link TellConnection}: the catalog as the node sees it now
  * (each call revalidates it against the store, which takes no session), with the capability
- * answers of {@link DatabaseCapabilities}. Tables are of type TABLE in schema PUBLIC and no
- * catalog; {@code getCatalogs()} is empty. Search patterns take {@code %}, {@code _} and the
+ * answers of {@link DatabaseCapabilities}. Relations are in their schemas (PUBLIC unless created
+ * elsewhere) and in no catalog; {@code getCatalogs()} is empty. Search patterns take {@code %}, {@code _} and the
  * escape {@code \}. Tell has no procedures, functions, user-defined types, privileges or
  * version columns: those results are empty, with the columns JDBC defines.
  */
@@ -143,12 +143,7 @@ public final class TellDatabaseMetaData extends DatabaseCapabilities {
 
     @Override
     public ResultSet getSchemas(String catalog, String schemaPattern) throws SQLException {
-        connection.checkOpen();
-        MetadataTable out = new MetadataTable("TABLE_SCHEM", "TABLE_CATALOG");
-        if ((catalog == null || catalog.isEmpty()) && NamePattern.of(schemaPattern).matches(TellConnection.SCHEMA)) {
-            out.add(TellConnection.SCHEMA, null);
-        }
-        return out.resultSet(null);
+        return catalog().schemas(catalog, schemaPattern).resultSet(null);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.tell.sql.jdbc;
 
 import io.tell.sql.ColumnInfo;
+import io.tell.sql.Names;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.List;
 /**
  * The columns of a result (or of a prepared query before it runs), from the engine's
  * {@link ColumnInfo}. A column that is a plain reference to a table column names that table
- * and column, in schema PUBLIC; a computed one names none and is read-only.
+ * and column, and the table's schema; a computed one names none and is read-only.
  */
 public final class TellResultSetMetaData extends TellWrapper implements ResultSetMetaData {
     private final List<ColumnInfo> columns;
@@ -83,7 +84,8 @@ public final class TellResultSetMetaData extends TellWrapper implements ResultSe
 
     @Override
     public String getSchemaName(int column) throws SQLException {
-        return column(column).table() != null ? TellConnection.SCHEMA : "";
+        String table = column(column).table();
+        return table != null ? Names.schemaOf(table) : "";
     }
 
     @Override
@@ -99,7 +101,7 @@ public final class TellResultSetMetaData extends TellWrapper implements ResultSe
     @Override
     public String getTableName(int column) throws SQLException {
         String table = column(column).table();
-        return table != null ? table : "";
+        return table != null ? Names.local(table) : "";
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ConstraintErrors;
 import io.tell.sql.ForeignKeyDef;
 import io.tell.sql.IndexDef;
+import io.tell.sql.Names;
 import io.tell.sql.ProcessingNode;
 import io.tell.sql.TableDef;
 import io.tell.sql.TableStore;
@@ -155,9 +156,10 @@ public final class ForeignKeyRules {
     }
 
     private TellException stillReferenced(Child c, Object[] key) {
-        return ConstraintErrors.withDetail(ErrorCode.FOREIGN_KEY_VIOLATION, "update or delete on table \"" + def.name()
-                + "\" violates foreign key constraint \"" + c.fk().name() + "\" on table \"" + c.child().name() + "\"",
-                ConstraintErrors.key(c.fk().refColumns(), key) + " is still referenced from table \"" + c.child().name()
+        return ConstraintErrors.withDetail(ErrorCode.FOREIGN_KEY_VIOLATION, "update or delete on table \"" + Names.local(def.name())
+                + "\" violates foreign key constraint \"" + Names.local(c.fk().name()) + "\" on table \""
+                + Names.local(c.child().name()) + "\"",
+                ConstraintErrors.key(c.fk().refColumns(), key) + " is still referenced from table \"" + Names.local(c.child().name())
                         + "\".", null);
     }
 

@@ -47,7 +47,7 @@ class DdlExecutorTest {
     }
 
     private long run(String sql) {
-        return DdlExecutor.execute(node, DdlParser.parse(sql));
+        return DdlExecutor.execute(node, DdlParser.parse(sql), io.tell.sql.SchemaPath.DEFAULT);
     }
 
     private ErrorCode codeOf(String sql) {

@@ -197,13 +197,13 @@ class DdlParserTest {
                 "Expected a column name or table constraint but found \")\" (at line 1, column 17)");
         assertSyntaxError("CREATE TABLE t (a INT) garbage",
                 "Expected end of statement but found \"garbage\" (at line 1, column 24)");
-        assertSyntaxError("CREATE TRIGGER v", "Expected TABLE, INDEX, UNIQUE INDEX, SEQUENCE or VIEW but found \"TRIGGER\" (at line 1, column 8)");
+        assertSyntaxError("CREATE TRIGGER v", "Expected TABLE, INDEX, UNIQUE INDEX, SEQUENCE, VIEW or SCHEMA but found \"TRIGGER\" (at line 1, column 8)");
         assertSyntaxError("CREATE VIEW v", "Expected AS but found end of input (at line 1, column 14)");
         assertSyntaxError("CREATE OR REPLACE TABLE t (a INT)", "Expected VIEW but found \"TABLE\" (at line 1, column 19)");
         assertSyntaxError("ALTER TABLE t", "Expected ADD, DROP, RENAME or ALTER but found end of input (at line 1, column 14)");
         assertSyntaxError("ALTER VIEW v", "Expected TABLE but found \"VIEW\" (at line 1, column 7)");
         assertSyntaxError("ALTER TABLE t ALTER c SET", "Expected DEFAULT, NOT NULL or DATA TYPE but found end of input (at line 1, column 26)");
-        assertSyntaxError("/* x\n*/ DROP TRIGGER v", "Expected TABLE, INDEX, SEQUENCE or VIEW but found \"TRIGGER\" (at line 2, column 9)");
+        assertSyntaxError("/* x\n*/ DROP TRIGGER v", "Expected TABLE, INDEX, SEQUENCE, VIEW or SCHEMA but found \"TRIGGER\" (at line 2, column 9)");
         assertSyntaxError("CREATE TABLE t (a VARCHAR)", "Expected \"(\" but found \")\" (at line 1, column 26)");
         assertSyntaxError("CREATE TABLE t (a DECIMAL(5,))", "Expected a scale but found \")\" (at line 1, column 29)");
         assertSyntaxError("CREATE TABLE t (a INT DEFAULT)", "Expected a literal but found \")\" (at line 1, column 30)");
@@ -213,7 +213,9 @@ class DdlParserTest {
                 "Expected \",\" or \")\" but found end of input (at line 1, column 36)");
         assertSyntaxError("CREATE TABLE t (a INT CHECK (a > (0)", "Unclosed \"(\" (at line 1, column 29)");
         assertSyntaxError("CREATE TABLE t (a INT CHECK a > 0)", "Expected \"(\" and a condition but found \"a\" (at line 1, column 29)");
-        assertSyntaxError("CREATE TABLE s.t (a INT)", "Expected \"(\" but found \".\" (at line 1, column 15)");
+        assertSyntaxError("CREATE TABLE c.s.t (a INT)", "Expected a table name of at most two parts, schema.name (at line 1, column 14)");
+        assertSyntaxError("DROP TABLE \"s.t\"", "A schema, table, view, sequence or index name cannot contain '.': \"s.t\" (at line 1, column 12)");
+        assertSyntaxError("CREATE INDEX s.i ON t (a)", "Expected ON but found \".\" (at line 1, column 15)");
         assertSyntaxError("CREATE TABLE t (a VARCHAR(3) DEFAULT 'ab", "Unterminated string (at line 1, column 38)");
         assertSyntaxError("CREATE TABLE \"t (a INT)", "Unterminated quoted identifier (at line 1, column 14)");
         assertSyntaxError("CREATE TABLE t (a INT) /* oops", "Unterminated comment (at line 1, column 24)");

@@ -19,7 +19,7 @@ class IndexKeyExpressionTest {
             run(s, "CREATE TABLE dept (id INTEGER PRIMARY KEY, name VARCHAR(10))");
             run(s, "INSERT INTO dept VALUES (1, 'eng'), (2, 'ops'), (3, 'hr')");
             String plan = String.join("\n", run(s, "EXPLAIN PLAN FOR SELECT name FROM dept WHERE id = ? + 1"));
-            assertTrue(plan.contains("TellIndexScan(table=[[DEPT]], index=[PRIMARY KEY], key=[[+(?0, 1)]]"), plan);
+            assertTrue(plan.contains("TellIndexScan(table=[[PUBLIC, DEPT]], index=[PRIMARY KEY], key=[[+(?0, 1)]]"), plan);
             assertEquals(List.of("[ops]"), run(s, "SELECT name FROM dept WHERE id = ? + 1", 1));
             assertEquals(List.of(), run(s, "SELECT name FROM dept WHERE id = ? + 1", 7));
             assertEquals(List.of(), run(s, "SELECT name FROM dept WHERE id = ? + 1", (Object) null));

@@ -81,14 +81,20 @@ class CatalogCodecTest {
         Directory dir = new Directory(42, entries, sequences);
         assertEquals(dir, CatalogCodec.decodeDirectory(CatalogCodec.encodeDirectory(dir)));
         Directory noSequences = new Directory(43, entries, Map.of());
-        byte[] v3 = CatalogCodec.encodeDirectory(noSequences);
-        byte[] v1 = Arrays.copyOf(v3, v3.length - 2); // format 1 ended before the sequence and view counts
+        byte[] v4 = CatalogCodec.encodeDirectory(noSequences);
+        byte[] v1 = Arrays.copyOf(v4, v4.length - 3); // format 1 ended before the sequence, view and schema counts
         v1[0] = 1;
         assertEquals(noSequences, CatalogCodec.decodeDirectory(v1));
         Map<String, ViewDef> views = Map.of("V", new ViewDef("V", "SELECT \"A\" FROM \"T\"",
                 List.of(ColumnDef.notNull("A", ColumnType.decimal(5, 2))), List.of("T")));
-        Directory withViews = new Directory(44, entries, sequences, views);
+        Directory withViews = new Directory(44, entries, sequences, views, new java.util.TreeSet<>());
         assertEquals(withViews, CatalogCodec.decodeDirectory(CatalogCodec.encodeDirectory(withViews)));
+        byte[] v3 = Arrays.copyOf(CatalogCodec.encodeDirectory(withViews), CatalogCodec.encodeDirectory(withViews).length - 1);
+        v3[0] = 3; // format 3 ended before the schemas
+        assertEquals(withViews, CatalogCodec.decodeDirectory(v3));
+        Directory withSchemas = new Directory(45, Map.of("APP.T", new DirEntry(5, 50)), Map.of(), Map.of(),
+                new java.util.TreeSet<>(List.of("APP", "Other")));
+        assertEquals(withSchemas, CatalogCodec.decodeDirectory(CatalogCodec.encodeDirectory(withSchemas)));
     }
 
     @Test

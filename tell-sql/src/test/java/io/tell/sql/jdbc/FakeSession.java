@@ -146,6 +146,16 @@ final class FakeSession implements SqlSession {
     }
 
     @Override
+    public io.tell.sql.SchemaPath schemaPath() {
+        return io.tell.sql.SchemaPath.DEFAULT;
+    }
+
+    @Override
+    public void setSchemaPath(io.tell.sql.SchemaPath path) {
+        // one schema path is as good as another to a session that runs no SQL
+    }
+
+    @Override
     public boolean autoCommit() {
         return autoCommit;
     }

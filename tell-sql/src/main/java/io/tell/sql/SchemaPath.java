@@ -1,0 +1,68 @@
+package io.tell.sql;
+
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The schemas a session looks in, in order, for a name written without one (PostgreSQL's {@code search_path});
+ * new objects named without a schema go to the first of them that exists. Names as written are
+ * {@code SCHEMA.NAME} or {@code NAME} (schema and relation names hold no dot), and come out as catalog names
+ * ({@link Names}).
+ */
+public record SchemaPath(List<String> schemas) {
+    public static final SchemaPath DEFAULT = new SchemaPath(List.of(Names.DEFAULT_SCHEMA));
+
+    public SchemaPath {
+        schemas = List.copyOf(schemas);
+    }
+
+    /** The schema an unqualified new object goes to: the first of the path that exists (3F000 when none does). */
+    public String creationSchema(CatalogSnapshot cat) {
+        return schemas.stream().filter(cat::hasSchema).findFirst().orElseThrow(() -> TellException.of(
+                ErrorCode.INVALID_SCHEMA_NAME, "no schema has been selected to create in (search path " + schemas + ")"));
+    }
+
+    /** The catalog name of a new relation written {@code written}. */
+    public String forCreate(CatalogSnapshot cat, String written) {
+        return written.indexOf('.') >= 0 ? qualified(written) : Names.qualified(creationSchema(cat), written);
+    }
+
+    /**
+     * The catalog name of the relation (table, view or sequence) written {@code written}: the first schema of the
+     * path that holds one of that name, else the name in the creation schema (so that "does not exist" names it).
+     */
+    public String relation(CatalogSnapshot cat, String written) {
+        return find(cat, written, cat::hasRelation);
+    }
+
+    /** The catalog name of the index written {@code written}, found as {@link #relation} finds relations. */
+    public String index(CatalogSnapshot cat, String written) {
+        return find(cat, written, n -> cat.tableOfIndex(n).isPresent());
+    }
+
+    /** The catalog name of a sequence written {@code written}. */
+    public String sequence(CatalogSnapshot cat, String written) {
+        return find(cat, written, n -> cat.sequence(n).isPresent());
+    }
+
+    private String find(CatalogSnapshot cat, String written, Predicate<String> exists) {
+        if (written.indexOf('.') >= 0) {
+            return qualified(written);
+        }
+        for (String s : schemas) {
+            String name = Names.qualified(s, written);
+            if (cat.hasSchema(s) && exists.test(name)) {
+                return name;
+            }
+        }
+        return schemas.stream().filter(cat::hasSchema).findFirst().map(s -> Names.qualified(s, written)).orElse(written);
+    }
+
+    /** {@code SCHEMA.NAME} as written (PUBLIC spelled out or not) as a catalog name. */
+    private static String qualified(String written) {
+        int dot = written.indexOf('.');
+        return Names.qualified(written.substring(0, dot), written.substring(dot + 1));
+    }
+}
