@@ -2,17 +2,12 @@ package io.tell.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,7 +18,6 @@ import org.junit.jupiter.api.Test;
  * names Tell gives unnamed constraints. Skipped only where psql is not installed.
  */
 class PgPsqlDescribeIT {
-    private static final Path PSQL = Path.of("/usr/bin/psql");
     private static PgTestServer server;
 
     @BeforeAll
@@ -136,13 +130,6 @@ class PgPsqlDescribeIT {
 
     /** psql -X -A with {@code args}; stdout and stderr lines, blank ones dropped. */
     private static List<String> psql(String... args) throws IOException, InterruptedException {
-        assumeTrue(Files.isExecutable(PSQL), "psql is not installed (Debian: apt-get install postgresql-client)");
-        List<String> command = new java.util.ArrayList<>(List.of(PSQL.toString(), "-X", "-A", "-h", "127.0.0.1", "-p",
-                String.valueOf(server.port()), "-U", "tell", "-d", "tell"));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "psql did not finish");
-        return new String(out, StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+        return server.psql(args);
     }
 }

@@ -1,14 +1,25 @@
 package io.tell.server;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.tell.sql.ProcessingNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 /** A PN server on a private in-memory node and an ephemeral loopback port, for one test class. */
 final class PgTestServer implements AutoCloseable {
+    static final Path PSQL = Path.of("/usr/bin/psql");
     final ProcessingNode node;
     final PgServer server;
 
@@ -51,6 +62,21 @@ final class PgTestServer implements AutoCloseable {
         p.setProperty("user", user);
         p.setProperty("password", password);
         return DriverManager.getConnection(url(options), p);
+    }
+
+    /**
+     * Runs Debian's psql against this server ({@code -X -A}, trust as user tell) with {@code args}; its output lines
+     * but blank ones. The test is skipped where psql is not installed.
+     */
+    List<String> psql(String... args) throws IOException, InterruptedException {
+        assumeTrue(Files.isExecutable(PSQL), "psql is not installed (Debian: apt-get install postgresql-client)");
+        List<String> command = new ArrayList<>(List.of(PSQL.toString(), "-X", "-A", "-h", "127.0.0.1", "-p",
+                String.valueOf(port()), "-U", "tell", "-d", "tell"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "psql did not finish");
+        return new String(out, StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
     }
 
     @Override

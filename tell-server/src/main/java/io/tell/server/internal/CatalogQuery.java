@@ -17,12 +17,14 @@ import java.util.regex.Pattern;
  */
 record CatalogQuery(Shape shape, String sql, String text, int parameterCount) {
     /** What every catalog query has somewhere; a cheap test before the query is normalised. */
-    private static final Pattern CANDIDATE = Pattern.compile("pg_|current_(database|catalog)",
+    private static final Pattern CANDIDATE = Pattern.compile("pg_|current_(database|catalog|schema)",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern CATALOG = Pattern.compile(
             "pg_catalog\\.|\\bpg_(class|namespace|attribute|type|index|constraint|settings|database|roles)\\b");
     private static final Pattern CURRENT_DATABASE = Pattern.compile(
             "select (pg_catalog\\.)?(current_database\\(\\)|current_catalog)( as \"?\\w+\"?)?;?");
+    private static final Pattern CURRENT_SCHEMA = Pattern.compile(
+            "select (pg_catalog\\.)?current_schema(\\(\\))?( as \"?\\w+\"?)?;?");
 
     enum Shape {
         // psql 15: \d, \dt, \di (one query, relkinds listed), \d TABLE (a lookup, then one query per part), \dn
@@ -55,7 +57,8 @@ record CatalogQuery(Shape shape, String sql, String text, int parameterCount) {
         JDBC_FIELDS("vals on (c.oid = vals.oid and a.attnum = vals.attnum)"),
         JDBC_TYPES("select t.typname,t.oid from pg_catalog.pg_type t"),
         JDBC_TYPE_KINDS("as is_array", "from pg_catalog.pg_type"),
-        CURRENT_DATABASE();
+        CURRENT_DATABASE(),
+        CURRENT_SCHEMA();
 
         private final List<String> fragments;
 
@@ -72,6 +75,9 @@ record CatalogQuery(Shape shape, String sql, String text, int parameterCount) {
         String text = normalize(sql);
         if (CURRENT_DATABASE.matcher(text).matches()) {
             return new CatalogQuery(Shape.CURRENT_DATABASE, sql, text, 0);
+        }
+        if (CURRENT_SCHEMA.matcher(text).matches()) {
+            return new CatalogQuery(Shape.CURRENT_SCHEMA, sql, text, 0);
         }
         if (!CATALOG.matcher(normalize(code(sql))).find()) {
             return null;

@@ -98,6 +98,8 @@ final class ControlCommands {
         if (name.equals("time") && t.peekIs("zone")) {
             t.next();
             name = "timezone";
+        } else if (name.equals("schema")) {
+            name = "search_path"; // SET SCHEMA 'name'
         } else if (t.optional("to", "=").isEmpty()) {
             throw new PgError("42601", "SET " + name + " needs TO or =");
         }

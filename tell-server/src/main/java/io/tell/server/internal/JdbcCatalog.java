@@ -48,19 +48,19 @@ final class JdbcCatalog {
 
     static List<Object[]> rows(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
         String db = view.database;
-        String s = PgCatalogView.SCHEMA;
         return switch (q.shape()) {
             case JDBC_TABLES -> relations(q, view, parameters);
             case JDBC_COLUMNS -> columnRows(q, view, parameters);
             case JDBC_PRIMARY_KEYS -> tables(q, view, parameters, "ct.relname = ").stream().flatMap(t -> {
                 List<String> pk = t.primaryKey();
-                return IntStream.range(0, pk.size()).mapToObj(i -> new Object[] {db, s,
-                        PgCatalogView.name(t.name()), PgCatalogView.name(pk.get(i)), i + 1, PgCatalogView.name(t.name()) + "_pkey"});
+                return IntStream.range(0, pk.size()).mapToObj(i -> new Object[] {db, PgCatalogView.schema(t.name()),
+                        PgCatalogView.relation(t.name()), PgCatalogView.name(pk.get(i)), i + 1,
+                        PgCatalogView.relation(t.name()) + "_pkey"});
             }).toList();
             case JDBC_INDEX_INFO -> indexRows(q, view, parameters);
             case JDBC_KEYS -> keyRows(q, view, parameters);
             case JDBC_INDEX_KEYS_SETTING -> List.<Object[]>of(new Object[] {"32"});
-            case JDBC_SCHEMAS -> List.<Object[]>of(new Object[] {s, db});
+            case JDBC_SCHEMAS -> view.schemas().stream().map(n -> new Object[] {n, db}).toList();
             case JDBC_CATALOGS -> List.<Object[]>of(new Object[] {db});
             case JDBC_FIELDS -> fields(q, view);
             case JDBC_TYPES -> types(false);
@@ -77,26 +77,27 @@ final class JdbcCatalog {
         Pattern name = CatalogQuery.like(q.argument("c.relname like ", parameters));
         List<Object[]> out = new ArrayList<>();
         for (TableDef t : tables(q, view, parameters, true, null)) { // the name pattern is the table's or the index's
-            if (tables && name.matcher(PgCatalogView.name(t.name())).matches()) {
-                out.add(relation(view, PgCatalogView.name(t.name()), "TABLE"));
+            if (tables && name.matcher(PgCatalogView.relation(t.name())).matches()) {
+                out.add(relation(view, t, PgCatalogView.relation(t.name()), "TABLE"));
             }
             for (PgCatalogView.Index ix : indexes ? view.indexes(t) : List.<PgCatalogView.Index>of()) {
                 if (name.matcher(ix.name()).matches()) {
-                    out.add(relation(view, ix.name(), "INDEX"));
+                    out.add(relation(view, t, ix.name(), "INDEX"));
                 }
             }
         }
-        out.sort(Comparator.comparing((Object[] r) -> (String) r[3]).thenComparing(r -> (String) r[2]));
+        out.sort(Comparator.comparing((Object[] r) -> (String) r[3]).thenComparing(r -> (String) r[1])
+                .thenComparing(r -> (String) r[2]));
         return out;
     }
 
-    private static Object[] relation(PgCatalogView view, String name, String type) {
-        return new Object[] {view.database, PgCatalogView.SCHEMA, name, type, null, "", "", "", "", ""};
+    private static Object[] relation(PgCatalogView view, TableDef t, String name, String type) {
+        return new Object[] {view.database, PgCatalogView.schema(t.name()), name, type, null, "", "", "", "", ""};
     }
 
     /**
      * The tables whose names match the comparison after {@code before}: LIKE (getTables, getColumns)
-     * or = (the others), and so the schema's ({@code n.nspname LIKE} or {@code =}), which must be public.
+     * or = (the others), and so their schema's ({@code n.nspname LIKE} or {@code =}).
      */
     private static List<TableDef> tables(CatalogQuery q, PgCatalogView view, List<Object> parameters, String before) {
         return tables(q, view, parameters, before.contains("like"), before);
@@ -106,15 +107,14 @@ final class JdbcCatalog {
     private static List<TableDef> tables(CatalogQuery q, PgCatalogView view, List<Object> parameters, boolean like,
                                          String before) {
         String schema = q.argument(like ? "n.nspname like " : "n.nspname = ", parameters);
-        if (schema != null && !(like ? CatalogQuery.like(schema).matcher(PgCatalogView.SCHEMA).matches()
-                : schema.equalsIgnoreCase(PgCatalogView.SCHEMA))) {
-            return List.of();
-        }
+        Pattern s = like ? CatalogQuery.like(schema) : null;
         String name = before == null ? null : q.argument(before, parameters);
         Pattern p = like ? CatalogQuery.like(name) : null;
-        return view.tables().stream().filter(t -> name == null
-                || (p != null ? p.matcher(PgCatalogView.name(t.name())).matches()
-                : PgCatalogView.name(t.name()).equalsIgnoreCase(name))).toList();
+        return view.tables().stream().filter(t -> schema == null
+                || (s != null ? s.matcher(PgCatalogView.schema(t.name())).matches()
+                : PgCatalogView.schema(t.name()).equalsIgnoreCase(schema))).filter(t -> name == null
+                || (p != null ? p.matcher(PgCatalogView.relation(t.name())).matches()
+                : PgCatalogView.relation(t.name()).equalsIgnoreCase(name))).toList();
     }
 
     private static List<Object[]> columnRows(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
@@ -126,7 +126,7 @@ final class JdbcCatalog {
                 String name = PgCatalogView.name(c.name());
                 if (column.matcher(name).matches()) {
                     PgType type = PgCatalogView.type(c.type());
-                    out.add(new Object[] {view.database, PgCatalogView.SCHEMA, PgCatalogView.name(t.name()), name, type.oid(),
+                    out.add(new Object[] {view.database, PgCatalogView.schema(t.name()), PgCatalogView.relation(t.name()), name, type.oid(),
                             !c.nullable(), PgCatalogView.typeModifier(c.type()), (short) type.size(), -1, (long) i + 1, null,
                             null, PgCatalogView.defaultExpression(c), null, 0, "b"});
                 }
@@ -144,7 +144,7 @@ final class JdbcCatalog {
                     continue;
                 }
                 for (int i = 0; i < ix.columns().size(); i++) {
-                    out.add(new Object[] {view.database, PgCatalogView.SCHEMA, PgCatalogView.name(t.name()), !ix.unique(),
+                    out.add(new Object[] {view.database, PgCatalogView.schema(t.name()), PgCatalogView.relation(t.name()), !ix.unique(),
                             null, ix.name(), 3, i + 1, PgCatalogView.name(ix.columns().get(i)), "A", 0f, 0, null, null});
                 }
             }
@@ -160,9 +160,9 @@ final class JdbcCatalog {
         String referenced = q.argument("pkc.relname = ", parameters);
         List<Object[]> out = new ArrayList<>();
         for (TableDef t : view.tables()) {
-            String fkTable = PgCatalogView.name(t.name());
+            String fkTable = PgCatalogView.relation(t.name());
             for (ForeignKeyDef fk : t.foreignKeys()) {
-                String pkTable = PgCatalogView.name(fk.refTable());
+                String pkTable = PgCatalogView.relation(fk.refTable());
                 if ((referencing != null && !referencing.equalsIgnoreCase(fkTable))
                         || (referenced != null && !referenced.equalsIgnoreCase(pkTable))) {
                     continue;
@@ -170,9 +170,10 @@ final class JdbcCatalog {
                 String pkName = view.table(fk.refTable()).flatMap(r -> view.keyIndex(r, fk.refColumns()))
                         .map(PgCatalogView.Index::name).orElse(null);
                 for (int i = 0; i < fk.columns().size(); i++) {
-                    out.add(new Object[] {view.database, PgCatalogView.SCHEMA, pkTable, PgCatalogView.name(fk.refColumns().get(i)),
-                            view.database, PgCatalogView.SCHEMA, fkTable, PgCatalogView.name(fk.columns().get(i)), i + 1,
-                            fk.onUpdate().jdbcRule(), fk.onDelete().jdbcRule(), PgCatalogView.name(fk.name()), pkName,
+                    out.add(new Object[] {view.database, PgCatalogView.schema(fk.refTable()), pkTable,
+                            PgCatalogView.name(fk.refColumns().get(i)), view.database, PgCatalogView.schema(t.name()), fkTable,
+                            PgCatalogView.name(fk.columns().get(i)), i + 1, fk.onUpdate().jdbcRule(), fk.onDelete().jdbcRule(),
+                            PgCatalogView.relation(fk.name()), pkName,
                             java.sql.DatabaseMetaData.importedKeyNotDeferrable});
                 }
             }
@@ -201,8 +202,8 @@ final class JdbcCatalog {
             int attnum = Integer.parseInt(parts[1].strip());
             view.tableByOid(oid).filter(t -> attnum >= 1 && attnum <= t.columns().size()).ifPresent(t -> {
                 ColumnDef c = t.columns().get(attnum - 1);
-                out.add(new Object[] {(int) oid, (short) attnum, PgCatalogView.name(c.name()), PgCatalogView.name(t.name()),
-                        PgCatalogView.SCHEMA, !c.nullable(), false});
+                out.add(new Object[] {(int) oid, (short) attnum, PgCatalogView.name(c.name()), PgCatalogView.relation(t.name()),
+                        PgCatalogView.schema(t.name()), !c.nullable(), false});
             });
         }
         return out;

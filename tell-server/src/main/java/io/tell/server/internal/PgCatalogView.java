@@ -4,6 +4,8 @@ import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.IndexDef;
+import io.tell.sql.Names;
+import io.tell.sql.SchemaPath;
 import io.tell.sql.TableDef;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,14 +14,13 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Tell's catalog as PostgreSQL's catalogs would show it: every table in schema {@code public},
+ * Tell's catalog as PostgreSQL's catalogs would show it: every table in its schema (PUBLIC as {@code public}),
  * names folded to lower case as PostgreSQL folds unquoted identifiers (Tell folds to upper case),
  * the primary key as an index {@code <table>_pkey}, and stable OIDs derived from definition ids:
  * a table is {@code 16384 + 1024 * id}, its primary key index that plus 1, and each other index
  * that plus 2 plus the number its B+tree carries ({@code <rows>.i<n>}), which never changes.
  */
 final class PgCatalogView {
-    static final String SCHEMA = "public";
     static final String OWNER = "tell";
     private static final int FIRST_OID = 16384;
     private static final int OIDS_PER_TABLE = 1024;
@@ -31,14 +32,27 @@ final class PgCatalogView {
 
     private final CatalogSnapshot snapshot;
     final String database;
+    private final SchemaPath path;
 
-    PgCatalogView(CatalogSnapshot snapshot, String database) {
+    PgCatalogView(CatalogSnapshot snapshot, String database, SchemaPath path) {
         this.snapshot = snapshot;
         this.database = database;
+        this.path = path;
+    }
+
+    /** current_schema(): the first schema of the session's path that exists, null when none does. */
+    String currentSchema() {
+        return path.schemas().stream().filter(snapshot::hasSchema).findFirst().map(PgCatalogView::name).orElse(null);
+    }
+
+    /** pg_table_is_visible: whether the session finds the table by its bare name (its schema comes first in the path). */
+    boolean visible(TableDef t) {
+        return path.relation(snapshot, Names.local(t.name())).equals(t.name());
     }
 
     List<TableDef> tables() {
-        return snapshot.tables().stream().sorted(Comparator.comparing(t -> name(t.name()))).toList();
+        return snapshot.tables().stream().sorted(Comparator.comparing((TableDef t) -> schema(t.name()))
+                .thenComparing(t -> relation(t.name()))).toList();
     }
 
     Optional<TableDef> tableByOid(long oid) {
@@ -53,6 +67,21 @@ final class PgCatalogView {
         return snapshot.table(name.toUpperCase(Locale.ROOT)).or(() -> snapshot.table(name));
     }
 
+    /** The schema of a relation (by catalog name) as PostgreSQL would show it. */
+    static String schema(String catalogName) {
+        return name(Names.schemaOf(catalogName));
+    }
+
+    /** A relation's, index's or constraint's own name (its catalog name without the schema) as PostgreSQL would show it. */
+    static String relation(String catalogName) {
+        return name(Names.local(catalogName));
+    }
+
+    /** Every schema, as PostgreSQL would show them. */
+    List<String> schemas() {
+        return snapshot.schemas().stream().map(PgCatalogView::name).sorted().toList();
+    }
+
     /** A Tell name as PostgreSQL would show it: upper-case (unquoted) names in lower case, others as they are. */
     static String name(String tellName) {
         return tellName.equals(tellName.toUpperCase(Locale.ROOT)) ? tellName.toLowerCase(Locale.ROOT) : tellName;
@@ -65,12 +94,12 @@ final class PgCatalogView {
     List<Index> indexes(TableDef t) {
         List<Index> out = new ArrayList<>();
         if (!t.primaryKey().isEmpty()) {
-            out.add(new Index(t, name(t.name()) + "_pkey", oid(t) + 1, t.primaryKey(), true, true, true));
+            out.add(new Index(t, relation(t.name()) + "_pkey", oid(t) + 1, t.primaryKey(), true, true, true));
         }
         for (IndexDef ix : t.indexes()) {
             String tree = ix.treeName();
             int no = Integer.parseInt(tree.substring(tree.lastIndexOf(".i") + 2));
-            out.add(new Index(t, name(ix.name()), oid(t) + 2 + no % (OIDS_PER_TABLE - 2), ix.columns(), false, ix.unique(),
+            out.add(new Index(t, relation(ix.name()), oid(t) + 2 + no % (OIDS_PER_TABLE - 2), ix.columns(), false, ix.unique(),
                     ix.constraint()));
         }
         return out;
@@ -87,8 +116,8 @@ final class PgCatalogView {
 
     /** pg_get_indexdef's text. */
     static String indexDefinition(Index i) {
-        return "CREATE " + (i.unique() ? "UNIQUE " : "") + "INDEX " + i.name() + " ON " + SCHEMA + "."
-                + name(i.table().name()) + " USING btree (" + columnList(i.columns()) + ")";
+        return "CREATE " + (i.unique() ? "UNIQUE " : "") + "INDEX " + i.name() + " ON " + schema(i.table().name()) + "."
+                + relation(i.table().name()) + " USING btree (" + columnList(i.columns()) + ")";
     }
 
     /** pg_get_constraintdef's text for a primary key or UNIQUE constraint; null for a plain index. */

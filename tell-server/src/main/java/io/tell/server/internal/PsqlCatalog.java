@@ -69,7 +69,7 @@ final class PsqlCatalog {
                             PgCatalogView.name(c)})).toList();
             case PSQL_INDEX -> view.indexByOid(q.oidArgument("c.oid = ", parameters)).stream()
                     .map(i -> new Object[] {i.unique(), i.primary(), false, true, false, false, false, false, "btree",
-                            PgCatalogView.name(i.table().name()), null}).toList();
+                            PgCatalogView.relation(i.table().name()), null}).toList();
             case PSQL_COLUMNS -> described(q, view, parameters, "a.attrelid = ").stream()
                     .flatMap(t -> t.columns().stream()).map(c -> column(c, q.has("a.attstorage"))).toList();
             case PSQL_INDEXES -> described(q, view, parameters, "c.oid = ").stream()
@@ -77,11 +77,12 @@ final class PsqlCatalog {
                     .sorted(Comparator.comparing((PgCatalogView.Index i) -> !i.primary()).thenComparing(PgCatalogView.Index::name))
                     .map(PsqlCatalog::index).toList();
             case PSQL_FOREIGN_KEYS -> described(q, view, parameters, "conrelid = ").stream()
-                    .flatMap(t -> t.foreignKeys().stream().map(fk -> new Object[] {true, PgCatalogView.name(fk.name()),
-                            foreignKey(fk), PgCatalogView.name(t.name())}))
+                    .flatMap(t -> t.foreignKeys().stream().map(fk -> new Object[] {true, PgCatalogView.relation(fk.name()),
+                            foreignKey(fk), PgCatalogView.relation(t.name())}))
                     .sorted(Comparator.comparing(r -> (String) r[1])).toList();
             case PSQL_REFERENCED_BY -> referencedBy(q, view, parameters);
-            case PSQL_SCHEMAS -> List.<Object[]>of(new Object[] {PgCatalogView.SCHEMA, PgCatalogView.OWNER});
+            case PSQL_SCHEMAS -> view.schemas().stream().filter(regex(q.argument("n.nspname" + MATCHES, parameters))
+                    .asMatchPredicate()).map(n -> new Object[] {n, PgCatalogView.OWNER}).toList();
             case PSQL_DATABASES -> List.<Object[]>of(q.labels().stream().map(label -> switch (label) {
                 case "Name" -> view.database;
                 case "Owner" -> PgCatalogView.OWNER;
@@ -100,26 +101,28 @@ final class PsqlCatalog {
         Pattern name = regex(q.argument("c.relname" + MATCHES, parameters)); // a table's or an index's
         List<Object[]> out = new ArrayList<>();
         for (TableDef t : inSchema(q, view, parameters)) {
-            String table = PgCatalogView.name(t.name());
+            String table = PgCatalogView.relation(t.name());
+            String schema = PgCatalogView.schema(t.name());
             if (kinds.contains("r") && name.matcher(table).matches()) {
-                out.add(row(labels, table, "table", null));
+                out.add(row(labels, schema, table, "table", null));
             }
             if (kinds.contains("i")) {
                 view.indexes(t).stream().filter(i -> name.matcher(i.name()).matches())
-                        .forEach(i -> out.add(row(labels, i.name(), "index", table)));
+                        .forEach(i -> out.add(row(labels, schema, i.name(), "index", table)));
             }
         }
+        int bySchema = Math.max(0, labels.indexOf("Schema"));
         int byName = Math.max(0, labels.indexOf("Name"));
-        out.sort(Comparator.comparing(r -> String.valueOf(r[byName])));
+        out.sort(Comparator.comparing((Object[] r) -> String.valueOf(r[bySchema])).thenComparing(r -> String.valueOf(r[byName])));
         return out;
     }
 
     /** Size, access method and description Tell does not have: null, as psql shows a blank. */
-    private static Object[] row(List<String> labels, String name, String type, String table) {
+    private static Object[] row(List<String> labels, String schema, String name, String type, String table) {
         Object[] row = new Object[labels.size()];
         for (int i = 0; i < row.length; i++) {
             row[i] = switch (labels.get(i)) {
-                case "Schema" -> PgCatalogView.SCHEMA;
+                case "Schema" -> schema;
                 case "Name" -> name;
                 case "Type" -> type;
                 case "Owner" -> PgCatalogView.OWNER;
@@ -136,11 +139,12 @@ final class PsqlCatalog {
         Pattern name = regex(q.argument("c.relname" + MATCHES, parameters));
         List<Object[]> out = new ArrayList<>();
         for (TableDef t : inSchema(q, view, parameters)) {
-            if (name.matcher(PgCatalogView.name(t.name())).matches()) {
-                out.add(new Object[] {PgCatalogView.oid(t), PgCatalogView.SCHEMA, PgCatalogView.name(t.name())});
+            String schema = PgCatalogView.schema(t.name());
+            if (name.matcher(PgCatalogView.relation(t.name())).matches()) {
+                out.add(new Object[] {PgCatalogView.oid(t), schema, PgCatalogView.relation(t.name())});
             }
             view.indexes(t).stream().filter(i -> name.matcher(i.name()).matches())
-                    .forEach(i -> out.add(new Object[] {i.oid(), PgCatalogView.SCHEMA, i.name()}));
+                    .forEach(i -> out.add(new Object[] {i.oid(), schema, i.name()}));
         }
         out.sort(Comparator.comparing(r -> (String) r[2]));
         return out;
@@ -159,10 +163,15 @@ final class PsqlCatalog {
             false, "", 0, "", "p", "n", "btree"}).toList();
     }
 
-    /** The tables, when a psql pattern names a schema ({@code n.nspname ~ '^(public)$'}), of that one. */
+    /**
+     * The tables of the schemas a psql pattern names ({@code n.nspname ~ '^(public)$'}); without one, those the session
+     * sees by their bare names ({@code pg_table_is_visible}), as psql lists them on PostgreSQL.
+     */
     private static List<TableDef> inSchema(CatalogQuery q, PgCatalogView view, List<Object> parameters) {
         Pattern schema = regex(q.argument("n.nspname" + MATCHES, parameters));
-        return schema.matcher(PgCatalogView.SCHEMA).matches() ? view.tables() : List.of();
+        boolean visibleOnly = q.has("pg_table_is_visible(c.oid)");
+        return view.tables().stream().filter(t -> schema.matcher(PgCatalogView.schema(t.name())).matches()
+                && (!visibleOnly || view.visible(t))).toList();
     }
 
     private static Pattern regex(String re) {
@@ -220,7 +229,7 @@ final class PsqlCatalog {
         for (TableDef t : view.tables()) {
             for (ForeignKeyDef fk : t.foreignKeys()) {
                 if (fk.refTable().equals(target.get().name())) {
-                    out.add(new Object[] {PgCatalogView.name(fk.name()), PgCatalogView.name(t.name()), foreignKey(fk)});
+                    out.add(new Object[] {PgCatalogView.relation(fk.name()), PgCatalogView.relation(t.name()), foreignKey(fk)});
                 }
             }
         }

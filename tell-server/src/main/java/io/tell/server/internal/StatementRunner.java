@@ -1,7 +1,9 @@
 package io.tell.server.internal;
 
 import io.tell.sql.PreparedSql;
+import io.tell.sql.SchemaPath;
 import io.tell.sql.SqlSession;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -24,6 +26,7 @@ final class StatementRunner {
         this.parameters = parameters;
         this.out = out;
         this.catalog = catalog;
+        session.setSchemaPath(schemaPath(parameters.get("search_path"))); // the client may send one at startup
     }
 
     /** 25P02 unless {@code statement} may run in the current transaction state. */
@@ -54,8 +57,8 @@ final class StatementRunner {
     /** A catalog query's rows, computed when the portal first runs and sent as the row limit allows. */
     private void catalogRows(CatalogQuery query, Portal portal, int maxRows) {
         if (portal.catalogRows == null) {
-            portal.catalogRows = CatalogAnswers.rows(query, catalog.catalog(), catalog.database(), portal.parameters)
-                    .iterator();
+            portal.catalogRows = CatalogAnswers.rows(query, catalog.catalog(), catalog.database(), session.schemaPath(),
+                    portal.parameters).iterator();
         }
         long sent = 0;
         while (portal.catalogRows.hasNext() && (maxRows <= 0 || sent < maxRows)) {
@@ -121,6 +124,7 @@ final class StatementRunner {
                     parameters.reset(r.name());
                     report(SessionParameters.canonical(r.name()));
                 }
+                session.setSchemaPath(schemaPath(parameters.get("search_path")));
             }
             case ControlCommand.Show s -> out.dataRow(portal.columns, new Object[] {show(s.name())});
             case ControlCommand.Maintenance m -> {
@@ -142,6 +146,27 @@ final class StatementRunner {
         } else if (parameters.set(key, value) != null) {
             report(key);
         }
+        if (key.equals("search_path")) {
+            session.setSchemaPath(schemaPath(parameters.get(key)));
+        }
+    }
+
+    /**
+     * The schema path a {@code search_path} value names: its schemas in order, {@code $user} left out (Tell has no
+     * schema per user); a name in lower case is a PostgreSQL client's unquoted name, which Tell spells in upper case.
+     */
+    static SchemaPath schemaPath(String searchPath) {
+        List<String> schemas = new java.util.ArrayList<>();
+        for (String part : searchPath.split(",")) {
+            String name = part.strip();
+            if (name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")) {
+                name = name.substring(1, name.length() - 1);
+            }
+            if (!name.isEmpty() && !name.equals("$user")) {
+                schemas.add(name.equals(name.toLowerCase(Locale.ROOT)) ? name.toUpperCase(Locale.ROOT) : name);
+            }
+        }
+        return new SchemaPath(schemas);
     }
 
     private void report(String key) {
