@@ -35,7 +35,7 @@ import org.hibernate.type.descriptor.sql.internal.DdlTypeImpl;
  *       {@code getGeneratedKeys}) and sequences ({@code NEXT VALUE FOR}); Hibernate's pooled
  *       sequences work as they are.</li>
  *   <li>DDL: {@code IF EXISTS} where Tell takes it, foreign keys added and dropped by ALTER
- *       TABLE, CHECK constraints (Hibernate's for enums), no schemas but PUBLIC.</li>
+ *       TABLE, CHECK constraints (Hibernate's for enums), schemas (CREATE SCHEMA, qualified names).</li>
  *   <li>Errors: Tell's 40001 (a write-write conflict or a failed SERIALIZABLE validation)
  *       becomes {@link LockAcquisitionException}, which JPA reports as an
  *       {@code OptimisticLockException}; 23xxx become constraint violations naming the
@@ -142,10 +142,6 @@ public class TellDialect extends Dialect {
         return false;
     }
 
-    @Override
-    public boolean canCreateSchema() {
-        return false;
-    }
 
     @Override
     public boolean supportsCascadeDelete() {
@@ -157,9 +153,16 @@ public class TellDialect extends Dialect {
         return false;
     }
 
+    /** As on PostgreSQL: schema creation drops the schema first, which may not exist yet, with what it holds. */
+    @Override
+    public String[] getDropSchemaCommand(String schemaName) {
+        return new String[] {"drop schema if exists " + schemaName + " cascade"};
+    }
+
+    /** Tables and sequences may be qualified by a schema ({@code hibernate.default_schema}); Tell has no catalogs. */
     @Override
     public NameQualifierSupport getNameQualifierSupport() {
-        return NameQualifierSupport.NONE;
+        return NameQualifierSupport.SCHEMA;
     }
 
     @Override

@@ -43,9 +43,16 @@ abstract class JpaScenarios {
     /** The JDBC URL of a fresh database for one test. */
     abstract String url();
 
+    /** Persistence properties besides the URL: none unless a subclass says. */
+    Map<String, Object> properties() {
+        return Map.of();
+    }
+
     @BeforeEach
     void open() {
-        emf = Persistence.createEntityManagerFactory("tell", Map.of("jakarta.persistence.jdbc.url", url()));
+        Map<String, Object> properties = new java.util.HashMap<>(properties());
+        properties.put("jakarta.persistence.jdbc.url", url());
+        emf = Persistence.createEntityManagerFactory("tell", properties);
     }
 
     @AfterEach
@@ -231,7 +238,7 @@ abstract class JpaScenarios {
             return null;
         });
         PersistenceException e = assertThrows(PersistenceException.class, () -> inTx(em ->
-                em.createNativeQuery("update Book set genre = 'COMIC'").executeUpdate()));
+                em.createNativeQuery("update {h-schema}Book set genre = 'COMIC'").executeUpdate()));
         ConstraintViolationException cve = cause(e, ConstraintViolationException.class);
         assertNotNull(cve, () -> "expected Hibernate's CHECK on the enum column to refuse the value: " + e);
         assertEquals("23514", cve.getSQLState());
