@@ -22,7 +22,6 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
-import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlUpdate;
@@ -103,26 +102,31 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
     }
 
     /**
-     * The CHECK constraints of an INSERT's, UPDATE's or MERGE's target table compiled over its rows (as a
-     * RETURNING list of the conditions); null for other statements and tables without checks.
+     * The CHECK constraints of an INSERT's or UPDATE's target table compiled over its rows; null for other
+     * statements and tables without checks.
      */
     static io.tell.sql.plan.RowChecks checks(SqlFrontEnd frontEnd, SqlNode dml) {
-        if (!(dml instanceof SqlInsert) && !(dml instanceof SqlUpdate) && !(dml instanceof SqlMerge)) {
+        if (!(dml instanceof SqlInsert) && !(dml instanceof SqlUpdate)) {
             return null;
         }
         TableDef def = frontEnd.table(targetId(dml));
-        if (def == null || def.checks().isEmpty()) {
+        return def == null ? null : checks(frontEnd, def);
+    }
+
+    /** The CHECK constraints of {@code def} compiled over its rows (as a RETURNING list of the conditions); null for none. */
+    static io.tell.sql.plan.RowChecks checks(SqlFrontEnd frontEnd, TableDef def) {
+        if (def.checks().isEmpty()) {
             return null;
         }
         String list = String.join(", ", def.checks().stream().map(c -> "(" + c.condition() + ")").toList());
         List<String> names = def.checks().stream().map(io.tell.sql.CheckDef::name).toList();
-        return new io.tell.sql.plan.RowChecks(def.name(), names, plan(frontEnd, dml, list).exprs());
+        SqlNode table = SqlFrontEnd.parse("DELETE FROM " + Names.quotedQualified(def.name()));
+        return new io.tell.sql.plan.RowChecks(def.name(), names, plan(frontEnd, table, list).exprs());
     }
 
-    /** The target table of an INSERT, UPDATE, DELETE or MERGE; null for other statements. */
+    /** The target table of an INSERT, UPDATE or DELETE; null for other statements. */
     static TableDef target(SqlFrontEnd frontEnd, SqlNode statement) {
-        if (!(statement instanceof SqlInsert) && !(statement instanceof SqlUpdate) && !(statement instanceof SqlDelete)
-                && !(statement instanceof SqlMerge)) {
+        if (!(statement instanceof SqlInsert) && !(statement instanceof SqlUpdate) && !(statement instanceof SqlDelete)) {
             return null;
         }
         return frontEnd.table(targetId(statement));
@@ -175,7 +179,6 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
             case SqlInsert i -> i.getTargetTable();
             case SqlUpdate u -> u.getTargetTable();
             case SqlDelete d -> d.getTargetTable();
-            case SqlMerge m -> m.getTargetTable();
             default -> null;
         };
         if (!(table instanceof SqlIdentifier id)) {
@@ -189,7 +192,6 @@ record ReturningClause(List<Expr> exprs, List<ColumnInfo> columns) {
         SqlIdentifier alias = switch (dml) {
             case SqlUpdate u -> u.getAlias();
             case SqlDelete d -> d.getAlias();
-            case SqlMerge m -> m.getAlias();
             default -> null;
         };
         String name = String.join(".", targetId(dml).names.stream().map(Names::quoted).toList());

@@ -64,37 +64,79 @@ final class SqlText {
         return topLevel(sql, 0, word);
     }
 
-    /** Where {@code word} (a whole word, any case) first stands from {@code from} on, outside parentheses, quotes and comments; -1 if nowhere. */
-    private static int topLevel(String sql, int from, String word) {
-        int depth = 0;
-        int n = sql.length();
-        for (int i = 0; i < n; i++) {
+    /**
+     * Where {@code word} (a whole word, any case) first stands from {@code from} on, outside parentheses, CASE … END,
+     * quotes and comments; -1 if nowhere.
+     */
+    static int topLevel(String sql, int from, String word) {
+        int[] depth = {0};
+        return firstInCode(sql, i -> {
             char c = sql.charAt(i);
-            if (c == '\'' || c == '"') {
-                int e = sql.indexOf(c, i + 1);
-                while (e >= 0 && e + 1 < n && sql.charAt(e + 1) == c) {
-                    e = sql.indexOf(c, e + 2);
-                }
-                i = e < 0 ? n : e;
-            } else if (sql.startsWith("--", i)) {
-                int e = sql.indexOf('\n', i);
-                i = e < 0 ? n : e;
-            } else if (sql.startsWith("/*", i)) {
-                int e = sql.indexOf("*/", i + 2);
-                i = e < 0 ? n : e + 1;
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (i >= from && depth == 0 && sql.regionMatches(true, i, word, 0, word.length())
-                    && boundary(sql, i - 1) && boundary(sql, i + word.length())) {
+            if (c == '(' || wordAt(sql, i, "CASE")) {
+                depth[0]++;
+                return false;
+            }
+            if (c == ')' || wordAt(sql, i, "END")) {
+                depth[0]--;
+                return false;
+            }
+            return i >= from && depth[0] == 0 && wordAt(sql, i, word);
+        });
+    }
+
+    /** How many {@code ?} parameters {@code sql} has outside quotes and comments. */
+    static int placeholders(String sql) {
+        int[] count = {0};
+        firstInCode(sql, i -> {
+            if (sql.charAt(i) == '?') {
+                count[0]++;
+            }
+            return false;
+        });
+        return count[0];
+    }
+
+    /** The first index outside quotes and comments, in order, for which {@code test} holds; -1 for none. */
+    private static int firstInCode(String sql, java.util.function.IntPredicate test) {
+        for (int i = 0; i < sql.length(); i++) {
+            int skipped = skipped(sql, i);
+            if (skipped >= 0) {
+                i = skipped;
+            } else if (test.test(i)) {
                 return i;
             }
         }
         return -1;
     }
 
-    private static int skipBlanks(String sql, int i) {
+    /** Where the quoted name, string or comment that starts at {@code i} ends (its last character); -1 if none starts there. */
+    private static int skipped(String sql, int i) {
+        int n = sql.length();
+        char c = sql.charAt(i);
+        if (c == '\'' || c == '"') {
+            int e = sql.indexOf(c, i + 1);
+            while (e >= 0 && e + 1 < n && sql.charAt(e + 1) == c) {
+                e = sql.indexOf(c, e + 2);
+            }
+            return e < 0 ? n : e;
+        }
+        if (sql.startsWith("--", i)) {
+            int e = sql.indexOf('\n', i);
+            return e < 0 ? n : e;
+        }
+        if (sql.startsWith("/*", i)) {
+            int e = sql.indexOf("*/", i + 2);
+            return e < 0 ? n : e + 1;
+        }
+        return -1;
+    }
+
+    private static boolean wordAt(String sql, int i, String word) {
+        return sql.regionMatches(true, i, word, 0, word.length()) && boundary(sql, i - 1)
+                && boundary(sql, i + word.length());
+    }
+
+    static int skipBlanks(String sql, int i) {
         while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
             i++;
         }

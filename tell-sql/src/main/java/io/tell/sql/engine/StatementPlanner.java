@@ -11,7 +11,6 @@ import io.tell.sql.exec.ExecNode;
 import io.tell.sql.plan.FastPath;
 import io.tell.sql.plan.ForeignKeyRules;
 import io.tell.sql.plan.Implementor;
-import io.tell.sql.plan.Merges;
 import io.tell.sql.plan.Projections;
 import io.tell.sql.plan.RowChecks;
 import io.tell.sql.plan.TellRel;
@@ -68,6 +67,9 @@ final class StatementPlanner {
 
     static Plan plan(ProcessingNode node, SqlFrontEnd frontEnd, String text) {
         String sql = SqlText.trim(text);
+        if (SqlText.firstWord(sql).equals("MERGE")) {
+            return MergeStatement.plan(node, frontEnd, text, sql);
+        }
         SqlText.Returning returning = SqlText.withoutReturning(sql);
         if (returning != null) {
             sql = returning.statement();
@@ -88,7 +90,7 @@ final class StatementPlanner {
         GeneratedAlways.check(frontEnd, body);
         PreparedSql.Kind kind = explain || returning != null || body.getKind().belongsTo(SqlKind.QUERY)
                 ? PreparedSql.Kind.QUERY : PreparedSql.Kind.DML;
-        RelNode physical = Projections.pushDown(physical(frontEnd, v, body));
+        RelNode physical = Projections.pushDown(physical(frontEnd, v, body, rel -> rel));
         List<RelDataType> paramTypes = new ArrayList<>();
         List<ColumnInfo> params = new ArrayList<>();
         for (RelDataTypeField f : explain ? List.<RelDataTypeField>of() : v.parameterTypes().getFieldList()) {
@@ -131,12 +133,14 @@ final class StatementPlanner {
                 returning != null, upsertTrees);
     }
 
-    private static RelNode physical(SqlFrontEnd frontEnd, SqlFrontEnd.Validated v, SqlNode body) {
+    /** The physical plan of {@code body}, validated as {@code v}; {@code adjust} sees its relational form first. */
+    static RelNode physical(SqlFrontEnd frontEnd, SqlFrontEnd.Validated v, SqlNode body,
+                            java.util.function.UnaryOperator<RelNode> adjust) {
         VolcanoPlanner volcano = new VolcanoPlanner();
         volcano.addRelTraitDef(ConventionTraitDef.INSTANCE);
         RelOptCluster cluster = RelOptCluster.create(volcano, new RexBuilder(frontEnd.types()));
         RelRoot root = converter(frontEnd, v, cluster).convertQuery(body, false, true);
-        RelNode rel = Merges.planned(root.project());
+        RelNode rel = adjust.apply(root.project());
         UnsupportedFeatures.check(rel);
         RelNode fast = FastPath.plan(rel);
         if (fast != null) {

@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * The row-at-a-time writes of one execution of a statement that both inserts and updates
- * (INSERT … ON CONFLICT, MERGE): rows validated against the table and its CHECK constraints,
+ * (INSERT … ON CONFLICT, MERGE, which also deletes): rows validated against the table and its CHECK constraints,
  * foreign keys checked, the rows it changed remembered (so none is changed twice), and the count
  * or the RETURNING rows of what changed.
  */
@@ -62,6 +62,16 @@ final class RowWrites {
         }
         if (store.update(ctx.transaction(), rid, next)) {
             changed(next);
+        }
+    }
+
+    /** Deletes the row at {@code rid}, which held {@code old}. */
+    void delete(long rid, Object[] old) {
+        if (fks != null) {
+            fks.beforeDelete(ctx.transaction(), old);
+        }
+        if (store.delete(ctx.transaction(), rid)) {
+            changed(old);
         }
     }
 

@@ -22,7 +22,7 @@ import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rex.RexNode;
 
 /**
- * INSERT, UPDATE, DELETE and MERGE ({@link Merges}) over {@link TableStore}. The input is read
+ * INSERT, UPDATE and DELETE over {@link TableStore} (MERGE is planned apart, {@link Merges}). The input is read
  * completely first and every new row validated (types, lengths, NOT NULL) before the first write, so a statement
  * that fails on bad data changes nothing. UPDATE and DELETE take each row's rid from the scan
  * of the target table at the bottom of the input (the left-most path through filters,
@@ -47,24 +47,21 @@ public final class TellTableModify extends TableModify implements TellRel {
         TableStore store = impl.table(table);
         TableDef def = store.def();
         Operation op = getOperation();
-        if (op != Operation.INSERT && op != Operation.MERGE) {
+        if (op != Operation.INSERT && op != Operation.UPDATE && op != Operation.DELETE) {
+            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "EXPLAIN of " + op + " is not supported");
+        }
+        if (op != Operation.INSERT) {
             impl.setRidSource(targetScan(getInput(), def));
         }
         ExecNode in = impl.visit(getInput());
         int width = def.columns().size();
-        int[] updated = op == Operation.UPDATE || op == Operation.MERGE ? def.columnIndexes(getUpdateColumnList()) : new int[0];
+        int[] updated = op == Operation.UPDATE ? def.columnIndexes(getUpdateColumnList()) : new int[0];
         Implementor.RowReturner returner = impl.returner();
         Upsert upsert = impl.upsert();
         RowChecks checks = impl.rowChecks();
         ForeignKeyRules fks = impl.foreignKeys();
         if (upsert != null) {
             return ctx -> Cursor.of(new Upserts(store, upsert, new RowWrites(store, returner, checks, fks, ctx), ctx)
-                    .run(in.open(ctx)));
-        }
-        if (op == Operation.MERGE) {
-            boolean inserts = getInput().getRowType().getFieldCount() != (updated.length > 0 ? width + updated.length : 0);
-            int[] set = updated.length > 0 ? updated : null;
-            return ctx -> Cursor.of(new Merges(store, inserts, set, new RowWrites(store, returner, checks, fks, ctx), ctx)
                     .run(in.open(ctx)));
         }
         return ctx -> {

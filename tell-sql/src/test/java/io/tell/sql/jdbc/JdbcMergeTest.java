@@ -102,6 +102,30 @@ class JdbcMergeTest {
         }
     }
 
+    @Test
+    void parametersAnywhereInMergeAreNumberedAsWritten() throws SQLException {
+        String sql = "MERGE INTO kv USING (VALUES (CAST(? AS VARCHAR(10)), CAST(? AS INT))) AS v (k, n) ON kv.k = v.k AND ? = 1"
+                + " WHEN MATCHED AND v.n > ? THEN UPDATE SET n = kv.n + v.n + ?"
+                + " WHEN NOT MATCHED THEN INSERT (k, n) VALUES (v.k, v.n * ?)";
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            java.sql.ParameterMetaData types = p.getParameterMetaData();
+            assertEquals(6, types.getParameterCount());
+            assertEquals(java.sql.Types.VARCHAR, types.getParameterType(1));
+            assertEquals(java.sql.Types.INTEGER, types.getParameterType(2));
+            Object[][] runs = {{"a", 5, 1, 0, 100, 2}, {"a", 5, 1, 0, 100, 2}, {"a", 5, 1, 10, 100, 2}, {"b", 3, 0, 0, 0, 3}};
+            int[] counts = new int[runs.length];
+            for (int r = 0; r < runs.length; r++) {
+                for (int i = 0; i < runs[r].length; i++) {
+                    p.setObject(i + 1, runs[r][i]);
+                }
+                counts[r] = p.executeUpdate();
+            }
+            // inserted 5 * 2; updated 10 + 5 + 100; no clause for 5 > 10; ON false for b, so inserted 3 * 3
+            assertEquals(List.of(1, 1, 0, 1), java.util.Arrays.stream(counts).boxed().toList());
+        }
+        assertEquals(List.of("a=115", "b=9"), rows("SELECT k, n FROM kv ORDER BY k"));
+    }
+
     private List<String> rows(String sql) throws SQLException {
         return rows(c, sql);
     }
