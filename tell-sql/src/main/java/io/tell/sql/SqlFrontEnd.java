@@ -2,6 +2,7 @@ package io.tell.sql;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.sql.exec.PostgresFunctions;
 import io.tell.sql.exec.SequenceFunctions;
 import io.tell.sql.exec.UuidFunctions;
 import io.tell.sql.internal.CatalogSchema;
@@ -61,9 +62,13 @@ public final class SqlFrontEnd {
         }
     };
 
-    /** Calcite's standard operators and functions, plus PostgreSQL's {@code nextval}, {@code currval} and {@code gen_random_uuid}. */
+    /**
+     * Calcite's standard operators and functions, plus PostgreSQL's {@code nextval}, {@code currval},
+     * {@code gen_random_uuid} and those of {@link PostgresFunctions}.
+     */
     static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
-            SqlOperatorTables.of(SequenceFunctions.NEXTVAL, SequenceFunctions.CURRVAL, UuidFunctions.GEN_RANDOM_UUID));
+            SqlOperatorTables.of(SequenceFunctions.NEXTVAL, SequenceFunctions.CURRVAL, UuidFunctions.GEN_RANDOM_UUID),
+            SqlOperatorTables.of(PostgresFunctions.OPERATORS));
 
     /**
      * Calcite's default type system, except that CASE/UNION over strings of different lengths

@@ -13,6 +13,7 @@ import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 /**
@@ -68,7 +69,25 @@ public final class ExprCompiler {
             Map.entry(SqlStdOperatorTable.CURRENT_TIME, (c, o) -> DateFunctions.current(c)),
             Map.entry(SqlStdOperatorTable.CURRENT_TIMESTAMP, (c, o) -> DateFunctions.current(c)),
             Map.entry(SqlStdOperatorTable.LOCALTIME, (c, o) -> DateFunctions.current(c)),
-            Map.entry(SqlStdOperatorTable.LOCALTIMESTAMP, (c, o) -> DateFunctions.current(c)));
+            Map.entry(SqlStdOperatorTable.LOCALTIMESTAMP, (c, o) -> DateFunctions.current(c)),
+            Map.entry(PostgresFunctions.NOW, (c, o) -> DateFunctions.current(c)),
+            Map.entry(PostgresFunctions.DATE_TRUNC, (c, o) -> PostgresFunctions.dateTrunc(o)),
+            Map.entry(SqlLibraryOperators.LENGTH, (c, o) -> ByteFunctions.applies(c) ? ByteFunctions.length(o.get(0))
+                    : StringFunctions.charLength(o.get(0))),
+            Map.entry(PostgresFunctions.GREATEST, (c, o) -> PostgresFunctions.extreme(c, o, true)),
+            Map.entry(PostgresFunctions.LEAST, (c, o) -> PostgresFunctions.extreme(c, o, false)),
+            Map.entry(SqlLibraryOperators.LEFT, (c, o) -> PostgresFunctions.side(o, true)),
+            Map.entry(SqlLibraryOperators.RIGHT, (c, o) -> PostgresFunctions.side(o, false)),
+            Map.entry(SqlLibraryOperators.REPEAT, (c, o) -> PostgresFunctions.repeat(o)),
+            Map.entry(SqlLibraryOperators.REVERSE, (c, o) -> PostgresFunctions.reverse(o.get(0))),
+            Map.entry(SqlLibraryOperators.LTRIM, (c, o) -> PostgresFunctions.trim(o.get(0), true)),
+            Map.entry(SqlLibraryOperators.RTRIM, (c, o) -> PostgresFunctions.trim(o.get(0), false)),
+            Map.entry(SqlLibraryOperators.STARTS_WITH, (c, o) -> PostgresFunctions.startsWith(o)),
+            Map.entry(SqlLibraryOperators.CONCAT_FUNCTION, (c, o) -> PostgresFunctions.concat(c, o)),
+            Map.entry(SqlLibraryOperators.SPLIT_PART, (c, o) -> PostgresFunctions.splitPart(o)),
+            Map.entry(SqlLibraryOperators.MD5, (c, o) -> PostgresFunctions.md5(o.get(0))),
+            // PG_3 and PG_4 are equal operators (one name, one kind): this entry serves both
+            Map.entry(SqlLibraryOperators.REGEXP_REPLACE_PG_3, (c, o) -> PostgresFunctions.regexpReplace(o)));
 
     private ExprCompiler() {
     }
