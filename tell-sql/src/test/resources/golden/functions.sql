@@ -61,3 +61,27 @@ SELECT regexp_replace(s, '(', 'x') FROM a
 
 statement error 22018 field position must not be zero
 SELECT split_part(s, ',', 0) FROM a
+
+# PostgreSQL's casts, operand::type, on any operand (also in views and CHECK constraints).
+query
+SELECT x::text, id::smallint, (x + 1)::numeric(5, 2), count(*)::int8, a.x::bigint::text FROM a WHERE x IS NOT NULL GROUP BY x, id, a.x ORDER BY x
+----
+10 | 1 | 11.00 | 1 | 10
+20 | 2 | 21.00 | 1 | 20
+
+statement ok
+CREATE TABLE casts (id INT PRIMARY KEY, n VARCHAR(5), CHECK (n::int > 0))
+
+statement error 23514 violates check constraint
+INSERT INTO casts VALUES (1, '0')
+
+statement ok
+CREATE VIEW cast_view AS SELECT id, n::int + 1 AS m FROM casts
+
+statement count 1
+INSERT INTO casts VALUES (2, '41')
+
+query
+SELECT m FROM cast_view
+----
+42

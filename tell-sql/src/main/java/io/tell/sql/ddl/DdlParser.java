@@ -2,6 +2,7 @@ package io.tell.sql.ddl;
 
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
+import io.tell.sql.CastSyntax;
 import io.tell.sql.ColumnDef;
 import io.tell.sql.ColumnType;
 import io.tell.sql.ForeignKeyDef;
@@ -305,7 +306,7 @@ public final class DdlParser {
         while (query.endsWith(";")) {
             query = query.substring(0, query.length() - 1).stripTrailing();
         }
-        return new DdlStatement.CreateView(name, orReplace, columns, query); // the rest is not DDL tokens
+        return new DdlStatement.CreateView(name, orReplace, columns, CastSyntax.rewrite(query)); // the rest is Calcite's
     }
 
     /** Where {@code t} starts in the text. */
@@ -555,7 +556,7 @@ public final class DdlParser {
         } else if (in.accept("REFERENCES")) {
             t.foreignKeys.add(references(name, List.of(column)));
         } else if (in.accept("CHECK")) {
-            t.checks.add(new TableSpec.CheckSpec(name, in.parenthesized("a condition")));
+            t.checks.add(new TableSpec.CheckSpec(name, CastSyntax.rewrite(in.parenthesized("a condition"))));
         } else {
             throw in.expected("PRIMARY KEY, UNIQUE, REFERENCES or CHECK");
         }
@@ -565,7 +566,7 @@ public final class DdlParser {
         String name = in.accept("CONSTRAINT") ? in.identifier("a constraint name") : null;
         Token at = in.token();
         if (in.accept("CHECK")) {
-            t.checks.add(new TableSpec.CheckSpec(name, in.parenthesized("a condition")));
+            t.checks.add(new TableSpec.CheckSpec(name, CastSyntax.rewrite(in.parenthesized("a condition"))));
             return;
         }
         if (in.accept("PRIMARY")) {

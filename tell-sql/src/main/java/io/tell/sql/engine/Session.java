@@ -3,6 +3,7 @@ package io.tell.sql.engine;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.sql.Catalog;
+import io.tell.sql.CastSyntax;
 import io.tell.sql.CatalogSnapshot;
 import io.tell.sql.ConstraintErrors;
 import io.tell.sql.PreparedSql;
@@ -57,11 +58,12 @@ public final class Session implements SqlSession {
     }
 
     @Override
-    public PreparedSql prepare(String sql) {
+    public PreparedSql prepare(String text) {
         checkOpen();
-        if (Ddl.isDdl(sql)) {
-            return Ddl.prepare(sql);
+        if (Ddl.isDdl(text)) {
+            return Ddl.prepare(text);
         }
+        String sql = CastSyntax.rewrite(text);
         CatalogSnapshot cat = tx != null ? catalog : node.catalog().cached();
         try {
             PreparedSql lifted = lifted(sql, cat);
