@@ -240,3 +240,13 @@ query
 SELECT COUNT(*) FROM account
 ----
 3
+
+# EXPLAIN shows the clauses and the query MERGE runs: each source row looks the target up by its key.
+query
+EXPLAIN PLAN FOR MERGE INTO account USING txn AS t ON account.id = t.id WHEN MATCHED AND t.kind = 'close' THEN DELETE WHEN NOT MATCHED THEN INSERT (id, balance) VALUES (t.id, t.amount)
+----
+TellMerge(table=[ACCOUNT], clauses=[MATCHED AND ... DELETE, NOT MATCHED INSERT])
+  TellProject(ID=[$3], BALANCE=[$4], STATUS=[$5], OPENED=[$6], EXPR$4=[=($2, 'close')], ID0=[$0], AMOUNT=[$1])
+    TellCorrelate(correlation=[$cor0], joinType=[left], requiredColumns=[{0}])
+      TellTableScan(table=[[PUBLIC, TXN]])
+      TellIndexScan(table=[[PUBLIC, ACCOUNT]], index=[PRIMARY KEY], key=[[$cor0.ID]])

@@ -53,7 +53,8 @@ final class MergeStatement {
     private MergeStatement() {
     }
 
-    static Plan plan(ProcessingNode node, SqlFrontEnd frontEnd, String text, String sql) {
+    /** The plan of MERGE {@code sql}; with {@code explain}, of EXPLAIN PLAN FOR it: the query's plan under a TellMerge line. */
+    static Plan plan(ProcessingNode node, SqlFrontEnd frontEnd, String text, String sql, boolean explain) {
         if (SqlText.topLevel(sql, 0, "RETURNING") >= 0) {
             throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "MERGE ... RETURNING is not supported");
         }
@@ -81,6 +82,16 @@ final class MergeStatement {
         int[] order = statementOrder(SqlText.placeholders(String.join(", ", items)),
                 SqlText.placeholders(m.source() + " " + m.on()));
         RelNode physical = Projections.pushDown(StatementPlanner.physical(frontEnd, v, v.node(), rel -> renumbered(rel, order)));
+        if (explain) {
+            List<Object[]> lines = new ArrayList<>();
+            lines.add(new Object[] {"TellMerge(table=[" + def.name() + "], clauses=" + m.clauses().stream()
+                    .map(c -> (c.matched() ? "MATCHED" : "NOT MATCHED") + (c.condition() == null ? "" : " AND ...") + " "
+                            + c.action()).toList() + ")"});
+            org.apache.calcite.plan.RelOptUtil.toString(physical).lines().forEach(l -> lines.add(new Object[] {"  " + l}));
+            RelDataType line = frontEnd.types().builder().add("PLAN", org.apache.calcite.sql.type.SqlTypeName.VARCHAR).build();
+            return new Plan(text, PreparedSql.Kind.QUERY, ColumnInfos.of(line, null), List.of(), List.of(),
+                    ctx -> io.tell.sql.exec.Cursor.of(lines), frontEnd.catalogVersion(), false, false, java.util.Set.of());
+        }
         Implementor impl = new Implementor(node, false);
         RowChecks checks = ReturningClause.checks(frontEnd, def);
         if (checks != null) {

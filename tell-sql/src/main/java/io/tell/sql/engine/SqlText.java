@@ -12,6 +12,14 @@ final class SqlText {
     private SqlText() {
     }
 
+    private static final Pattern EXPLAIN = Pattern.compile("(?is)^\\s*EXPLAIN\\s+PLAN\\s+FOR\\s+(.*)$");
+
+    /** The statement after {@code EXPLAIN PLAN FOR}, or null when {@code sql} is no such EXPLAIN. */
+    static String explained(String sql) {
+        Matcher m = EXPLAIN.matcher(sql);
+        return m.matches() ? m.group(1) : null;
+    }
+
     /** The text without trailing semicolons and white space. */
     static String trim(String sql) {
         return TRAILING_SEMICOLONS.matcher(sql).replaceFirst("");

@@ -68,7 +68,11 @@ final class StatementPlanner {
     static Plan plan(ProcessingNode node, SqlFrontEnd frontEnd, String text) {
         String sql = SqlText.trim(text);
         if (SqlText.firstWord(sql).equals("MERGE")) {
-            return MergeStatement.plan(node, frontEnd, text, sql);
+            return MergeStatement.plan(node, frontEnd, text, sql, false);
+        }
+        String explained = SqlText.explained(sql);
+        if (explained != null && SqlText.firstWord(explained).equals("MERGE")) {
+            return MergeStatement.plan(node, frontEnd, text, explained, true);
         }
         SqlText.Returning returning = SqlText.withoutReturning(sql);
         if (returning != null) {

@@ -48,7 +48,7 @@ public final class TellTableModify extends TableModify implements TellRel {
         TableDef def = store.def();
         Operation op = getOperation();
         if (op != Operation.INSERT && op != Operation.UPDATE && op != Operation.DELETE) {
-            throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "EXPLAIN of " + op + " is not supported");
+            throw TellException.of(ErrorCode.INTERNAL, op + " reached TellTableModify; MERGE has a plan of its own");
         }
         if (op != Operation.INSERT) {
             impl.setRidSource(targetScan(getInput(), def));
