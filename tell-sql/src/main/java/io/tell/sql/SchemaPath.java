@@ -18,6 +18,27 @@ public record SchemaPath(List<String> schemas) {
         schemas = List.copyOf(schemas);
     }
 
+    /**
+     * The path a list of schema names gives, as PostgreSQL's {@code search_path} and its JDBC driver's
+     * {@code currentSchema} write it: comma-separated, a name in double quotes taken as it is, one in lower case
+     * as an unquoted name (which Tell spells in upper case), {@code $user} left out (Tell has no schema per user).
+     */
+    public static SchemaPath parse(String list) {
+        List<String> schemas = new java.util.ArrayList<>();
+        for (String part : list.split(",")) {
+            String name = part.strip();
+            if (name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")) {
+                name = name.substring(1, name.length() - 1);
+            } else if (name.equals(name.toLowerCase(java.util.Locale.ROOT))) {
+                name = name.toUpperCase(java.util.Locale.ROOT);
+            }
+            if (!name.isEmpty() && !name.equals("$user") && !name.equals("$USER")) {
+                schemas.add(name);
+            }
+        }
+        return new SchemaPath(schemas);
+    }
+
     /** The schema an unqualified new object goes to: the first of the path that exists (3F000 when none does). */
     public String creationSchema(CatalogSnapshot cat) {
         return schemas.stream().filter(cat::hasSchema).findFirst().orElseThrow(() -> TellException.of(

@@ -3,7 +3,6 @@ package io.tell.server.internal;
 import io.tell.sql.PreparedSql;
 import io.tell.sql.SchemaPath;
 import io.tell.sql.SqlSession;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -26,7 +25,7 @@ final class StatementRunner {
         this.parameters = parameters;
         this.out = out;
         this.catalog = catalog;
-        session.setSchemaPath(schemaPath(parameters.get("search_path"))); // the client may send one at startup
+        session.setSchemaPath(SchemaPath.parse(parameters.get("search_path"))); // the client may send one at startup
     }
 
     /** 25P02 unless {@code statement} may run in the current transaction state. */
@@ -124,7 +123,7 @@ final class StatementRunner {
                     parameters.reset(r.name());
                     report(SessionParameters.canonical(r.name()));
                 }
-                session.setSchemaPath(schemaPath(parameters.get("search_path")));
+                session.setSchemaPath(SchemaPath.parse(parameters.get("search_path")));
             }
             case ControlCommand.Show s -> out.dataRow(portal.columns, new Object[] {show(s.name())});
             case ControlCommand.Maintenance m -> {
@@ -147,26 +146,8 @@ final class StatementRunner {
             report(key);
         }
         if (key.equals("search_path")) {
-            session.setSchemaPath(schemaPath(parameters.get(key)));
+            session.setSchemaPath(SchemaPath.parse(parameters.get(key)));
         }
-    }
-
-    /**
-     * The schema path a {@code search_path} value names: its schemas in order, {@code $user} left out (Tell has no
-     * schema per user); a name in lower case is a PostgreSQL client's unquoted name, which Tell spells in upper case.
-     */
-    static SchemaPath schemaPath(String searchPath) {
-        List<String> schemas = new java.util.ArrayList<>();
-        for (String part : searchPath.split(",")) {
-            String name = part.strip();
-            if (name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")) {
-                name = name.substring(1, name.length() - 1);
-            }
-            if (!name.isEmpty() && !name.equals("$user")) {
-                schemas.add(name.equals(name.toLowerCase(Locale.ROOT)) ? name.toUpperCase(Locale.ROOT) : name);
-            }
-        }
-        return new SchemaPath(schemas);
     }
 
     private void report(String key) {

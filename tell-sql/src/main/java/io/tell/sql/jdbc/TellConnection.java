@@ -419,6 +419,11 @@ public final class TellConnection extends TellWrapper implements Connection {
         return null;
     }
 
+    /** The schema path of this connection's session (the driver's {@code currentSchema}), not checked against the catalog. */
+    void useSchemaPath(SchemaPath path) {
+        session.setSchemaPath(path);
+    }
+
     @Override
     public void setSchema(String schema) throws SQLException {
         checkOpen();

@@ -1,6 +1,7 @@
 package io.tell.sql.jdbc;
 
 import io.tell.sql.ProcessingNode;
+import io.tell.sql.SchemaPath;
 import io.tell.sql.SqlSession;
 import io.tell.sql.TellUrl;
 import java.sql.Connection;
@@ -51,11 +52,16 @@ public final class TellDriver implements java.sql.Driver {
                     + conflicts);
         }
         boolean atStatement = "statement".equals(conflicts);
-        return new TellConnection(node, () -> {
+        String schema = info == null ? null : info.getProperty("currentSchema");
+        TellConnection c = new TellConnection(node, () -> {
             SqlSession s = node.openSession();
             s.setStatementChecks(atStatement);
             return s;
         }, url, user);
+        if (schema != null) {
+            c.useSchemaPath(SchemaPath.parse(schema));
+        }
+        return c;
     }
 
     @Override
@@ -77,7 +83,10 @@ public final class TellDriver implements java.sql.Driver {
         conflicts.description = "when an explicit transaction learns of write conflicts and duplicate keys: at commit"
                 + " (default), or at each statement, as PostgreSQL reports them (one store round trip per statement)";
         conflicts.choices = new String[] {"commit", "statement"};
-        return new DriverPropertyInfo[] {user, password, conflicts};
+        DriverPropertyInfo schema = new DriverPropertyInfo("currentSchema", given.getProperty("currentSchema"));
+        schema.description = "the schemas where names without one are found and new objects go, comma-separated"
+                + " (as PostgreSQL's driver takes it; default PUBLIC)";
+        return new DriverPropertyInfo[] {user, password, conflicts, schema};
     }
 
     @Override

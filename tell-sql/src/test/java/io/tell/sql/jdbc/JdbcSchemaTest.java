@@ -88,7 +88,15 @@ class JdbcSchemaTest {
                     assertEquals(List.of("app"), strings(theirs.executeQuery()));
                 }
             }
-            // A path set before the session opens is handed to it.
+            // The driver's currentSchema property (lower case is an unquoted name), and a path set before the session opens.
+            java.util.Properties props = new java.util.Properties();
+            props.setProperty("currentSchema", "app, public");
+            try (Connection byProperty = DriverManager.getConnection(url, props); Statement s = byProperty.createStatement()) {
+                assertEquals("APP", byProperty.getSchema());
+                assertEquals(List.of("app"), strings(s.executeQuery("SELECT v FROM t")));
+                s.execute("CREATE TABLE made_in_app (x INT)");
+                assertEquals(List.of(), strings(s.executeQuery("SELECT x FROM app.made_in_app")));
+            }
             try (Connection fresh = DriverManager.getConnection(url)) {
                 fresh.setSchema("APP");
                 try (Statement s = fresh.createStatement()) {
