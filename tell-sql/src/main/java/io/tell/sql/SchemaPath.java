@@ -52,7 +52,8 @@ public record SchemaPath(List<String> schemas) {
 
     /**
      * The catalog name of the relation (table, view or sequence) written {@code written}: the first schema of the
-     * path that holds one of that name, else the name in the creation schema (so that "does not exist" names it).
+     * path that holds one of that name, else the name in the path's first schema that exists, or in its first
+     * (so that "does not exist" names it; never a schema off the path).
      */
     public String relation(CatalogSnapshot cat, String written) {
         return find(cat, written, cat::hasRelation);
@@ -78,7 +79,12 @@ public record SchemaPath(List<String> schemas) {
                 return name;
             }
         }
-        return schemas.stream().filter(cat::hasSchema).findFirst().map(s -> Names.qualified(s, written)).orElse(written);
+        String first = schemas.stream().filter(cat::hasSchema).findFirst()
+                .orElseGet(() -> schemas.isEmpty() ? null : schemas.getFirst());
+        if (first == null) {
+            throw TellException.of(ErrorCode.INVALID_SCHEMA_NAME, "no schema is on the search path to find " + written + " in");
+        }
+        return Names.qualified(first, written);
     }
 
     /** {@code SCHEMA.NAME} as written (PUBLIC spelled out or not) as a catalog name. */

@@ -107,6 +107,21 @@ class JdbcSchemaTest {
     }
 
     @Test
+    void namesOffThePathAreNeverTaken() throws SQLException {
+        java.util.Properties props = new java.util.Properties();
+        props.setProperty("currentSchema", "nowhere");
+        try (Connection off = DriverManager.getConnection(url, props); Statement s = off.createStatement()) {
+            SQLException drop = assertThrows(SQLException.class, () -> s.execute("DROP TABLE t"));
+            assertEquals("42P01", drop.getSQLState());
+            assertTrue(drop.getMessage().contains("NOWHERE.T"), drop.getMessage());
+            assertEquals("3F000", assertThrows(SQLException.class, () -> s.execute("CREATE TABLE u (x INT)")).getSQLState());
+        }
+        try (Statement s = c.createStatement()) {
+            assertEquals(List.of("public"), strings(s.executeQuery("SELECT v FROM t")));
+        }
+    }
+
+    @Test
     void metadataReportsEachRelationInItsSchema() throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("CREATE TABLE app.child (id INT PRIMARY KEY, t_id INT REFERENCES public.t, CONSTRAINT uq UNIQUE (t_id))");
