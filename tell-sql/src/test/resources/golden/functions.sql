@@ -85,3 +85,20 @@ query
 SELECT m FROM cast_view
 ----
 42
+
+# to_char of dates and times, encode and decode (PostgreSQL 15's results).
+query
+SELECT to_char(TIMESTAMP '2024-05-07 09:08:07.123', 'YYYY-MM-DD HH24:MI:SS.MS'), to_char(TIMESTAMP '2024-05-07 21:08:07', 'FMDay, DD Mon YYYY HH12:MI pm'), to_char(DATE '2024-05-07', 'Month|MON|dy|D|DDD|Q|"Q"Q|YY'), to_char(TIMESTAMP '2024-01-05 00:00:00', 'FMMonth FMDD, HH12 AM')
+----
+2024-05-07 09:08:07.123 | Tuesday, 07 May 2024 09:08 pm | May      |MAY|tue|3|128|2|Q2|24 | January 5, 12 AM
+
+query
+SELECT encode(X'00ff41', 'hex'), encode(CAST('hello world' AS BYTEA), 'base64'), encode(X'00415c', 'escape'), decode('00ff41', 'hex') = X'00ff41', decode('aGVsbG8=', 'base64') = CAST('hello' AS BYTEA)
+----
+00ff41 | aGVsbG8gd29ybGQ= | \000A\\ | true | true
+
+statement error 42000 Supported form(s): 'TO_CHAR(<TIMESTAMP>, <STRING>)'
+SELECT to_char(id, '999') FROM a
+
+statement error 22018 unrecognized encoding
+SELECT encode(X'00', 'base32')

@@ -72,6 +72,9 @@ public final class ExprCompiler {
             Map.entry(SqlStdOperatorTable.LOCALTIMESTAMP, (c, o) -> DateFunctions.current(c)),
             Map.entry(PostgresFunctions.NOW, (c, o) -> DateFunctions.current(c)),
             Map.entry(PostgresFunctions.DATE_TRUNC, (c, o) -> PostgresFunctions.dateTrunc(o)),
+            Map.entry(PostgresFunctions.ENCODE, (c, o) -> PostgresFunctions.encode(o)),
+            Map.entry(PostgresFunctions.DECODE, (c, o) -> PostgresFunctions.decode(o)),
+            Map.entry(SqlLibraryOperators.TO_CHAR_PG, ToChar::compile),
             Map.entry(SqlLibraryOperators.LENGTH, (c, o) -> ByteFunctions.applies(c) ? ByteFunctions.length(o.get(0))
                     : StringFunctions.charLength(o.get(0))),
             Map.entry(PostgresFunctions.GREATEST, (c, o) -> PostgresFunctions.extreme(c, o, true)),

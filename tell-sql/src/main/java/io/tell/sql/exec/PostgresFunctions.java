@@ -34,7 +34,8 @@ import org.apache.calcite.sql.type.SqlTypeTransforms;
  * {@code greatest}/{@code least} (NULLs ignored, as in PostgreSQL), {@code ILIKE}, {@code left}, {@code right},
  * {@code repeat}, {@code reverse}, {@code ltrim}, {@code rtrim}, {@code starts_with}, {@code concat} (NULLs
  * ignored), {@code split_part}, {@code md5}, {@code regexp_replace} (Java's regular expressions; flag
- * {@code g} replaces every match, {@code i} ignores case) and {@code date_trunc}. Calcite's library
+ * {@code g} replaces every match, {@code i} ignores case), {@code date_trunc}, {@code encode}/{@code decode}
+ * and {@code to_char} of dates and times ({@link ToChar}). Calcite's library
  * operators where it has PostgreSQL's signature, Tell's own otherwise.
  */
 public final class PostgresFunctions {
@@ -66,8 +67,19 @@ public final class PostgresFunctions {
     /** {@code least(a, …)}, NULLs left out as by {@link #GREATEST}. */
     public static final SqlFunction LEAST = extreme("LEAST");
 
+    /** {@code encode(bytes, 'hex' | 'base64' | 'escape')}: the bytes as text. */
+    public static final SqlFunction ENCODE = new SqlFunction("ENCODE", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.explicit(SqlTypeName.VARCHAR).andThen(SqlTypeTransforms.TO_NULLABLE), null,
+            OperandTypes.family(SqlTypeFamily.BINARY, SqlTypeFamily.CHARACTER), SqlFunctionCategory.STRING);
+
+    /** {@code decode(text, 'hex' | 'base64' | 'escape')}: the bytes the text writes. */
+    public static final SqlFunction DECODE = new SqlFunction("DECODE", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.explicit(SqlTypeName.VARBINARY).andThen(SqlTypeTransforms.TO_NULLABLE), null,
+            OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER), SqlFunctionCategory.STRING);
+
     /** The operators the validator takes besides the standard's. */
-    public static final List<SqlOperator> OPERATORS = List.of(NOW, DATE_TRUNC, GREATEST, LEAST, SqlLibraryOperators.LENGTH,
+    public static final List<SqlOperator> OPERATORS = List.of(NOW, DATE_TRUNC, GREATEST, LEAST, ENCODE, DECODE,
+            SqlLibraryOperators.TO_CHAR_PG, SqlLibraryOperators.LENGTH,
             SqlLibraryOperators.ILIKE,
             SqlLibraryOperators.NOT_ILIKE, SqlLibraryOperators.LEFT, SqlLibraryOperators.RIGHT, SqlLibraryOperators.REPEAT,
             SqlLibraryOperators.REVERSE, SqlLibraryOperators.LTRIM, SqlLibraryOperators.RTRIM,
@@ -194,6 +206,49 @@ public final class PostgresFunctions {
             }
             String replacement = ((String) v[2]).replace("$", "\\$").replaceAll("\\\\(\\d)", "\\$$1");
             return flags.contains("g") ? m.replaceAll(replacement) : m.replaceFirst(replacement);
+        });
+    }
+
+    /** {@code encode(bytes, format)}: hex, base64 or escape (non-printable bytes and backslash as octal escapes). */
+    static Expr encode(List<Expr> operands) {
+        return Strict.nary(operands, v -> {
+            byte[] b = (byte[]) v[0];
+            return switch (((String) v[1]).toLowerCase(Locale.ROOT)) {
+                case "hex" -> HexFormat.of().formatHex(b);
+                case "base64" -> java.util.Base64.getMimeEncoder(76, new byte[] {'\n'}).encodeToString(b);
+                case "escape" -> {
+                    StringBuilder sb = new StringBuilder();
+                    for (byte x : b) {
+                        int u = x & 0xff;
+                        if (u == '\\') {
+                            sb.append("\\\\");
+                        } else if (u < 0x20 || u > 0x7e) {
+                            sb.append('\\').append(String.format("%03o", u));
+                        } else {
+                            sb.append((char) u);
+                        }
+                    }
+                    yield sb.toString();
+                }
+                default -> throw ExecErrors.data("unrecognized encoding: \"" + v[1] + "\"");
+            };
+        });
+    }
+
+    /** {@code decode(text, format)}: the inverse of {@link #encode}. */
+    static Expr decode(List<Expr> operands) {
+        return Strict.nary(operands, v -> {
+            String text = (String) v[0];
+            try {
+                return switch (((String) v[1]).toLowerCase(Locale.ROOT)) {
+                    case "hex" -> HexFormat.of().parseHex(text.strip());
+                    case "base64" -> java.util.Base64.getMimeDecoder().decode(text);
+                    case "escape" -> Values.parseBytes(text);
+                    default -> throw ExecErrors.data("unrecognized encoding: \"" + v[1] + "\"");
+                };
+            } catch (IllegalArgumentException e) {
+                throw ExecErrors.data("invalid " + v[1] + " data: " + e.getMessage());
+            }
         });
     }
 
