@@ -69,8 +69,8 @@ WITH RECURSIVE r (x) AS (VALUES (1) UNION ALL SELECT x + 1 FROM r WHERE x < 3) S
 statement error 0A000 UNNEST
 SELECT * FROM UNNEST(ARRAY[1, 2])
 
-statement error 0A000 window
-SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM t
+statement error 0A000 window frames
+SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) FROM t
 
 statement error 21000 MERGE command cannot affect row a second time
 MERGE INTO t USING (VALUES (1), (1)) AS s (x) ON t.id = s.x WHEN MATCHED THEN UPDATE SET n = 1

@@ -50,6 +50,7 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
  */
 final class StatementPlanner {
     private static final List<RelOptRule> REWRITES = List.of(
+            CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW,
             CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
             CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
             CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);

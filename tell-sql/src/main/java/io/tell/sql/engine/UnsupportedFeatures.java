@@ -11,7 +11,6 @@ import org.apache.calcite.rel.core.Snapshot;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableSpool;
 import org.apache.calcite.rel.core.Uncollect;
-import org.apache.calcite.rel.core.Window;
 
 /**
  * Names, before planning, the SQL features a statement uses that Calcite parses and validates
@@ -25,7 +24,6 @@ final class UnsupportedFeatures {
     /** FEATURE_NOT_SUPPORTED naming the first such feature in {@code rel}. */
     static void check(RelNode rel) {
         String feature = switch (rel) {
-            case Window w -> "window functions (OVER) are";
             case Match m -> "MATCH_RECOGNIZE is";
             case RepeatUnion r -> "recursive queries (WITH RECURSIVE) are";
             case TableSpool t -> "recursive queries (WITH RECURSIVE) are";

@@ -8,8 +8,6 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.RelCollation;
-import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.sql.SqlKind;
 
 /**
@@ -60,7 +58,7 @@ public final class AggregateCompiler {
                 yield () -> new ValueAccumulator(arg, single, toResult);
             }
             case STRING_AGG, LISTAGG -> { // Calcite makes string_agg a LISTAGG
-                Comparator<Object[]> order = rowOrder(call.getCollation(), inputRowType);
+                Comparator<Object[]> order = Rows.order(call.getCollation().getFieldCollations());
                 yield () -> new StringAggAccumulator(args[0], args.length > 1 ? args[1] : -1, order);
             }
             case LITERAL_AGG -> {
@@ -91,25 +89,6 @@ public final class AggregateCompiler {
             factory = () -> new FilteredAccumulator(filter, inner.get());
         }
         return factory;
-    }
-
-    /** The order {@code collation} (an aggregate's ORDER BY) puts input rows in; null for none. */
-    private static Comparator<Object[]> rowOrder(RelCollation collation, RelDataType inputRowType) {
-        Comparator<Object[]> order = null;
-        for (RelFieldCollation f : collation.getFieldCollations()) {
-            int field = f.getFieldIndex();
-            RelDataType t = inputRowType.getFieldList().get(field).getType();
-            Comparator<Object> values = Comparisons.comparator(t, t);
-            if (f.getDirection().isDescending()) {
-                values = values.reversed();
-            }
-            boolean nullsFirst = f.nullDirection == RelFieldCollation.NullDirection.FIRST
-                    || f.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED && f.getDirection().isDescending();
-            Comparator<Object> withNulls = nullsFirst ? Comparator.nullsFirst(values) : Comparator.nullsLast(values);
-            Comparator<Object[]> next = Comparator.comparing((Object[] row) -> row[field], withNulls);
-            order = order == null ? next : order.thenComparing(next);
-        }
-        return order;
     }
 
     private static int single(AggregateCall call, int[] args) {

@@ -36,6 +36,34 @@ public final class Rows {
         return ((Comparable) a).compareTo(b);
     }
 
+    /**
+     * Rows in the order of {@code fields} (an ORDER BY): each field ascending or descending, NULLs last ascending and
+     * first descending unless the field says; null for no fields.
+     */
+    public static java.util.Comparator<Object[]> order(List<org.apache.calcite.rel.RelFieldCollation> fields) {
+        java.util.Comparator<Object[]> cmp = null;
+        for (org.apache.calcite.rel.RelFieldCollation f : fields) {
+            int i = f.getFieldIndex();
+            boolean desc = f.getDirection().isDescending();
+            boolean nullsFirst = f.nullDirection == org.apache.calcite.rel.RelFieldCollation.NullDirection.FIRST
+                    || f.nullDirection == org.apache.calcite.rel.RelFieldCollation.NullDirection.UNSPECIFIED && desc;
+            java.util.Comparator<Object[]> one = (a, b) -> {
+                Object x = a[i];
+                Object y = b[i];
+                if (x == null || y == null) {
+                    if (x == y) {
+                        return 0;
+                    }
+                    return (x == null) == nullsFirst ? -1 : 1;
+                }
+                int c = compare(x, y);
+                return desc ? -c : c;
+            };
+            cmp = cmp == null ? one : cmp.thenComparing(one);
+        }
+        return cmp;
+    }
+
     /** A value usable as a hash key so that values equal by {@link #compare} are equal keys. */
     public static Object key(Object v) {
         if (v instanceof Number n) {

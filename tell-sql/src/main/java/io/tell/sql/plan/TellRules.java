@@ -19,6 +19,7 @@ import org.apache.calcite.rel.logical.LogicalTableModify;
 import org.apache.calcite.rel.logical.LogicalTableScan;
 import org.apache.calcite.rel.logical.LogicalUnion;
 import org.apache.calcite.rel.logical.LogicalValues;
+import org.apache.calcite.rel.logical.LogicalWindow;
 
 /** The rules that turn logical nodes into Tell operators: one converter per node kind, plus index selection. */
 public final class TellRules {
@@ -37,6 +38,8 @@ public final class TellRules {
                         in(c.getRight()), c.getCorrelationId(), c.getRequiredColumns(), c.getJoinType())),
                 rule(LogicalAggregate.class, a -> new TellAggregate(a.getCluster(), tell(a), in(a.getInput()),
                         a.getGroupSet(), a.getGroupSets(), a.getAggCallList())),
+                rule(LogicalWindow.class, w -> new TellWindow(w.getCluster(), tell(w), in(w.getInput()), w.getConstants(),
+                        w.getRowType(), w.groups)),
                 rule(LogicalSort.class, s -> new TellSort(s.getCluster(), tell(s), in(s.getInput()), s.getCollation(),
                         s.offset, s.fetch)),
                 rule(LogicalUnion.class, u -> new TellUnion(u.getCluster(), tell(u),

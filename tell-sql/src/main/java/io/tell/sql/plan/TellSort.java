@@ -41,7 +41,7 @@ public final class TellSort extends Sort implements TellRel {
         Expr lim = fetch == null ? null : ExprCompiler.compile(fetch);
         ExecNode limited = limitedScan(impl, lim);
         ExecNode in = limited != null ? limited : impl.visit(getInput());
-        Comparator<Object[]> order = comparator(collation.getFieldCollations());
+        Comparator<Object[]> order = Rows.order(collation.getFieldCollations());
         return ctx -> {
             long skip = count(off, ctx, 0);
             long limit = count(lim, ctx, Long.MAX_VALUE);
@@ -128,30 +128,4 @@ public final class TellSort extends Sort implements TellRel {
         return n;
     }
 
-    static Comparator<Object[]> comparator(List<RelFieldCollation> fields) {
-        if (fields.isEmpty()) {
-            return null;
-        }
-        Comparator<Object[]> cmp = null;
-        for (RelFieldCollation f : fields) {
-            int i = f.getFieldIndex();
-            boolean desc = f.getDirection().isDescending();
-            boolean nullsFirst = f.nullDirection == RelFieldCollation.NullDirection.FIRST
-                    || f.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED && desc;
-            Comparator<Object[]> one = (a, b) -> {
-                Object x = a[i];
-                Object y = b[i];
-                if (x == null || y == null) {
-                    if (x == y) {
-                        return 0;
-                    }
-                    return (x == null) == nullsFirst ? -1 : 1;
-                }
-                int c = Rows.compare(x, y);
-                return desc ? -c : c;
-            };
-            cmp = cmp == null ? one : cmp.thenComparing(one);
-        }
-        return cmp;
-    }
 }

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class GoldenSqlTest {
     static Stream<String> scripts() {
         return Stream.of("ddl.sql", "dml.sql", "queries.sql", "joins.sql", "subqueries.sql", "aggregates.sql",
-                "expressions.sql", "errors.sql", "transactions.sql", "sequences.sql", "alter.sql", "views.sql", "upsert.sql", "checks.sql", "foreign_keys.sql", "types.sql", "merge.sql", "information_schema.sql", "schemas.sql", "functions.sql");
+                "expressions.sql", "errors.sql", "transactions.sql", "sequences.sql", "alter.sql", "views.sql", "upsert.sql", "checks.sql", "foreign_keys.sql", "types.sql", "merge.sql", "information_schema.sql", "schemas.sql", "functions.sql", "windows.sql");
     }
 
     @ParameterizedTest
