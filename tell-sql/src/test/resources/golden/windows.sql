@@ -36,5 +36,20 @@ c | 7 | 2
 statement error 0A000 window frames that do not start at UNBOUNDED PRECEDING
 SELECT sum(sal) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM e
 
-statement error 0A000 LAG
-SELECT lag(sal) OVER (ORDER BY id) FROM e
+# LAG, LEAD (with offset and default), FIRST_VALUE, LAST_VALUE (to the current row's last peer) and NTILE.
+statement count 1
+INSERT INTO e VALUES (7, 'a', 30)
+
+query
+SELECT id, lag(sal) OVER (PARTITION BY dept ORDER BY id), lead(sal, 2, -1) OVER (ORDER BY id), first_value(sal) OVER (PARTITION BY dept ORDER BY id), last_value(sal) OVER (PARTITION BY dept ORDER BY sal), ntile(3) OVER (ORDER BY id), ntile(2) OVER (PARTITION BY dept ORDER BY id) FROM e ORDER BY id
+----
+1 | NULL | 20 | 10 | 10 | 1 | 1
+2 | 10 | 5 | 10 | 20 | 1 | 1
+3 | 20 | NULL | 10 | 20 | 1 | 2
+4 | NULL | 7 | 5 | 5 | 2 | 1
+5 | 5 | 30 | 5 | NULL | 2 | 2
+6 | NULL | -1 | 7 | 7 | 3 | 1
+7 | 20 | -1 | 10 | 30 | 3 | 2
+
+statement error 0A000 PERCENT_RANK
+SELECT percent_rank() OVER (ORDER BY id) FROM e

@@ -25,12 +25,14 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.SqlKind;
 
 /**
- * Window functions ({@code OVER (PARTITION BY … ORDER BY …)}): ROW_NUMBER, RANK, DENSE_RANK, and the
+ * Window functions ({@code OVER (PARTITION BY … ORDER BY …)}): ROW_NUMBER, RANK, DENSE_RANK, NTILE, LAG, LEAD,
+ * FIRST_VALUE, LAST_VALUE, and the
  * aggregates Tell has (COUNT, SUM, AVG, MIN, MAX, …) over the whole partition or, with ORDER BY, from its
  * start to the current row (RANGE: the current row's peers included, as SQL's default frame; or ROWS).
  * The input is read completely; each window group sorts the rows by its partition and order keys and
  * computes its values partition by partition; rows come out in the input's order with the values appended.
  * Other frames and window functions fail when the statement is prepared (0A000).
+ * LAG, LEAD and NTILE look at the partition's rows in window order whatever the frame.
  */
 public final class TellWindow extends Window implements TellRel {
     public TellWindow(RelOptCluster cluster, RelTraitSet traits, RelNode input, List<RexLiteral> constants,
@@ -48,8 +50,11 @@ public final class TellWindow extends Window implements TellRel {
         return new TellWindow(getCluster(), traits, sole(inputs), constants, rowType, groups);
     }
 
-    /** One window function: its place in the output row and how it is computed within a partition. */
-    private record Function(int output, SqlKind kind, Supplier<Accumulator> accumulator) {
+    /**
+     * One window function: its place in the output row, how it is computed within a partition (an accumulator for
+     * the aggregates), and its argument columns (of the input row extended by the constants).
+     */
+    private record Function(int output, SqlKind kind, Supplier<Accumulator> accumulator, List<Integer> args) {
     }
 
     private record Compiled(Group group, Comparator<Object[]> partition, Comparator<Object[]> order, List<Function> functions,
@@ -63,17 +68,18 @@ public final class TellWindow extends Window implements TellRel {
         Object[] constantValues = constants.stream().map(c -> ExprCompiler.compile(c).eval(null, null)).toArray();
         RelDataType extended = extendedRowType();
         List<Compiled> compiled = new ArrayList<>();
-        int output = inputWidth;
+        int extendedWidth = inputWidth + constantValues.length;
+        int output = extendedWidth; // rows are worked on as input, constants, window values
         for (Group g : groups) {
             List<AggregateCall> calls = g.getAggregateCalls(this);
             List<Function> functions = new ArrayList<>();
             for (AggregateCall call : calls) {
                 SqlKind kind = call.getAggregation().getKind();
                 Supplier<Accumulator> acc = switch (kind) {
-                    case ROW_NUMBER, RANK, DENSE_RANK -> null;
+                    case ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTILE -> null;
                     default -> AggregateCompiler.compile(call, extended);
                 };
-                functions.add(new Function(output++, kind, acc));
+                functions.add(new Function(output++, kind, acc, call.getArgList()));
             }
             List<RelFieldCollation> partition = g.keys.toList().stream().map(RelFieldCollation::new).toList();
             Comparator<Object[]> byPartition = partition.isEmpty() ? (a, b) -> 0 : Rows.order(partition);
@@ -85,24 +91,26 @@ public final class TellWindow extends Window implements TellRel {
             Cursor c = in.open(ctx);
             for (Object[] r = c.next(); r != null; r = c.next()) {
                 ctx.check();
-                Object[] row = Arrays.copyOf(r, width + constantValues.length);
-                System.arraycopy(constantValues, 0, row, width, constantValues.length);
+                Object[] row = Arrays.copyOf(r, width);
+                System.arraycopy(constantValues, 0, row, inputWidth, constantValues.length);
                 rows.add(row);
             }
             for (Compiled w : compiled) {
-                compute(w, rows, inputWidth, width);
+                compute(w, rows);
             }
             List<Object[]> out = new ArrayList<>(rows.size());
-            for (Object[] row : rows) {
-                out.add(Arrays.copyOf(row, width));
+            for (Object[] row : rows) { // the input's columns, then the window values
+                Object[] o = Arrays.copyOf(row, width - constantValues.length);
+                System.arraycopy(row, extendedWidth, o, inputWidth, width - extendedWidth);
+                out.add(o);
             }
             return Cursor.of(out);
         };
     }
 
     /**
-     * The input row type followed by the constants: what the window functions' arguments index. Calcite numbers
-     * constants after the input's fields, before the functions' outputs.
+     * The input row type followed by the constants: what the window functions' arguments index (Calcite numbers
+     * constants after the input's fields).
      */
     private RelDataType extendedRowType() {
         RelDataTypeFactory.Builder b = getCluster().getTypeFactory().builder();
@@ -127,7 +135,7 @@ public final class TellWindow extends Window implements TellRel {
         return g.orderKeys.getFieldCollations().isEmpty();
     }
 
-    private void compute(Compiled w, List<Object[]> rows, int inputWidth, int width) {
+    private void compute(Compiled w, List<Object[]> rows) {
         Integer[] order = new Integer[rows.size()];
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
@@ -179,16 +187,43 @@ public final class TellWindow extends Window implements TellRel {
                     }
                 }
             }
+            int frameEnd = w.wholePartition() ? part.size() : rowsFrame ? at + 1 : peersEnd;
             for (int f = 0; f < w.functions().size(); f++) {
                 Function fn = w.functions().get(f);
                 row[fn.output()] = switch (fn.kind()) {
                     case ROW_NUMBER -> (long) at + 1;
                     case RANK -> rank;
                     case DENSE_RANK -> dense;
+                    case LAG, LEAD -> shifted(fn, rows, part, at, fn.kind() == SqlKind.LAG);
+                    case FIRST_VALUE -> rows.get(part.getFirst())[fn.args().getFirst()];
+                    case LAST_VALUE -> rows.get(part.get(frameEnd - 1))[fn.args().getFirst()];
+                    case NTILE -> ntile(((Number) row[fn.args().getFirst()]).intValue(), at, part.size());
                     default -> accs.get(f).result();
                 };
             }
         }
+    }
+
+    /** LAG(value [, offset [, default]]) ({@code back}) or LEAD: the value {@code offset} rows before (after) in the partition. */
+    private static Object shifted(Function fn, List<Object[]> rows, List<Integer> part, int at, boolean back) {
+        Object[] row = rows.get(part.get(at));
+        int offset = fn.args().size() > 1 ? ((Number) row[fn.args().get(1)]).intValue() : 1;
+        int other = back ? at - offset : at + offset;
+        if (other < 0 || other >= part.size()) {
+            return fn.args().size() > 2 ? row[fn.args().get(2)] : null;
+        }
+        return rows.get(part.get(other))[fn.args().getFirst()];
+    }
+
+    /** NTILE(buckets): the bucket of the {@code at}-th of {@code size} rows, the first buckets one row larger. */
+    private static Integer ntile(int buckets, int at, int size) {
+        if (buckets <= 0) {
+            throw TellException.of(ErrorCode.DATA_EXCEPTION, "argument of ntile must be greater than zero");
+        }
+        int small = size / buckets;
+        int large = size % buckets; // buckets with small + 1 rows
+        int inLarge = large * (small + 1);
+        return at < inLarge ? at / (small + 1) + 1 : large + (at - inLarge) / Math.max(1, small) + 1;
     }
 
     private static void add(List<Accumulator> accs, Object[] row) {
