@@ -51,5 +51,14 @@ SELECT id, lag(sal) OVER (PARTITION BY dept ORDER BY id), lead(sal, 2, -1) OVER 
 6 | NULL | -1 | 7 | 7 | 3 | 1
 7 | 20 | -1 | 10 | 30 | 3 | 2
 
-statement error 0A000 PERCENT_RANK
-SELECT percent_rank() OVER (ORDER BY id) FROM e
+# PERCENT_RANK, CUME_DIST (peers count as one), NTH_VALUE within the frame.
+query
+SELECT id, percent_rank() OVER (PARTITION BY dept ORDER BY sal), cume_dist() OVER (ORDER BY sal), nth_value(sal, 2) OVER (PARTITION BY dept ORDER BY id), nth_value(id, 3) OVER (ORDER BY sal ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM e ORDER BY id
+----
+1 | 0.0 | 0.42857142857142855 | NULL | 1
+2 | 0.3333333333333333 | 0.7142857142857143 | 20 | 1
+3 | 0.3333333333333333 | 0.7142857142857143 | 20 | 1
+4 | 0.0 | 0.14285714285714285 | NULL | NULL
+5 | 1.0 | 1.0 | NULL | 1
+6 | 0.0 | 0.2857142857142857 | NULL | NULL
+7 | 1.0 | 0.8571428571428571 | 20 | 1

@@ -25,8 +25,8 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.SqlKind;
 
 /**
- * Window functions ({@code OVER (PARTITION BY … ORDER BY …)}): ROW_NUMBER, RANK, DENSE_RANK, NTILE, LAG, LEAD,
- * FIRST_VALUE, LAST_VALUE, and the
+ * Window functions ({@code OVER (PARTITION BY … ORDER BY …)}): ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK,
+ * CUME_DIST, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE, and the
  * aggregates Tell has (COUNT, SUM, AVG, MIN, MAX, …) over the whole partition or, with ORDER BY, from its
  * start to the current row (RANGE: the current row's peers included, as SQL's default frame; or ROWS).
  * The input is read completely; each window group sorts the rows by its partition and order keys and
@@ -76,7 +76,8 @@ public final class TellWindow extends Window implements TellRel {
             for (AggregateCall call : calls) {
                 SqlKind kind = call.getAggregation().getKind();
                 Supplier<Accumulator> acc = switch (kind) {
-                    case ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTILE -> null;
+                    case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, LAG, LEAD, FIRST_VALUE, LAST_VALUE,
+                         NTH_VALUE, NTILE -> null;
                     default -> AggregateCompiler.compile(call, extended);
                 };
                 functions.add(new Function(output++, kind, acc, call.getArgList()));
@@ -168,12 +169,21 @@ public final class TellWindow extends Window implements TellRel {
         long rank = 0;
         long dense = 0;
         int peersEnd = 0;
+        int peerGroupEnd = 0;
         for (int at = 0; at < part.size(); at++) {
             Object[] row = rows.get(part.get(at));
             boolean newPeerGroup = at == 0 || w.order() != null && w.order().compare(rows.get(part.get(at - 1)), row) != 0;
             if (newPeerGroup) {
                 rank = at + 1;
                 dense++;
+                peerGroupEnd = at + 1;
+                while (peerGroupEnd < part.size() && w.order() != null
+                        && w.order().compare(rows.get(part.get(peerGroupEnd)), row) == 0) {
+                    peerGroupEnd++;
+                }
+                if (w.order() == null) {
+                    peerGroupEnd = part.size();
+                }
             }
             if (!w.wholePartition()) {
                 if (rowsFrame) {
@@ -194,6 +204,15 @@ public final class TellWindow extends Window implements TellRel {
                     case ROW_NUMBER -> (long) at + 1;
                     case RANK -> rank;
                     case DENSE_RANK -> dense;
+                    case PERCENT_RANK -> part.size() == 1 ? 0.0 : (double) (rank - 1) / (part.size() - 1);
+                    case CUME_DIST -> (double) peerGroupEnd / part.size();
+                    case NTH_VALUE -> {
+                        int n = ((Number) row[fn.args().get(1)]).intValue();
+                        if (n <= 0) {
+                            throw TellException.of(ErrorCode.DATA_EXCEPTION, "argument of nth_value must be greater than zero");
+                        }
+                        yield n <= frameEnd ? rows.get(part.get(n - 1))[fn.args().getFirst()] : null;
+                    }
                     case LAG, LEAD -> shifted(fn, rows, part, at, fn.kind() == SqlKind.LAG);
                     case FIRST_VALUE -> rows.get(part.getFirst())[fn.args().getFirst()];
                     case LAST_VALUE -> rows.get(part.get(frameEnd - 1))[fn.args().getFirst()];
