@@ -27,10 +27,7 @@ class ProcessingNodeRedisIT {
 
     @Test
     void twoNodesShareDdlAndCommittedData() {
-        try (RecordStore cmStore = RecordStores.open(REDIS.url());
-             LocalCommitManager cm = LocalCommitManager.open(cmStore, LocalCommitManager.Options.durableService());
-             CommitManagerServer server = CommitManagerServer.start(cm, "127.0.0.1", 0)) {
-            String base = "jdbc:tell:" + REDIS.url() + "?cm=127.0.0.1:" + server.port();
+        withCommitManager(base -> {
             // Different URL texts make different nodes, as two JVMs would be.
             try (ProcessingNode one = ProcessingNode.connect(base + "&timeoutMs=2000");
                  ProcessingNode two = ProcessingNode.connect(base + "&timeoutMs=2001")) {
@@ -56,15 +53,12 @@ class ProcessingNodeRedisIT {
                     assertSame(ErrorCode.DUPLICATE_KEY, e.code());
                 }
             }
-        }
+        });
     }
 
     @Test
     void schemasAreSharedAcrossNodesAndDroppingOneStopsTheOthersWriters() {
-        try (RecordStore cmStore = RecordStores.open(REDIS.url());
-             LocalCommitManager cm = LocalCommitManager.open(cmStore, LocalCommitManager.Options.durableService());
-             CommitManagerServer server = CommitManagerServer.start(cm, "127.0.0.1", 0)) {
-            String base = "jdbc:tell:" + REDIS.url() + "?cm=127.0.0.1:" + server.port();
+        withCommitManager(base -> {
             try (ProcessingNode one = ProcessingNode.connect(base + "&timeoutMs=3000");
                  ProcessingNode two = ProcessingNode.connect(base + "&timeoutMs=3001");
                  SqlSession a = one.openSession();
@@ -84,6 +78,15 @@ class ProcessingNodeRedisIT {
                 assertSame(ErrorCode.SQL_INVALID, assertThrows(TellException.class, () -> run(b, "SELECT n FROM item")).code());
                 assertEquals(java.util.List.of("PUBLIC"), two.catalog().snapshot().schemas().stream().toList());
             }
+        });
+    }
+
+    /** A durable commit-manager service on {@code REDIS} for {@code test}, given the node URL that reaches both. */
+    private static void withCommitManager(java.util.function.Consumer<String> test) {
+        try (RecordStore cmStore = RecordStores.open(REDIS.url());
+             LocalCommitManager cm = LocalCommitManager.open(cmStore, LocalCommitManager.Options.durableService());
+             CommitManagerServer server = CommitManagerServer.start(cm, "127.0.0.1", 0)) {
+            test.accept("jdbc:tell:" + REDIS.url() + "?cm=127.0.0.1:" + server.port());
         }
     }
 
