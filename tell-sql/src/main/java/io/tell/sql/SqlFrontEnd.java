@@ -106,14 +106,12 @@ public final class SqlFrontEnd {
     }
 
     private final CatalogSnapshot snapshot;
-    private final SchemaPath path;
     private final RelDataTypeFactory types = new JavaTypeFactoryImpl(TYPE_SYSTEM);
     private final CalciteCatalogReader catalogReader;
 
     /** A front end that finds names written without a schema along {@code path}. */
     public SqlFrontEnd(CatalogSnapshot snapshot, SchemaPath path) {
         this.snapshot = snapshot;
-        this.path = path;
         Properties props = new Properties();
         props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
         List<List<String>> lookIn = new java.util.ArrayList<>();
@@ -126,10 +124,6 @@ public final class SqlFrontEnd {
 
     public CatalogSnapshot snapshot() {
         return snapshot;
-    }
-
-    public SchemaPath path() {
-        return path;
     }
 
     /** The table {@code id} names (a target of INSERT, UPDATE, DELETE or MERGE) along the path; null when none. */

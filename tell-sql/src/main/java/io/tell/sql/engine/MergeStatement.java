@@ -18,7 +18,6 @@ import io.tell.sql.plan.Merges;
 import io.tell.sql.plan.Projections;
 import io.tell.sql.plan.RowChecks;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
@@ -255,7 +254,7 @@ final class MergeStatement {
 
     /** {@code rel} with every parameter {@code ?i} made {@code ?order[i]}, in subqueries too. */
     private static RelNode renumbered(RelNode rel, int[] order) {
-        if (Arrays.stream(order).allMatch(i -> order[i] == i)) {
+        if (java.util.stream.IntStream.range(0, order.length).allMatch(i -> order[i] == i)) {
             return rel;
         }
         RelHomogeneousShuttle rels = new RelHomogeneousShuttle() {
