@@ -42,8 +42,9 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
 
 /**
  * Plans one query or DML statement (docs/sql-design.md): Calcite parse and validation over the
- * catalog snapshot, conversion to relational algebra, a rule-based phase (subqueries to
- * correlated joins, decorrelation, disjunctions factored ({@link Disjunctions}), filter push-down, inner joins reordered where the written
+ * catalog snapshot, conversion to relational algebra, a rule-based phase ({@code [NOT] EXISTS}
+ * to semi and anti joins: {@link SubqueryJoins}; other subqueries to correlated joins,
+ * decorrelation, disjunctions factored ({@link Disjunctions}), filter push-down, inner joins reordered where the written
  * order would pair inputs without a condition: {@link JoinOrder}), then cost-based choice among Tell's
  * physical operators (index scans, hash and index nested-loop joins), and finally the
  * executable tree. Thread-safe; the Calcite objects are per call.
@@ -151,7 +152,7 @@ final class StatementPlanner {
         if (fast != null) {
             return fast;
         }
-        rel = hep(rel, REWRITES);
+        rel = hep(SubqueryJoins.rewrite(rel), REWRITES);
         rel = RelDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(cluster, frontEnd.catalogReader()));
         rel = hep(Disjunctions.factor(rel), PUSH_DOWNS);
         RelNode ordered = JoinOrder.avoidCrossProducts(rel);
