@@ -108,10 +108,10 @@ EXPLAIN PLAN FOR SELECT e.name, d.name FROM emp e, dept d WHERE MOD(e.id * 3, 4)
 ----
 TellProject(NAME=[$0], NAME1=[$1])
   TellSort(sort0=[$2], dir0=[ASC])
-    TellProject(NAME=[$1], NAME0=[$6], ID=[$0])
-      TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{4}])
-        TellProject(ID=[$0], NAME=[$1], DEPT=[$2], BOSS=[$3], $f4=[MOD(*($0, 3), 4)])
-          TellTableScan(table=[[PUBLIC, EMP]])
+    TellProject(NAME=[$1], NAME0=[$4], ID=[$0])
+      TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{2}])
+        TellProject(ID=[$0], NAME=[$1], $f4=[MOD(*($0, 3), 4)])
+          TellTableScan(table=[[PUBLIC, EMP]], columns=[[ID, NAME]])
         TellIndexScan(table=[[PUBLIC, DEPT]], index=[PRIMARY KEY], key=[[$cor0.$f4]])
 
 # A join with no index on either side is a hash join, not a nested loop that scans the inner
@@ -130,10 +130,12 @@ EXPLAIN PLAN FOR SELECT e.name, f.name FROM emp e, emp f WHERE e.dept = f.boss O
 ----
 TellProject(NAME=[$0], NAME1=[$1])
   TellSort(sort0=[$2], sort1=[$3], dir0=[ASC], dir1=[ASC])
-    TellProject(NAME=[$1], NAME0=[$5], ID=[$0], ID0=[$4])
-      TellJoin(condition=[=($2, $7)], joinType=[inner])
-        TellTableScan(table=[[PUBLIC, EMP]])
-        TellTableScan(table=[[PUBLIC, EMP]])
+    TellProject(NAME=[$1], NAME0=[$4], ID=[$0], ID0=[$3])
+      TellJoin(condition=[=($2, $5)], joinType=[inner])
+        TellProject(ID=[$0], NAME=[$1], DEPT=[$2])
+          TellTableScan(table=[[PUBLIC, EMP]], columns=[[ID, NAME, DEPT]])
+        TellProject(ID=[$0], NAME=[$1], BOSS=[$2])
+          TellTableScan(table=[[PUBLIC, EMP]], columns=[[ID, NAME, BOSS]])
 
 # An equi-join on an expression is a hash join too: the expression is computed below the join
 # (f.boss + 1 as a column of f), so it is a key, not a condition tried on every pair.
@@ -148,11 +150,12 @@ EXPLAIN PLAN FOR SELECT e.name, f.name FROM emp e, emp f WHERE e.dept = f.boss +
 ----
 TellProject(NAME=[$0], NAME1=[$1])
   TellSort(sort0=[$2], sort1=[$3], dir0=[ASC], dir1=[ASC])
-    TellProject(NAME=[$1], NAME0=[$5], ID=[$0], ID0=[$4])
-      TellJoin(condition=[=($2, $8)], joinType=[inner])
-        TellTableScan(table=[[PUBLIC, EMP]])
-        TellProject(ID=[$0], NAME=[$1], DEPT=[$2], BOSS=[$3], $f4=[+($3, 1)])
-          TellTableScan(table=[[PUBLIC, EMP]])
+    TellProject(NAME=[$1], NAME0=[$4], ID=[$0], ID0=[$3])
+      TellJoin(condition=[=($2, $5)], joinType=[inner])
+        TellProject(ID=[$0], NAME=[$1], DEPT=[$2])
+          TellTableScan(table=[[PUBLIC, EMP]], columns=[[ID, NAME, DEPT]])
+        TellProject(ID=[$0], NAME=[$1], $f4=[+($2, 1)])
+          TellTableScan(table=[[PUBLIC, EMP]], columns=[[ID, NAME, BOSS]])
 
 # A comma join written so that its first two tables have no condition between them is joined
 # in another order (JoinOrder): each next table one that a condition connects, never a cross
@@ -169,13 +172,15 @@ EXPLAIN PLAN FOR SELECT e.name, f.name FROM emp e, emp f, dept d WHERE e.dept = 
 ----
 TellProject(NAME=[$0], NAME1=[$1])
   TellSort(sort0=[$2], sort1=[$3], dir0=[ASC], dir1=[ASC])
-    TellProject(NAME=[$1], NAME0=[$7], ID=[$0], ID0=[$6])
-      TellCorrelate(correlation=[$cor1], joinType=[inner], requiredColumns=[{4}])
+    TellProject(NAME=[$1], NAME0=[$6], ID=[$0], ID0=[$5])
+      TellJoin(condition=[>($5, $3)], joinType=[inner])
         TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{2}])
-          TellTableScan(table=[[PUBLIC, EMP]])
+          TellProject(ID=[$0], NAME=[$1], DEPT=[$2])
+            TellTableScan(table=[[PUBLIC, EMP]], columns=[[ID, NAME, DEPT]])
           TellFilter(condition=[=($1, 'ops')])
             TellIndexScan(table=[[PUBLIC, DEPT]], index=[PRIMARY KEY], key=[[$cor0.DEPT]])
-        TellIndexScan(table=[[PUBLIC, EMP]], index=[PRIMARY KEY], after=[$cor1.ID0])
+        TellProject(ID=[$0], NAME=[$1])
+          TellTableScan(table=[[PUBLIC, EMP]], columns=[[ID, NAME]])
 
 # A join written as a disjunction whose every branch repeats the join's equality (TPC-H and
 # CH-benCHmark Q19; generated SQL): the equality is pulled out of the OR and becomes the join's
@@ -207,8 +212,9 @@ TellSort(sort0=[$0], dir0=[ASC])
     TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{1, 2, 3}])
       TellFilter(condition=[OR(<=($2, 5), =($3, 1), =($3, 2))])
         TellTableScan(table=[[PUBLIC, LINE]])
-      TellFilter(condition=[AND(OR(=($1, 'a'), =($1, 'b')), OR(AND(=($1, 'a'), <=($cor0.QTY, 5)), AND(=($1, 'b'), OR(=($cor0.WH, 1), =($cor0.WH, 2)))))])
-        TellIndexScan(table=[[PUBLIC, PART]], index=[PRIMARY KEY], key=[[$cor0.PART]])
+      TellProject(ID=[$0], KIND=[$1])
+        TellFilter(condition=[AND(OR(=($1, 'a'), =($1, 'b')), OR(AND(=($1, 'a'), <=($cor0.QTY, 5)), AND(=($1, 'b'), OR(=($cor0.WH, 1), =($cor0.WH, 2)))))])
+          TellIndexScan(table=[[PUBLIC, PART]], index=[PRIMARY KEY], key=[[$cor0.PART]], columns=[[ID, KIND]])
 
 # A branch that asks nothing of a table implies nothing for it: only the equality is pulled out.
 query
@@ -243,9 +249,11 @@ query
 EXPLAIN PLAN FOR SELECT l.id, p.id FROM line l, part p WHERE (p.kind = 'a' AND l.qty = 3) OR (p.kind = 'c' AND l.qty = 1) ORDER BY l.id, p.id
 ----
 TellSort(sort0=[$0], sort1=[$1], dir0=[ASC], dir1=[ASC])
-  TellProject(ID=[$0], ID0=[$4])
-    TellJoin(condition=[OR(AND(=($5, 'a'), =($2, 3)), AND(=($5, 'c'), =($2, 1)))], joinType=[inner])
-      TellFilter(condition=[OR(=($2, 3), =($2, 1))])
-        TellTableScan(table=[[PUBLIC, LINE]])
-      TellFilter(condition=[OR(=($1, 'a'), =($1, 'c'))])
-        TellTableScan(table=[[PUBLIC, PART]])
+  TellProject(ID=[$0], ID0=[$2])
+    TellJoin(condition=[OR(AND(=($3, 'a'), =($1, 3)), AND(=($3, 'c'), =($1, 1)))], joinType=[inner])
+      TellProject(ID=[$0], QTY=[$1])
+        TellFilter(condition=[SEARCH($1, Sarg[1, 3])])
+          TellTableScan(table=[[PUBLIC, LINE]], columns=[[ID, QTY]])
+      TellProject(ID=[$0], KIND=[$1])
+        TellFilter(condition=[SEARCH($1, Sarg['a':VARCHAR(5) CHARACTER SET "UTF-8", 'c':VARCHAR(5) CHARACTER SET "UTF-8"]:VARCHAR(5) CHARACTER SET "UTF-8")])
+          TellTableScan(table=[[PUBLIC, PART]], columns=[[ID, KIND]])

@@ -79,9 +79,10 @@ EXPLAIN PLAN FOR SELECT id FROM ev e1 WHERE NOT EXISTS (SELECT * FROM ev e2 WHER
 ----
 TellSort(sort0=[$0], dir0=[ASC])
   TellProject(ID=[$0])
-    TellJoin(condition=[AND(=($5, $1), =($6, $2), >($7, $3))], joinType=[anti])
+    TellJoin(condition=[AND(=($4, $1), =($5, $2), >($6, $3))], joinType=[anti])
       TellTableScan(table=[[PUBLIC, EV]])
-      TellTableScan(table=[[PUBLIC, EV]])
+      TellProject(GRP=[$0], SUB=[$1], TM=[$2])
+        TellTableScan(table=[[PUBLIC, EV]], columns=[[GRP, SUB, TM]])
 
 query
 SELECT id FROM ev e1 WHERE EXISTS (SELECT * FROM ev e2 WHERE e2.grp = e1.grp AND e2.sub = e1.sub AND e2.tm > e1.tm) ORDER BY id
@@ -93,9 +94,10 @@ EXPLAIN PLAN FOR SELECT id FROM ev e1 WHERE EXISTS (SELECT * FROM ev e2 WHERE e2
 ----
 TellSort(sort0=[$0], dir0=[ASC])
   TellProject(ID=[$0])
-    TellJoin(condition=[AND(=($5, $1), =($6, $2), >($7, $3))], joinType=[semi])
+    TellJoin(condition=[AND(=($4, $1), =($5, $2), >($6, $3))], joinType=[semi])
       TellTableScan(table=[[PUBLIC, EV]])
-      TellTableScan(table=[[PUBLIC, EV]])
+      TellProject(GRP=[$0], SUB=[$1], TM=[$2])
+        TellTableScan(table=[[PUBLIC, EV]], columns=[[GRP, SUB, TM]])
 
 # The outer rows are a join (CH-benCHmark Q21's shape): it is computed once.
 query

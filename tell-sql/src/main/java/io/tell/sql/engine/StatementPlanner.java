@@ -37,6 +37,7 @@ import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
@@ -45,7 +46,8 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
  * catalog snapshot, conversion to relational algebra, a rule-based phase ({@code [NOT] EXISTS}
  * to semi and anti joins: {@link SubqueryJoins}; other subqueries to correlated joins,
  * decorrelation, disjunctions factored ({@link Disjunctions}), filter push-down, inner joins reordered where the written
- * order would pair inputs without a condition: {@link JoinOrder}), then cost-based choice among Tell's
+ * order would pair inputs without a condition: {@link JoinOrder}, columns no operator above uses
+ * trimmed from every input so that scans decode and joins carry only what is needed), then cost-based choice among Tell's
  * physical operators (index scans, hash and index nested-loop joins), and finally the
  * executable tree. Thread-safe; the Calcite objects are per call.
  */
@@ -163,6 +165,8 @@ final class StatementPlanner {
         if (narrowed != rel) {
             rel = hep(narrowed, PUSH_DOWNS);
         }
+        rel = hep(new RelFieldTrimmer(null, RelFactories.LOGICAL_BUILDER.create(cluster, frontEnd.catalogReader())).trim(rel),
+                PUSH_DOWNS);
         for (RelOptRule r : TellRules.all()) {
             volcano.addRule(r);
         }

@@ -52,7 +52,8 @@ public final class TellRules {
                 rule(LogicalTableModify.class, m -> new TellTableModify(m.getCluster(), tell(m), m.getTable(),
                         m.getCatalogReader(), in(m.getInput()), m.getOperation(), m.getUpdateColumnList(),
                         m.getSourceExpressionList(), m.isFlattened())),
-                IndexScanRule.INSTANCE);
+                IndexScanRule.INSTANCE,
+                FilterPastProjectRule.INSTANCE);
     }
 
     private static RelTraitSet tell(RelNode rel) {
