@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Intra-query parallelism ({@code parallelism=N}): full scans of large tables run on several
- * threads, in key order, with the same rows as one thread reads, at one snapshot while writers
- * change the table. Seed: {@code -Dtell.seed=N}.
+ * threads, in key order, with the same rows as one thread reads — also under joins — at one
+ * snapshot while writers change the table. Seed: {@code -Dtell.seed=N}.
  */
 class ParallelScanTest {
     private static final int ROWS = 4_000;
@@ -117,6 +117,12 @@ class ParallelScanTest {
                         Object[] sumAndCount = rows(s, "SELECT SUM(balance), COUNT(*) FROM account").get(0);
                         assertEquals(ROWS * 100L, ((Number) sumAndCount[0]).longValue(), "one snapshot's total");
                         assertEquals((long) ROWS, sumAndCount[1]);
+                        // both sides of a hash join scanned on the workers: one snapshot too
+                        Object[] joined = rows(s, "SELECT SUM(x.balance), SUM(y.balance), COUNT(*) FROM account x"
+                                + " JOIN account y ON x.id = y.id").get(0);
+                        assertEquals(ROWS * 100L, ((Number) joined[0]).longValue(), "one snapshot's total, probe side");
+                        assertEquals(ROWS * 100L, ((Number) joined[1]).longValue(), "one snapshot's total, build side");
+                        assertEquals((long) ROWS, joined[2]);
                         scans.incrementAndGet();
                     }
                 }
@@ -129,6 +135,75 @@ class ParallelScanTest {
             reader.get();
             pool.shutdown();
             assertTrue(scans.get() > 0);
+        }
+    }
+
+    /** Join queries over parallel scans give exactly the rows, in the order, that one thread gives. */
+    @Test
+    void joinsOverParallelScansGiveTheRowsOfOneThread() {
+        long seed = Long.getLong("tell.seed", System.nanoTime());
+        System.out.println("ParallelScanTest seed " + seed);
+        List<String> queries = List.of(
+                "SELECT a.id, b.id, b.w FROM b JOIN a ON b.a_id = a.id",
+                "SELECT a.id, c.label FROM a JOIN c ON a.k = c.k WHERE a.v > 10",
+                "SELECT a.id, c.label FROM a JOIN c ON a.k = c.k WHERE a.v > 10 ORDER BY c.label, a.id DESC",
+                "SELECT a.id FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE b.a_id = a.id)",
+                "SELECT a.id FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.a_id = a.id AND b.w > a.v)",
+                "SELECT a.id, b.w FROM a LEFT JOIN b ON b.a_id = a.id AND b.w < 5",
+                "SELECT c.label, COUNT(*), SUM(b.w) FROM b JOIN a ON b.a_id = a.id JOIN c ON a.k = c.k GROUP BY c.label",
+                "SELECT b.id, a.name FROM b, a WHERE a.id = b.a_id AND b.w = 7",
+                "SELECT a.id FROM a JOIN c ON a.k = c.k LIMIT 5",
+                "SELECT a.id, c.label FROM a FULL JOIN c ON a.k = c.k AND c.label = 'x'");
+        Random random = new Random(seed);
+        try (ProcessingNode one = ProcessingNode.connect("jdbc:tell:mem:?parallelism=1");
+             ProcessingNode three = ProcessingNode.connect("jdbc:tell:mem:?parallelism=3");
+             SqlSession s1 = one.openSession(); SqlSession s3 = three.openSession()) {
+            for (SqlSession s : List.of(s1, s3)) {
+                run(s, "CREATE TABLE a (id INTEGER PRIMARY KEY, k INTEGER, v INTEGER, name VARCHAR(20))");
+                run(s, "CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INTEGER, w INTEGER)");
+                run(s, "CREATE TABLE c (k INTEGER PRIMARY KEY, label VARCHAR(10))");
+                s.setAutoCommit(false);
+            }
+            for (int i = 0; i < ROWS; i++) {
+                List<Object> a = List.of(i, random.nextInt(60), random.nextInt(100), "a" + i);
+                List<Object> b = List.of(i, random.nextInt(ROWS + 500), random.nextInt(100));
+                for (SqlSession s : List.of(s1, s3)) {
+                    s.execute(s.prepare("INSERT INTO a VALUES (?, ?, ?, ?)"), a, 0, 0).close();
+                    s.execute(s.prepare("INSERT INTO b VALUES (?, ?, ?)"), b, 0, 0).close();
+                }
+            }
+            for (int k = 0; k < 50; k++) {
+                for (SqlSession s : List.of(s1, s3)) {
+                    s.execute(s.prepare("INSERT INTO c VALUES (?, ?)"), List.of(k, "l" + (k % 7)), 0, 0).close();
+                }
+            }
+            for (SqlSession s : List.of(s1, s3)) {
+                s.commit();
+                s.setAutoCommit(true);
+            }
+            for (String q : queries) {
+                long tasksBefore = tasks(three);
+                assertRows(rows(s1, q), rows(s3, q), q);
+                assertTrue(tasks(three) > tasksBefore, q + " ran on the node's threads");
+            }
+            // SERIALIZABLE reads on the caller's thread (its reads are validated at commit): same rows.
+            s3.setIsolation(io.tell.txn.Isolation.SERIALIZABLE);
+            s3.setAutoCommit(false);
+            assertRows(rows(s1, queries.get(0)), rows(s3, queries.get(0)), "SERIALIZABLE " + queries.get(0));
+            s3.commit();
+            s3.setIsolation(io.tell.txn.Isolation.SNAPSHOT);
+            s3.setAutoCommit(true);
+            // An error in a condition over the joined rows fails the statement.
+            TellException divided = org.junit.jupiter.api.Assertions.assertThrows(TellException.class,
+                    () -> rows(s3, "SELECT a.id FROM a JOIN c ON a.k = c.k WHERE 10 / (a.v - c.k) > 100"));
+            assertEquals(io.tell.error.ErrorCode.DIVISION_BY_ZERO, divided.code());
+        }
+    }
+
+    private static void assertRows(List<Object[]> expected, List<Object[]> got, String query) {
+        assertEquals(expected.size(), got.size(), query);
+        for (int i = 0; i < expected.size(); i++) {
+            assertArrayEquals(expected.get(i), got.get(i), query + ", row " + i);
         }
     }
 
