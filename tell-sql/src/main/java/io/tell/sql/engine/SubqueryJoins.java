@@ -17,6 +17,7 @@ import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexFieldAccess;
 import org.apache.calcite.rex.RexInputRef;
@@ -104,20 +105,19 @@ final class SubqueryJoins {
         return !subquery[0];
     }
 
-    /** One {@code [NOT] EXISTS} conjunct taken apart: the subquery's uncorrelated input, its condition, the variable. */
+    /** One {@code [NOT] EXISTS} conjunct taken apart: the join type, the subquery's uncorrelated input, its condition. */
     private record Semi(JoinRelType type, RelNode inner, RexNode innerCondition) {
         static Semi of(RexNode conjunct, RelDataType outer, Set<CorrelationId> variables) {
             JoinRelType type = JoinRelType.SEMI;
             if (conjunct.isA(SqlKind.NOT)) {
-                conjunct = ((org.apache.calcite.rex.RexCall) conjunct).getOperands().get(0);
+                conjunct = ((RexCall) conjunct).getOperands().get(0);
                 type = JoinRelType.ANTI;
             }
             if (!(conjunct instanceof RexSubQuery sub) || sub.getKind() != SqlKind.EXISTS || variables.size() != 1) {
                 return null;
             }
             RelNode rel = sub.rel;
-            while (rel instanceof LogicalProject p && !RexUtil.containsCorrelation(RexUtil.composeConjunction(
-                    p.getCluster().getRexBuilder(), p.getProjects()))) {
+            while (rel instanceof LogicalProject p && p.getProjects().stream().noneMatch(RexUtil::containsCorrelation)) {
                 rel = p.getInput();
             }
             if (!(rel instanceof LogicalFilter f) || RexUtil.SubQueryFinder.find(f.getCondition()) != null
