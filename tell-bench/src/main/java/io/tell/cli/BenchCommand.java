@@ -60,11 +60,12 @@ final class BenchCommand {
               directory (default target/htap-<timestamp>/). Default --url jdbc:tell:mem:htap.
 
             tell bench ch [--url JDBC_URL] [--user U --password P] [--queries 1,2,...] [--repeat 5]
-                          [--query-timeout 60s] [--seed 42]
+                          [--query-timeout 60s] [--seed 42] [--explain]
               The 22 CH-benCHmark queries alone on a quiet database: loads TPC-C's 1 warehouse and the REGION,
               NATION and SUPPLIER tables, then runs each query REPEAT times in a row (cancelled after
               --query-timeout) and prints its first run, the median and the fastest of the others, and the sum
-              of the medians. Default --url jdbc:tell:mem:ch (add ?parallelism=N for intra-query parallelism).""";
+              of the medians. Default --url jdbc:tell:mem:ch (add ?parallelism=N for intra-query parallelism).
+              --explain  print each query's plan before its runs (EXPLAIN PLAN FOR, or the database's EXPLAIN)""";
 
     private static final Map<String, ComparedDatabase> BY_KEY = Map.of(
             "tell-embedded", ComparedDatabase.tellEmbedded(), "h2", ComparedDatabase.h2(),
@@ -187,12 +188,14 @@ final class BenchCommand {
     }
 
     private static int ch(String[] argv) throws Exception {
-        Args args = new Args(argv, 2, List.of("url", "user", "password", "queries", "repeat", "query-timeout", "seed"));
+        Args args = new Args(argv, 2, List.of("url", "user", "password", "queries", "repeat", "query-timeout", "seed"),
+                List.of("explain"));
         io.tell.bench.ch.ChTimings.Options options;
         try {
             options = new io.tell.bench.ch.ChTimings.Options(new JdbcTarget(args.get("url", "jdbc:tell:mem:ch"),
                     args.get("user", null), args.get("password", null)), queries(args), args.intValue("repeat", 5, 1),
-                    (int) Math.ceil(args.seconds("query-timeout", 60)), args.longValue("seed", 42), TpccScale.SPEC);
+                    (int) Math.ceil(args.seconds("query-timeout", 60)), args.longValue("seed", 42), TpccScale.SPEC,
+                    args.has("explain"));
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }

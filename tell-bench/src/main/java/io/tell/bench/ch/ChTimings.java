@@ -23,8 +23,12 @@ import java.util.List;
  * latency without a concurrent load, which {@code tell bench htap} measures beside TPC-C.
  */
 public final class ChTimings {
-    /** Options: where, which queries, how often, how long at most, the load's seed and scale ({@link TpccScale#SPEC} for a benchmark). */
-    public record Options(JdbcTarget target, List<Integer> queries, int repeat, int timeoutSeconds, long seed, TpccScale scale) {
+    /**
+     * Options: where, which queries, how often, how long at most, the load's seed and scale
+     * ({@link TpccScale#SPEC} for a benchmark), and whether to print each query's plan first.
+     */
+    public record Options(JdbcTarget target, List<Integer> queries, int repeat, int timeoutSeconds, long seed, TpccScale scale,
+                          boolean explain) {
     }
 
     /** One query's times in milliseconds, in run order; a timed-out run is absent. */
@@ -54,6 +58,30 @@ public final class ChTimings {
     private ChTimings() {
     }
 
+    /**
+     * The plan of {@code q}, indented: Tell's {@code EXPLAIN PLAN FOR} (Calcite's form, also through
+     * a PN server), else the database's own {@code EXPLAIN} (PostgreSQL, H2).
+     */
+    static String plan(Connection c, ChQuery q) throws SQLException {
+        StringBuilder lines = new StringBuilder();
+        for (String prefix : List.of("EXPLAIN PLAN FOR ", "EXPLAIN ")) {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(prefix + q.sql())) {
+                while (rs.next()) {
+                    rs.getString(1).lines().forEach(l -> lines.append("      ").append(l).append('\n'));
+                }
+                return lines.toString();
+            } catch (SQLException e) {
+                if (prefix.equals("EXPLAIN ")) {
+                    throw e;
+                }
+                if (!c.getAutoCommit()) {
+                    c.rollback(); // PostgreSQL refuses every statement of a transaction after a failed one
+                }
+            }
+        }
+        throw new IllegalStateException("unreachable");
+    }
+
     public static List<Timing> run(Options options, PrintStream out) throws SQLException, InterruptedException {
         List<Timing> timings = new ArrayList<>();
         try (Connection c = options.target().connect()) {
@@ -68,6 +96,9 @@ public final class ChTimings {
                     options.repeat());
             for (int number : options.queries()) {
                 ChQuery q = ChQueries.get(number);
+                if (options.explain()) {
+                    out.printf("  Q%d plan:%n%s", q.number(), plan(c, q));
+                }
                 List<Double> millis = new ArrayList<>();
                 int timeouts = 0;
                 int rows = 0;
