@@ -5,6 +5,7 @@ import io.tell.error.TellException;
 import io.tell.store.RecordKey;
 import io.tell.store.Versioned;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -214,44 +215,58 @@ public final class Transaction implements AutoCloseable {
 
     /** {@link #getAll}, the caller using only the part {@code used} says of each row (null: all of it). */
     List<byte[]> readRows(List<RecordKey> keys, RowProjection used) {
-        fetch(keys);
-        List<byte[]> out = new ArrayList<>(keys.size());
-        for (RecordKey k : keys) {
-            Entry e = buffer.get(k);
+        List<Entry> entries = fetch(keys);
+        List<byte[]> out = new ArrayList<>(entries.size());
+        for (Entry e : entries) {
             markRead(e, used);
             out.add(visibleRow(e));
         }
         return out;
     }
 
-    /** Brings the records of {@code keys} not yet buffered into the buffer, in one round trip. */
-    private void fetch(List<RecordKey> keys) {
+    /**
+     * The buffer's entries for {@code keys}, in order: those not yet buffered are fetched in one
+     * round trip and buffered. One buffer lookup per key (and one insert per fetched record): a
+     * scan of a large table buffers hundreds of thousands of records.
+     */
+    private List<Entry> fetch(List<RecordKey> keys) {
         checkActive();
+        Entry[] entries = new Entry[keys.size()];
         List<RecordKey> missing = new ArrayList<>();
-        for (RecordKey k : keys) {
-            if (!buffer.containsKey(k)) {
-                missing.add(k);
+        int[] missingAt = new int[keys.size()];
+        for (int i = 0; i < entries.length; i++) {
+            entries[i] = buffer.get(keys.get(i));
+            if (entries[i] == null) {
+                missingAt[missing.size()] = i;
+                missing.add(keys.get(i));
             }
         }
-        if (!missing.isEmpty()) {
-            SharedRecordBuffer shared = sharedBuffer();
-            if (shared == null) {
-                List<Versioned> got = guard(() -> missing.size() == 1
-                        ? java.util.Collections.singletonList(TellException.join(manager.store().getAsync(missing.get(0))))
-                        : TellException.join(manager.store().getAllAsync(missing)));
-                for (int i = 0; i < missing.size(); i++) {
-                    buffer.putIfAbsent(missing.get(i), new Entry(missing.get(i), got.get(i)));
-                }
-            } else {
-                if (units == null) {
-                    units = new SharedRecordBuffer.TxUnits();
-                }
-                List<SharedRecordBuffer.Read> got = guard(() -> shared.read(missing, start.snapshot(), units));
-                for (int i = 0; i < missing.size(); i++) {
-                    buffer.putIfAbsent(missing.get(i), new Entry(missing.get(i), got.get(i).stored(), got.get(i).buffered()));
-                }
+        if (missing.isEmpty()) {
+            return Arrays.asList(entries);
+        }
+        SharedRecordBuffer shared = sharedBuffer();
+        List<Entry> fetched = new ArrayList<>(missing.size());
+        if (shared == null) {
+            List<Versioned> got = guard(() -> missing.size() == 1
+                    ? java.util.Collections.singletonList(TellException.join(manager.store().getAsync(missing.get(0))))
+                    : TellException.join(manager.store().getAllAsync(missing)));
+            for (int i = 0; i < missing.size(); i++) {
+                fetched.add(new Entry(missing.get(i), got.get(i)));
+            }
+        } else {
+            if (units == null) {
+                units = new SharedRecordBuffer.TxUnits();
+            }
+            List<SharedRecordBuffer.Read> got = guard(() -> shared.read(missing, start.snapshot(), units));
+            for (int i = 0; i < missing.size(); i++) {
+                fetched.add(new Entry(missing.get(i), got.get(i).stored(), got.get(i).buffered()));
             }
         }
+        for (int i = 0; i < fetched.size(); i++) {
+            Entry prior = buffer.putIfAbsent(missing.get(i), fetched.get(i)); // a key asked for twice is buffered once
+            entries[missingAt[i]] = prior != null ? prior : fetched.get(i);
+        }
+        return Arrays.asList(entries);
     }
 
     private void markRead(Entry e, RowProjection used) {
@@ -558,11 +573,7 @@ public final class Transaction implements AutoCloseable {
     private Entry entry(RecordKey key) {
         checkActive();
         Entry e = buffer.get(key);
-        if (e == null) {
-            fetch(List.of(key));
-            e = buffer.get(key);
-        }
-        return e;
+        return e != null ? e : fetch(List.of(key)).get(0);
     }
 
     /**
