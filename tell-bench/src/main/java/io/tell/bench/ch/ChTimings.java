@@ -63,23 +63,24 @@ public final class ChTimings {
      * a PN server), else the database's own {@code EXPLAIN} (PostgreSQL, H2).
      */
     static String plan(Connection c, ChQuery q) throws SQLException {
+        try {
+            return planLines(c, "EXPLAIN PLAN FOR " + q.sql());
+        } catch (SQLException e) {
+            if (!c.getAutoCommit()) {
+                c.rollback(); // PostgreSQL refuses every statement of a transaction after a failed one
+            }
+            return planLines(c, "EXPLAIN " + q.sql());
+        }
+    }
+
+    private static String planLines(Connection c, String explain) throws SQLException {
         StringBuilder lines = new StringBuilder();
-        for (String prefix : List.of("EXPLAIN PLAN FOR ", "EXPLAIN ")) {
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(prefix + q.sql())) {
-                while (rs.next()) {
-                    rs.getString(1).lines().forEach(l -> lines.append("      ").append(l).append('\n'));
-                }
-                return lines.toString();
-            } catch (SQLException e) {
-                if (prefix.equals("EXPLAIN ")) {
-                    throw e;
-                }
-                if (!c.getAutoCommit()) {
-                    c.rollback(); // PostgreSQL refuses every statement of a transaction after a failed one
-                }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(explain)) {
+            while (rs.next()) {
+                rs.getString(1).lines().forEach(l -> lines.append("      ").append(l).append('\n'));
             }
         }
-        throw new IllegalStateException("unreachable");
+        return lines.toString();
     }
 
     public static List<Timing> run(Options options, PrintStream out) throws SQLException, InterruptedException {
