@@ -6,8 +6,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,6 +55,8 @@ public final class CmClientConnection extends SimpleChannelInboundHandler<ByteBu
     private final String peer;
     private final Map<Long, Call> pending = new ConcurrentHashMap<>();
     private volatile Channel channel;
+    /** Why the server refuses every call on this connection (it demanded a secret this client lacks), or null. */
+    private volatile TellException refusal;
 
     public CmClientConnection(Listener listener, int addressIndex, String peer) {
         this.listener = listener;
@@ -89,13 +89,14 @@ public final class CmClientConnection extends SimpleChannelInboundHandler<ByteBu
         pending.put(id, call);
         channel.writeAndFlush(CmProtocol.encode(channel.alloc(), call.request)).addListener(f -> {
             if (!f.isSuccess() && pending.remove(id, call)) {
-                call.future.completeExceptionally(TellException.of(ErrorCode.CM_UNAVAILABLE,
+                call.future.completeExceptionally(refusal != null ? refusal : TellException.of(ErrorCode.CM_UNAVAILABLE,
                         "cannot send to commit manager " + peer + ": " + f.cause(), f.cause()));
             }
         });
-        // Closed between the put and the write: channelInactive may have missed the call.
-        if (!channel.isActive() && pending.remove(id, call)) {
-            call.future.completeExceptionally(lost());
+        // Refused or closed between the put and the write: failAll may have missed the call.
+        // (The refusal is set before failAll runs, so one of the two sees the call.)
+        if ((refusal != null || !channel.isActive()) && pending.remove(id, call)) {
+            call.future.completeExceptionally(refusal != null ? refusal : lost());
         }
     }
 
@@ -127,8 +128,9 @@ public final class CmClientConnection extends SimpleChannelInboundHandler<ByteBu
         if (response instanceof CmProtocol.Challenge || response instanceof CmProtocol.Authenticated) {
             // Only a client without a secret meets a handshake here (with one, CmClientAuthHandler
             // has finished it before any call is sent): the server will refuse every call.
-            failAll(TellException.of(ErrorCode.AUTH_FAILED, "commit manager " + peer + " requires the cluster secret and "
-                    + "this client has none (set " + io.tell.cm.ClusterSecret.ENV + ", or give a secret file)"));
+            refusal = TellException.of(ErrorCode.AUTH_FAILED, "commit manager " + peer + " requires the cluster secret and "
+                    + "this client has none (set " + io.tell.cm.ClusterSecret.ENV + ", or give a secret file)");
+            failAll(refusal);
             ctx.close();
             return;
         }
@@ -149,14 +151,18 @@ public final class CmClientConnection extends SimpleChannelInboundHandler<ByteBu
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        failAll(lost());
+        failAll(refusal != null ? refusal : lost());
         listener.closed(this);
     }
 
+    /** Fails every pending call; one by one, so a call put meanwhile is either failed here or sees the cause in send. */
     private void failAll(TellException e) {
-        List<Call> calls = new ArrayList<>(pending.values());
-        pending.clear();
-        calls.forEach(c -> c.future.completeExceptionally(e));
+        for (Long id : pending.keySet()) {
+            Call call = pending.remove(id);
+            if (call != null) {
+                call.future.completeExceptionally(e);
+            }
+        }
     }
 
     private TellException lost() {
