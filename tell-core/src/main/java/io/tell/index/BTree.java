@@ -97,6 +97,16 @@ public interface BTree {
      */
     List<byte[]> splitKeys(int parts);
 
+    /**
+     * About how many entries the tree holds, for a planner: level by level from the root, the
+     * children of (up to 64 of) the nodes of a level counted, and at the bottom the mean size of
+     * eight leaves spread over the whole tree. Inner nodes come from the node cache where they
+     * are in it; the root pointer costs a store round trip, the leaves one batch (a round trip or
+     * two), an inner level not cached another. Within a small factor of the truth also for trees
+     * filled unevenly (a queue emptied at its front); entries of removed rows not yet swept count.
+     */
+    long estimateEntries();
+
     /** Deletes now the superseded node records this client queued (they otherwise ride along with its next write). */
     void flush();
 }

@@ -332,6 +332,86 @@ public final class BLinkTree implements BTree {
         return out;
     }
 
+    /** Leaves read, spread over the whole tree, when estimating its entries. */
+    private static final int SAMPLED_LEAVES = 8;
+    /** Inner nodes of one level read, at most, when estimating a tree's entries. */
+    private static final int SAMPLED_INNER = 64;
+
+    @Override
+    public long estimateEntries() {
+        NodeRef root = cachedOrFetched(nav.readRoot().rootId());
+        if (root.node().isLeaf()) {
+            return root.node().isRemoved() ? 0 : root.node().size();
+        }
+        List<BTreeNode> level = List.of(root.node());
+        double scale = 1; // how many nodes of its level each node in `level` stands for
+        while (true) {
+            List<Long> children = new ArrayList<>();
+            for (BTreeNode n : level) {
+                for (int i = 0; i < n.size(); i++) {
+                    children.add(n.child(i));
+                }
+            }
+            boolean leaves = level.get(0).level() == 1;
+            List<Long> sample = spread(children, leaves ? SAMPLED_LEAVES : SAMPLED_INNER);
+            if (sample.isEmpty()) {
+                return 0;
+            }
+            scale *= (double) children.size() / sample.size();
+            List<BTreeNode> read = read(sample, !leaves);
+            if (read.isEmpty()) {
+                return Math.round(scale * sample.size() * config.nodeCapacity() / 2.0); // all moved meanwhile: a guess
+            }
+            if (leaves) {
+                long entries = 0;
+                for (BTreeNode leaf : read) {
+                    entries += leaf.size();
+                }
+                return Math.round(scale * sample.size() * entries / read.size());
+            }
+            scale *= (double) sample.size() / read.size();
+            level = read;
+        }
+    }
+
+    /** At most {@code n} of {@code ids}, spread evenly. */
+    private static List<Long> spread(List<Long> ids, int n) {
+        if (ids.size() <= n) {
+            return ids;
+        }
+        List<Long> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(ids.get((int) ((long) i * ids.size() / n)));
+        }
+        return out;
+    }
+
+    /** Nodes {@code ids} that are still there: from the cache where {@code cached} and they are in it, the others in one batch. */
+    private List<BTreeNode> read(List<Long> ids, boolean cached) {
+        List<BTreeNode> out = new ArrayList<>(ids.size());
+        List<Long> missing = new ArrayList<>();
+        for (long id : ids) {
+            NodeRef ref = cached ? nav.cache().get(id) : null;
+            if (ref != null) {
+                out.add(ref.node());
+            } else {
+                missing.add(id);
+            }
+        }
+        for (NodeRef ref : missing.isEmpty() ? List.<NodeRef>of() : nodeStore().readAll(missing)) {
+            if (ref != null) {
+                out.add(ref.node());
+            }
+        }
+        out.removeIf(BTreeNode::isRemoved);
+        return out;
+    }
+
+    private NodeRef cachedOrFetched(long id) {
+        NodeRef cached = nav.cache().get(id);
+        return cached != null ? cached : nav.fetch(id);
+    }
+
     @Override
     public List<byte[]> splitKeys(int parts) {
         if (parts < 2) {
