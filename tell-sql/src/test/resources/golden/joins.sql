@@ -173,14 +173,14 @@ EXPLAIN PLAN FOR SELECT e.name, f.name FROM emp e, emp f, dept d WHERE e.dept = 
 TellProject(NAME=[$0], NAME1=[$1])
   TellSort(sort0=[$2], sort1=[$3], dir0=[ASC], dir1=[ASC])
     TellProject(NAME=[$1], NAME0=[$6], ID=[$0], ID0=[$5])
-      TellJoin(condition=[>($5, $3)], joinType=[inner])
+      TellCorrelate(correlation=[$cor1], joinType=[inner], requiredColumns=[{3}])
         TellCorrelate(correlation=[$cor0], joinType=[inner], requiredColumns=[{2}])
           TellProject(ID=[$0], NAME=[$1], DEPT=[$2])
             TellTableScan(table=[[PUBLIC, EMP]], columns=[[ID, NAME, DEPT]])
           TellFilter(condition=[=($1, 'ops')])
             TellIndexScan(table=[[PUBLIC, DEPT]], index=[PRIMARY KEY], key=[[$cor0.DEPT]])
         TellProject(ID=[$0], NAME=[$1])
-          TellTableScan(table=[[PUBLIC, EMP]], columns=[[ID, NAME]])
+          TellIndexScan(table=[[PUBLIC, EMP]], index=[PRIMARY KEY], after=[$cor1.ID0], columns=[[ID, NAME]])
 
 # A join written as a disjunction whose every branch repeats the join's equality (TPC-H and
 # CH-benCHmark Q19; generated SQL): the equality is pulled out of the OR and becomes the join's

@@ -41,6 +41,7 @@ public final class ProcessingNode implements AutoCloseable {
     private final Map<TableDef, TableStore> tables = new ConcurrentHashMap<>();
     /** The catalog version {@link #keepIndexesOf} last reconciled this node's kept indexes with. */
     private final java.util.concurrent.atomic.AtomicLong keptVersion = new java.util.concurrent.atomic.AtomicLong();
+    private final TableSizes sizes = new TableSizes(this::table);
     private final io.tell.sql.engine.PlanCache plans = new io.tell.sql.engine.PlanCache(this);
     private final NodeMetrics metrics;
     /** Threads for intra-query parallelism ({@code parallelism=N}); null at 1. */
@@ -214,6 +215,11 @@ public final class ProcessingNode implements AutoCloseable {
 
     public TableStore table(TableDef def) {
         return tables.computeIfAbsent(def, d -> new TableStore(transactions, d));
+    }
+
+    /** What the planner takes this node's tables to hold. */
+    public TableSizes tableSizes() {
+        return sizes;
     }
 
     /** Plans shared by this node's sessions. */

@@ -109,15 +109,20 @@ public final class SqlFrontEnd {
     private final RelDataTypeFactory types = new JavaTypeFactoryImpl(TYPE_SYSTEM);
     private final CalciteCatalogReader catalogReader;
 
-    /** A front end that finds names written without a schema along {@code path}. */
+    /** A front end that finds names written without a schema along {@code path}; every table taken to hold {@link TableSizes#ASSUMED_ROWS}. */
     public SqlFrontEnd(CatalogSnapshot snapshot, SchemaPath path) {
+        this(snapshot, path, TableSizes.ASSUMED);
+    }
+
+    /** A front end that finds names written without a schema along {@code path}, its planner seeing the tables' {@code sizes}. */
+    public SqlFrontEnd(CatalogSnapshot snapshot, SchemaPath path, TableSizes sizes) {
         this.snapshot = snapshot;
         Properties props = new Properties();
         props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
         List<List<String>> lookIn = new java.util.ArrayList<>();
         path.schemas().stream().filter(snapshot::hasSchema).forEach(s -> lookIn.add(List.of(s)));
         lookIn.add(List.of()); // the root: schema-qualified names, INFORMATION_SCHEMA, type names
-        this.catalogReader = new CalciteCatalogReader(CatalogSchema.of(snapshot), SqlNameMatchers.withCaseSensitive(true),
+        this.catalogReader = new CalciteCatalogReader(CatalogSchema.of(snapshot, sizes), SqlNameMatchers.withCaseSensitive(true),
                 lookIn, types, new CalciteConnectionConfigImpl(props)) {
         };
     }

@@ -69,6 +69,8 @@ public final class TableStore {
     private static final int HINTED_ROWS = 16;
     /** Per unique index (null: the primary key), where its keys were last found (see {@link KeyRids}). */
     private final Map<String, KeyRids> keyRids = new HashMap<>();
+    /** Rows this node inserted or deleted through this object (committed or not): when to sample the table's size again. */
+    private final java.util.concurrent.atomic.LongAdder changes = new java.util.concurrent.atomic.LongAdder();
 
     public TableStore(TransactionManager tm, TableDef def) {
         this.def = def;
@@ -106,6 +108,7 @@ public final class TableStore {
         byte[] row = encodeChecked(values);
         long rid = rids.next();
         tx.insertNew(def.rowDomain(), TableIndex.ridKey(rid), row);
+        changes.increment();
         learn(row, rid);
         return rid;
     }
@@ -456,7 +459,21 @@ public final class TableStore {
 
     /** Deletes the row with {@code rid}; false when {@code tx} sees none. */
     public boolean delete(Transaction tx, long rid) {
+        changes.increment();
         return tx.delete(def.rowDomain(), TableIndex.ridKey(rid));
+    }
+
+    /** Rows inserted or deleted through this object so far, committed or not ({@link TableSizes}). */
+    long changes() {
+        return changes.sum();
+    }
+
+    /**
+     * About how many rows the table holds, from its row tree's shape ({@link io.tell.index.BTree#estimateEntries}):
+     * two or three store round trips. Rows deleted but not yet swept count.
+     */
+    long estimateRows() {
+        return (allRows != null ? allRows : primaryKey).tree().estimateEntries();
     }
 
     /**

@@ -51,8 +51,8 @@ sealed interface ControlCommand {
     }
 
     /**
-     * ANALYZE or VACUUM ({@code command}), accepted and ignored: Tell plans without table
-     * statistics and its sweeper reclaims space on its own, and tools (TPC-C drivers, ORMs,
+     * ANALYZE or VACUUM ({@code command}), accepted and ignored: each node samples its tables'
+     * sizes when they change and its sweeper reclaims space on its own, and tools (TPC-C drivers, ORMs,
      * migration scripts) send them after loads.
      */
     record Maintenance(String command) implements ControlCommand {

@@ -17,20 +17,26 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.tools.RelBuilder;
 
 /**
- * A join-ordering heuristic for trees of inner joins, which generated SQL and comma joins write
- * in any order: when joining the inputs in the order written would pair two of them with no
- * condition between them (a cross product), the inputs are joined instead one at a time, each
- * next one the first in written order that a condition connects to those joined so far (a
- * cross product only where nothing connects), and a projection restores the written column
- * order. A tree whose written order has no cross product is left as it is, so that plans of
- * well-written queries do not change. Runs in time linear in inputs times conditions: no search.
+ * The order in which a tree of inner joins joins its inputs (docs/sql-design.md, "Join order"):
+ * left-deep, each next input joined to those before, chosen to keep the intermediate results
+ * small. Sizes come from the planner's row counts ({@link io.tell.sql.TableSizes}, and Calcite's
+ * guesses for filters); a join's result is estimated from the keys its equalities cover — an
+ * input whose unique key is matched adds no rows, only its filter's selectivity — and otherwise
+ * pessimistically, so that joins through non-key columns come late. The search is exhaustive over
+ * subsets up to {@value #EXHAUSTIVE} inputs and greedy beyond. Where the written order is as
+ * cheap as any, it is kept, so that plans of well-written queries (and of all two-way joins) do
+ * not change; which side of each join is built or looked up is the cost-based phase's choice.
+ * A projection restores the written column order.
  */
 final class JoinOrder {
+    /** Inputs up to which every left-deep order is considered (2^n subsets). */
+    static final int EXHAUSTIVE = 10;
+
     private JoinOrder() {
     }
 
     /** {@code rel} with every inner-join tree in it ordered so; unchanged where nothing needed it. */
-    static RelNode avoidCrossProducts(RelNode rel) {
+    static RelNode order(RelNode rel) {
         return rel.accept(new RelHomogeneousShuttle() {
             @Override
             public RelNode visit(RelNode other) {
@@ -69,71 +75,20 @@ final class JoinOrder {
             width = Math.max(width, offset + rel.getRowType().getFieldCount());
         }
 
-        /** The inputs a conjunct reads. */
-        BitSet leavesOf(RexNode conjunct) {
-            BitSet out = new BitSet();
-            for (int field : RelOptUtil.InputFinder.bits(conjunct)) {
-                out.set(leafOf(field));
-            }
-            return out;
-        }
-
-        int leafOf(int field) {
-            int leaf = 0;
-            while (leaf + 1 < offsets.size() && offsets.get(leaf + 1) <= field) {
-                leaf++;
-            }
-            return leaf;
-        }
-
-        /** Whether some conjunct joins {@code next} to the inputs in {@code joined}. */
-        boolean connects(BitSet joined, int next, List<BitSet> reads) {
-            for (BitSet r : reads) {
-                if (r.get(next) && r.intersects(joined)) {
-                    BitSet rest = (BitSet) r.clone();
-                    rest.clear(next);
-                    rest.andNot(joined);
-                    if (rest.isEmpty()) {
-                        return true;
-                    }
-                }
-            }
-            return false;
-        }
-
         RelNode join(LogicalJoin original, List<RelNode> inputs) {
-            List<BitSet> reads = conjuncts.stream().map(this::leavesOf).toList();
-            int n = inputs.size();
-            List<Integer> order = new ArrayList<>(List.of(0));
-            BitSet joined = new BitSet();
-            joined.set(0);
+            if (inputs.size() < 3) {
+                return inputs.equals(leaves) ? original : rebuild(original, inputs);
+            }
+            JoinEstimates estimates = new JoinEstimates(inputs, offsets, conjuncts, original.getCluster().getMetadataQuery());
+            List<Integer> order = estimates.cheapestOrder();
             boolean written = true;
-            for (int i = 1; i < n; i++) {
-                written &= connects(joined, i, reads);
-                joined.set(i);
+            for (int i = 0; i < order.size(); i++) {
+                written &= order.get(i) == i;
             }
             if (written) {
                 return inputs.equals(leaves) ? original : rebuild(original, inputs);
             }
-            joined.clear();
-            joined.set(0);
-            List<Integer> remaining = new ArrayList<>();
-            for (int i = 1; i < n; i++) {
-                remaining.add(i);
-            }
-            while (!remaining.isEmpty()) {
-                int pick = remaining.get(0);
-                for (int candidate : remaining) {
-                    if (connects(joined, candidate, reads)) {
-                        pick = candidate;
-                        break;
-                    }
-                }
-                remaining.remove(Integer.valueOf(pick));
-                order.add(pick);
-                joined.set(pick);
-            }
-            return reordered(original, inputs, order, reads);
+            return reordered(original, inputs, order, estimates.reads());
         }
 
         /** The tree as written, over the (possibly rewritten) inputs. */

@@ -89,7 +89,8 @@ final class MergeStatement {
             org.apache.calcite.plan.RelOptUtil.toString(physical).lines().forEach(l -> lines.add(new Object[] {"  " + l}));
             RelDataType line = frontEnd.types().builder().add("PLAN", org.apache.calcite.sql.type.SqlTypeName.VARCHAR).build();
             return new Plan(text, PreparedSql.Kind.QUERY, ColumnInfos.of(line, null), List.of(), List.of(),
-                    ctx -> io.tell.sql.exec.Cursor.of(lines), frontEnd.catalogVersion(), false, false, java.util.Set.of());
+                    ctx -> io.tell.sql.exec.Cursor.of(lines), frontEnd.catalogVersion(), node.tableSizes().epoch(), false, false,
+                    java.util.Set.of());
         }
         Implementor impl = new Implementor(node, false);
         RowChecks checks = ReturningClause.checks(frontEnd, def);
@@ -106,8 +107,8 @@ final class MergeStatement {
             paramTypes.set(order[i], fields.get(i).getType());
             params.set(order[i], ColumnInfos.of(fields.get(i).getName(), fields.get(i).getType(), null, null));
         }
-        return new Plan(text, PreparedSql.Kind.DML, List.of(), params, paramTypes, exec, frontEnd.catalogVersion(), false,
-                false, java.util.Set.of());
+        return new Plan(text, PreparedSql.Kind.DML, List.of(), params, paramTypes, exec, frontEnd.catalogVersion(),
+                node.tableSizes().epoch(), false, false, java.util.Set.of());
     }
 
     /** One WHEN clause: its condition and values added to the select list {@code items}. */

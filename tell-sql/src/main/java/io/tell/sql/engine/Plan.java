@@ -11,10 +11,11 @@ import org.apache.calcite.rel.type.RelDataType;
  * and the executable tree (null for DDL, which runs from its text). {@code returning}: an
  * INSERT, UPDATE or DELETE with RETURNING, a query whose rows are the changed ones.
  * {@code upsertTrees}: of an INSERT … ON CONFLICT, the trees of the unique keys it checks (empty otherwise). Valid for one catalog
- * version; shared by every session of a node through the {@link PlanCache}.
+ * version and, as {@code sizesEpoch}, the table sizes it was made for ({@link io.tell.sql.TableSizes#epoch});
+ * shared by every session of a node through the {@link PlanCache}.
  */
 record Plan(String sql, Kind kind, List<ColumnInfo> columns, List<ColumnInfo> parameters,
-            List<RelDataType> parameterTypes, ExecNode exec, long catalogVersion, boolean forUpdate,
+            List<RelDataType> parameterTypes, ExecNode exec, long catalogVersion, long sizesEpoch, boolean forUpdate,
             boolean returning, java.util.Set<String> upsertTrees) implements PreparedSql {
     @Override
     public boolean writes() {

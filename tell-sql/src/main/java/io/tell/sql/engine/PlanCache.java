@@ -9,8 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Plans shared by all sessions of a processing node, keyed by statement text, catalog version and
- * the session's schema path: DDL makes a new version, so old plans are never used again and age
+ * Plans shared by all sessions of a processing node, keyed by statement text, catalog version,
+ * the session's schema path and the epoch of the node's table sizes: DDL makes a new version, so old plans are never used again and age
  * out (LRU, bounded). Also keeps the front ends (Calcite schema and validator set-up) of the newest
  * catalog version, one per schema path. Thread-safe.
  */
@@ -39,12 +39,13 @@ public final class PlanCache {
         this.node = node;
     }
 
-    private record Key(String sql, long catalogVersion, SchemaPath path) {
+    /** Also the epoch of the table sizes the plan was made for ({@link io.tell.sql.TableSizes}): they move, it is made again. */
+    private record Key(String sql, long catalogVersion, SchemaPath path, long sizes) {
     }
 
     /** The plan of {@code sql} against {@code catalog}, names found along {@code path}, planned on a miss. */
     Plan plan(String sql, CatalogSnapshot catalog, SchemaPath path) {
-        Key key = new Key(sql, catalog.version(), path);
+        Key key = new Key(sql, catalog.version(), path, node.tableSizes().epoch());
         synchronized (this) {
             Plan p = plans.get(key);
             if (p != null) {
@@ -55,30 +56,31 @@ public final class PlanCache {
         }
         Plan p = StatementPlanner.plan(node, frontEnd(catalog, path), sql);
         synchronized (this) {
-            plans.put(key, p);
+            // Under the sizes it was made with: a sample taken while planning may have moved them.
+            plans.put(new Key(sql, catalog.version(), path, p.sizesEpoch()), p);
         }
         return p;
     }
 
     /** Whether the lifted form {@code sql} is known not to plan or not to take its literals exactly. */
     synchronized boolean unliftable(String sql, CatalogSnapshot catalog, SchemaPath path) {
-        return unliftable.containsKey(new Key(sql, catalog.version(), path));
+        return unliftable.containsKey(new Key(sql, catalog.version(), path, 0));
     }
 
     synchronized void markUnliftable(String sql, CatalogSnapshot catalog, SchemaPath path) {
-        unliftable.put(new Key(sql, catalog.version(), path), Boolean.TRUE);
+        unliftable.put(new Key(sql, catalog.version(), path, 0), Boolean.TRUE);
     }
 
     /** The front end of {@code catalog} for sessions on {@code path} (kept for the newest version seen). */
     synchronized SqlFrontEnd frontEnd(CatalogSnapshot catalog, SchemaPath path) {
         if (catalog.version() != frontEndVersion) {
             if (catalog.version() < frontEndVersion) {
-                return new SqlFrontEnd(catalog, path); // an older transaction's catalog: not worth keeping
+                return new SqlFrontEnd(catalog, path, node.tableSizes()); // an older transaction's catalog: not worth keeping
             }
             frontEnds.clear();
             frontEndVersion = catalog.version();
         }
-        return frontEnds.computeIfAbsent(path, p -> new SqlFrontEnd(catalog, p));
+        return frontEnds.computeIfAbsent(path, p -> new SqlFrontEnd(catalog, p, node.tableSizes()));
     }
 
     public synchronized long hits() {

@@ -155,7 +155,7 @@ public final class Session implements SqlSession {
         // In an explicit transaction a statement is atomic: a failed one leaves none of its writes.
         Transaction.Savepoint atomic = !autoCommit && plan.writes() ? tx.savepoint() : null;
         try {
-            if (plan.catalogVersion() != catalog.version()) {
+            if (plan.catalogVersion() != catalog.version() || plan.sizesEpoch() != node.tableSizes().epoch()) {
                 plan = plans.plan(plan.sql(), catalog, path);
             }
             upserted.addAll(plan.upsertTrees());

@@ -11,6 +11,7 @@ import io.tell.sql.exec.ExecNode;
 import io.tell.sql.plan.FastPath;
 import io.tell.sql.plan.ForeignKeyRules;
 import io.tell.sql.plan.Implementor;
+import io.tell.sql.plan.JoinRows;
 import io.tell.sql.plan.Projections;
 import io.tell.sql.plan.RowChecks;
 import io.tell.sql.plan.TellRel;
@@ -65,6 +66,9 @@ final class StatementPlanner {
             CoreRules.FILTER_MERGE,
             CoreRules.PROJECT_MERGE,
             CoreRules.PROJECT_REMOVE);
+
+    private static final List<RelOptRule> GATHER_CONDITIONS = PUSH_DOWNS.stream()
+            .filter(r -> r != CoreRules.JOIN_PUSH_EXPRESSIONS).toList();
 
     private StatementPlanner() {
     }
@@ -137,7 +141,7 @@ final class StatementPlanner {
             }
             exec = impl.visit(physical);
         }
-        return new Plan(text, kind, columns, params, paramTypes, exec, frontEnd.catalogVersion(), forUpdate,
+        return new Plan(text, kind, columns, params, paramTypes, exec, frontEnd.catalogVersion(), node.tableSizes().epoch(), forUpdate,
                 returning != null, upsertTrees);
     }
 
@@ -147,6 +151,7 @@ final class StatementPlanner {
         VolcanoPlanner volcano = new VolcanoPlanner();
         volcano.addRelTraitDef(ConventionTraitDef.INSTANCE);
         RelOptCluster cluster = RelOptCluster.create(volcano, new RexBuilder(frontEnd.types()));
+        cluster.setMetadataProvider(JoinRows.PROVIDER);
         RelRoot root = converter(frontEnd, v, cluster).convertQuery(body, false, true);
         RelNode rel = adjust.apply(root.project());
         UnsupportedFeatures.check(rel);
@@ -156,11 +161,10 @@ final class StatementPlanner {
         }
         rel = hep(SubqueryJoins.rewrite(rel), REWRITES);
         rel = RelDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(cluster, frontEnd.catalogReader()));
-        rel = hep(Disjunctions.factor(rel), PUSH_DOWNS);
-        RelNode ordered = JoinOrder.avoidCrossProducts(rel);
-        if (ordered != rel) {
-            rel = hep(ordered, PUSH_DOWNS);
-        }
+        // Join conditions gathered, but no expressions pushed below joins yet: projections there
+        // would cut a tree of joins into pieces JoinOrder orders one by one.
+        rel = hep(Disjunctions.factor(rel), GATHER_CONDITIONS);
+        rel = hep(JoinOrder.order(rel), PUSH_DOWNS);
         RelNode narrowed = Disjunctions.implied(rel);
         if (narrowed != rel) {
             rel = hep(narrowed, PUSH_DOWNS);

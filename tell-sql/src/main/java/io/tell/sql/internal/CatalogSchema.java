@@ -6,6 +6,7 @@ import io.tell.sql.ColumnType;
 import io.tell.sql.Names;
 import io.tell.sql.SequenceDef;
 import io.tell.sql.TableDef;
+import io.tell.sql.TableSizes;
 import io.tell.sql.ViewDef;
 import java.util.List;
 import org.apache.calcite.jdbc.CalciteSchema;
@@ -39,14 +40,14 @@ public final class CatalogSchema {
     private CatalogSchema() {
     }
 
-    public static CalciteSchema of(CatalogSnapshot snapshot) {
+    public static CalciteSchema of(CatalogSnapshot snapshot, TableSizes sizes) {
         CalciteSchema root = CalciteSchema.createRootSchema(false, false);
         java.util.Map<String, CalciteSchema> schemas = new java.util.HashMap<>();
         for (String name : snapshot.schemas()) {
             schemas.put(name, root.add(name, new AbstractSchema()));
         }
         for (TableDef def : snapshot.tables()) {
-            schemas.get(Names.schemaOf(def.name())).add(Names.local(def.name()), new Table(def));
+            schemas.get(Names.schemaOf(def.name())).add(Names.local(def.name()), new Table(def, sizes));
         }
         for (SequenceDef q : snapshot.sequences()) {
             schemas.get(Names.schemaOf(q.name())).add(Names.local(q.name()), new Sequence(q));
@@ -125,9 +126,11 @@ public final class CatalogSchema {
     /** A table's row type for the validator; the definition rides along for the planner. */
     public static final class Table extends AbstractTable {
         private final TableDef def;
+        private final TableSizes sizes;
 
-        Table(TableDef def) {
+        Table(TableDef def, TableSizes sizes) {
             this.def = def;
+            this.sizes = sizes;
         }
 
         public TableDef def() {
@@ -145,7 +148,7 @@ public final class CatalogSchema {
                     keys.add(ImmutableBitSet.of(def.columnIndexes(ix.columns())));
                 }
             }
-            return Statistics.of(ESTIMATED_ROWS, keys);
+            return Statistics.of(sizes.rows(def), keys);
         }
 
         @Override
@@ -166,9 +169,6 @@ public final class CatalogSchema {
             return row.build();
         }
     }
-
-    /** What the planner assumes a table holds until Tell keeps statistics. */
-    static final double ESTIMATED_ROWS = 1000;
 
     /** Column DEFAULTs for INSERTs that omit columns (NULL where there is none). */
     private static final class Defaults extends NullInitializerExpressionFactory {

@@ -15,18 +15,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexNode;
 
 /**
  * A hash join: the right input is read into a hash table on the equi-join keys (a plain list
  * when there are none), the left input streams past it. Any non-equi part of the condition is
- * checked on each candidate pair. All join types: inner, left, right, full, semi, anti.
+ * checked on each candidate pair. All join types: inner, left, right, full, semi, anti. An inner
+ * join whose left input the planner expects to be the smaller builds that one instead, and the
+ * right input streams ({@code build=[left]} in EXPLAIN).
  */
 public final class TellJoin extends Join implements TellRel {
     public TellJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
@@ -38,6 +44,25 @@ public final class TellJoin extends Join implements TellRel {
     public Join copy(RelTraitSet traitSet, RexNode conditionExpr, RelNode left, RelNode right, JoinRelType joinType,
                      boolean semiJoinDone) {
         return new TellJoin(getCluster(), traitSet, left, right, conditionExpr, variablesSet, joinType);
+    }
+
+    /** Each built row is hashed and kept, each streamed row probes, each result row is made: the built side counts twice. */
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        double left = mq.getRowCount(getLeft());
+        double right = mq.getRowCount(getRight());
+        double rows = mq.getRowCount(this) + (buildsLeft(mq) ? right + 2 * left : left + 2 * right);
+        return planner.getCostFactory().makeCost(rows, rows, 0);
+    }
+
+    /** Whether this is an inner join that builds its left input: the one the planner expects to be smaller. */
+    private boolean buildsLeft(RelMetadataQuery mq) {
+        return joinType == JoinRelType.INNER && mq.getRowCount(getLeft()) < mq.getRowCount(getRight());
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        return super.explainTerms(pw).itemIf("build", "left", buildsLeft(getCluster().getMetadataQuery()));
     }
 
     @Override
@@ -55,17 +80,13 @@ public final class TellJoin extends Join implements TellRel {
         if (type == JoinRelType.ASOF || type == JoinRelType.LEFT_ASOF) {
             throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "ASOF joins are not supported");
         }
+        if (buildsLeft(getCluster().getMetadataQuery())) {
+            return ctx -> innerBuildingLeft(ctx, leftNode, leftKeys, rightNode, rightKeys, residual);
+        }
         return ctx -> {
             Map<List<Object>, List<Object[]>> table = new HashMap<>();
             List<Object[]> all = new ArrayList<>();
-            Cursor rc = rightNode.open(ctx);
-            for (Object[] r = rc.next(); r != null; r = rc.next()) {
-                all.add(r);
-                List<Object> k = Rows.key(r, rightKeys);
-                if (k != null) {
-                    table.computeIfAbsent(k, x -> new ArrayList<>()).add(r);
-                }
-            }
+            build(rightNode.open(ctx), rightKeys, table, all);
             Map<Object[], Boolean> matchedRight = new java.util.IdentityHashMap<>();
             Cursor lc = leftNode.open(ctx);
             ArrayDeque<Object[]> out = new ArrayDeque<>();
@@ -92,8 +113,44 @@ public final class TellJoin extends Join implements TellRel {
         };
     }
 
-    private static List<Object[]> candidates(Map<List<Object>, List<Object[]>> table, Object[] l, int[] leftKeys) {
-        List<Object> k = Rows.key(l, leftKeys);
+    /** An inner join with the left input in the hash table and the right streaming past it; rows as (left, right). */
+    private static Cursor innerBuildingLeft(ExecContext ctx, ExecNode leftNode, int[] leftKeys, ExecNode rightNode,
+                                            int[] rightKeys, Expr residual) {
+        Map<List<Object>, List<Object[]>> table = new HashMap<>();
+        List<Object[]> all = new ArrayList<>();
+        build(leftNode.open(ctx), leftKeys, table, all);
+        Cursor rc = rightNode.open(ctx);
+        ArrayDeque<Object[]> out = new ArrayDeque<>();
+        return () -> {
+            while (out.isEmpty()) {
+                Object[] r = rc.next();
+                if (r == null) {
+                    return null;
+                }
+                for (Object[] l : rightKeys.length == 0 ? all : candidates(table, r, rightKeys)) {
+                    Object[] joined = Rows.concat(l, r);
+                    if (residual == null || Boolean.TRUE.equals(residual.eval(joined, ctx))) {
+                        out.add(joined);
+                    }
+                }
+            }
+            return out.poll();
+        };
+    }
+
+    /** Reads {@code input} into {@code all}, and by its {@code keys} into {@code table} (a row with a null key matches nothing). */
+    private static void build(Cursor input, int[] keys, Map<List<Object>, List<Object[]>> table, List<Object[]> all) {
+        for (Object[] row = input.next(); row != null; row = input.next()) {
+            all.add(row);
+            List<Object> k = Rows.key(row, keys);
+            if (k != null) {
+                table.computeIfAbsent(k, x -> new ArrayList<>()).add(row);
+            }
+        }
+    }
+
+    private static List<Object[]> candidates(Map<List<Object>, List<Object[]>> table, Object[] row, int[] keys) {
+        List<Object> k = Rows.key(row, keys);
         List<Object[]> found = k == null ? null : table.get(k);
         return found == null ? List.of() : found;
     }
