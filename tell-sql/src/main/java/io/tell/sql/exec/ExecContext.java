@@ -18,6 +18,7 @@ public final class ExecContext {
     private final Object[] params;
     private LocalDateTime statementTime;
     private final Map<Integer, Object[]> correlated = new HashMap<>();
+    private final Map<Object, java.util.List<Object[]>> spools = new HashMap<>();
     private final long deadlineNanos;
     private long targetRid;
     private volatile boolean cancelled;
@@ -75,6 +76,20 @@ public final class ExecContext {
             throw TellException.of(ErrorCode.INTERNAL, "correlation variable $cor" + id + " is not bound");
         }
         return row;
+    }
+
+    /**
+     * The rows of the shared subplan {@code key} in this execution: computed by {@code rows} at
+     * the first call, the same list after (the subplan reads no correlation variable, so every
+     * opening would give the same rows).
+     */
+    public synchronized java.util.List<Object[]> spooled(Object key, java.util.function.Supplier<java.util.List<Object[]>> rows) {
+        java.util.List<Object[]> kept = spools.get(key);
+        if (kept == null) {
+            kept = rows.get();
+            spools.put(key, kept);
+        }
+        return kept;
     }
 
     public void bind(int id, Object[] row) {

@@ -22,6 +22,8 @@ public final class Implementor {
     private Upsert upsert;
     private RowChecks checks;
     private ForeignKeyRules foreignKeys;
+    /** Of the plan whose root was visited first; made then. */
+    private SharedSubplans shared;
 
     /** What a data modification with RETURNING makes of each row it changed. */
     @FunctionalInterface
@@ -34,9 +36,14 @@ public final class Implementor {
         this.forUpdate = forUpdate;
     }
 
+    /** {@code rel}'s executable node; the first call gets the plan's root. */
     public ExecNode visit(RelNode rel) {
+        if (shared == null) {
+            shared = new SharedSubplans(rel);
+        }
         if (rel instanceof TellRel t) {
-            return t.implement(this);
+            ExecNode once = shared.shared(rel, () -> t.implement(this));
+            return once != null ? once : t.implement(this);
         }
         throw TellException.of(ErrorCode.INTERNAL, "not a physical operator: " + rel.getRelTypeName());
     }

@@ -2,6 +2,7 @@ package io.tell.sql.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
@@ -28,20 +29,28 @@ public final class Projections {
 
     /** {@code rel} with projections pushed into the scans below them. */
     public static RelNode pushDown(RelNode rel) {
-        if (rel instanceof TellProject p) {
-            RelNode pushed = intoScan(p);
-            if (pushed != null) {
-                return pushed;
+        return pushDown(rel, new java.util.IdentityHashMap<>());
+    }
+
+    /** {@link #pushDown}, an operator reached along several paths (a shared subplan) rewritten once. */
+    private static RelNode pushDown(RelNode rel, Map<RelNode, RelNode> done) {
+        RelNode known = done.get(rel);
+        if (known != null) {
+            return known;
+        }
+        RelNode out = rel instanceof TellProject p ? intoScan(p) : null;
+        if (out == null) {
+            List<RelNode> inputs = new ArrayList<>();
+            boolean changed = false;
+            for (RelNode in : rel.getInputs()) {
+                RelNode next = pushDown(in, done);
+                changed |= next != in;
+                inputs.add(next);
             }
+            out = changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
         }
-        List<RelNode> inputs = new ArrayList<>();
-        boolean changed = false;
-        for (RelNode in : rel.getInputs()) {
-            RelNode next = pushDown(in);
-            changed |= next != in;
-            inputs.add(next);
-        }
-        return changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+        done.put(rel, out);
+        return out;
     }
 
     /** Project(Filter?(scan)) with the scan narrowed to the columns used, or null when all are used. */
