@@ -1,5 +1,7 @@
 package io.tell.sql.engine;
 
+import static io.tell.sql.engine.Statements.rows;
+import static io.tell.sql.engine.Statements.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tell.error.TellException;
 import io.tell.sql.PreparedSql;
 import io.tell.sql.ProcessingNode;
-import io.tell.sql.SqlResult;
 import io.tell.sql.SqlSession;
 import java.util.ArrayList;
 import java.util.List;
@@ -234,19 +235,6 @@ class ParallelScanTest {
         return ((ThreadPoolExecutor) node.workers().executor()).getCompletedTaskCount();
     }
 
-    private static void run(SqlSession s, String sql) {
-        s.execute(s.prepare(sql), List.of(), 0, 0).close();
-    }
-
-    private static List<Object[]> rows(SqlSession s, String sql) {
-        List<Object[]> out = new ArrayList<>();
-        try (SqlResult r = s.execute(s.prepare(sql), List.of(), 0, 0)) {
-            while (r.next()) {
-                out.add(r.row());
-            }
-        }
-        return out;
-    }
 
     @Test
     void oneThreadWithoutTheOption() {

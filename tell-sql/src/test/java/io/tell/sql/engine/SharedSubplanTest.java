@@ -1,11 +1,12 @@
 package io.tell.sql.engine;
 
+import static io.tell.sql.engine.Statements.rows;
+import static io.tell.sql.engine.Statements.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tell.sql.PreparedSql;
 import io.tell.sql.ProcessingNode;
-import io.tell.sql.SqlResult;
 import io.tell.sql.SqlSession;
 import io.tell.store.CountingRecordStore;
 import java.util.ArrayList;
@@ -70,19 +71,5 @@ class SharedSubplanTest {
         r.run();
         CountingRecordStore.Counts d = node.storeCounts().minus(before);
         return d.reads() + d.scans();
-    }
-
-    private static void run(SqlSession s, String sql) {
-        s.execute(s.prepare(sql), List.of(), 0, 0).close();
-    }
-
-    private static List<Object[]> rows(SqlSession s, String sql) {
-        List<Object[]> out = new ArrayList<>();
-        try (SqlResult r = s.execute(s.prepare(sql), List.of(), 0, 0)) {
-            while (r.next()) {
-                out.add(r.row());
-            }
-        }
-        return out;
     }
 }
