@@ -46,11 +46,11 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
  * Plans one query or DML statement (docs/sql-design.md): Calcite parse and validation over the
  * catalog snapshot, conversion to relational algebra, a rule-based phase ({@code [NOT] EXISTS}
  * to semi and anti joins: {@link SubqueryJoins}; other subqueries to correlated joins,
- * decorrelation, disjunctions factored ({@link Disjunctions}), filter push-down, inner joins reordered where the written
- * order would pair inputs without a condition: {@link JoinOrder}, columns no operator above uses
+ * decorrelation, disjunctions factored ({@link Disjunctions}), filter push-down, inner joins of three or more
+ * inputs ordered by the tables' sizes and the keys their equalities match: {@link JoinOrder}, columns no operator above uses
  * trimmed from every input so that scans decode and joins carry only what is needed), then cost-based choice among Tell's
- * physical operators (index scans, hash and index nested-loop joins), and finally the
- * executable tree. Thread-safe; the Calcite objects are per call.
+ * physical operators (index scans, hash and index nested-loop joins; join row counts from
+ * {@link JoinRows}), and finally the executable tree. Thread-safe; the Calcite objects are per call.
  */
 final class StatementPlanner {
     private static final List<RelOptRule> REWRITES = List.of(
