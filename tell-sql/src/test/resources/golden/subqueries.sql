@@ -170,3 +170,12 @@ SELECT name FROM cust ORDER BY name
 ----
 ann
 bob
+
+# A correlated scalar COUNT over a common table expression: Calcite's decorrelator throws on it
+# (IndexOutOfBoundsException, was SQLState XX000); the correlated form runs as a nested loop.
+# Checked against PostgreSQL 15.
+query
+WITH r AS (SELECT cust, SUM(amount) AS s FROM orders GROUP BY cust) SELECT a.cust, (SELECT COUNT(*) FROM r b WHERE b.s >= a.s) FROM r a ORDER BY a.cust
+----
+1 | 2
+2 | 1

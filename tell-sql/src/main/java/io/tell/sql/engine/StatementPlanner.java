@@ -41,6 +41,7 @@ import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.RelBuilder;
 
 /**
  * Plans one query or DML statement (docs/sql-design.md): Calcite parse and validation over the
@@ -160,7 +161,7 @@ final class StatementPlanner {
             return fast;
         }
         rel = hep(SubqueryJoins.rewrite(rel), REWRITES);
-        rel = RelDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(cluster, frontEnd.catalogReader()));
+        rel = decorrelated(rel, RelFactories.LOGICAL_BUILDER.create(cluster, frontEnd.catalogReader()));
         // Join conditions gathered, but no expressions pushed below joins yet: projections there
         // would cut a tree of joins into pieces JoinOrder orders one by one.
         rel = hep(Disjunctions.factor(rel), GATHER_CONDITIONS);
@@ -196,6 +197,19 @@ final class StatementPlanner {
             return converter(frontEnd, view, cluster).convertQuery(view.node(), true, false);
         }, v.validator(), frontEnd.catalogReader(), cluster, StandardConvertletTable.INSTANCE,
                 SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
+    }
+
+    /**
+     * {@code rel} with its correlated subqueries turned into joins by Calcite's decorrelator, or
+     * as it is where the decorrelator fails (it throws on some shapes, e.g. a correlated scalar
+     * COUNT over a common table expression): the correlated form runs as nested loops.
+     */
+    private static RelNode decorrelated(RelNode rel, RelBuilder builder) {
+        try {
+            return RelDecorrelator.decorrelateQuery(rel, builder);
+        } catch (RuntimeException e) {
+            return rel;
+        }
     }
 
     private static RelNode hep(RelNode rel, List<RelOptRule> rules) {
