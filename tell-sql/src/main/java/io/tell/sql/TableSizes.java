@@ -9,8 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How many rows the planner takes each table to hold, per processing node (docs/sql-design.md,
- * "Table sizes"). A table's size is sampled from its row tree ({@link TableStore#estimateRows}:
+ * How many rows the planner takes each table to hold, per processing node (docs/sql-design.md
+ * §3.2a). A table's size is sampled from its row tree ({@link TableStore#estimateRows}:
  * two or three store round trips) when a plan first needs it, and again when this node has inserted or
  * deleted about as many rows as the table was sampled with, or a minute has passed (other nodes
  * change tables too). The size the planner sees moves only when a sample differs from it by a
@@ -57,10 +57,10 @@ public final class TableSizes {
         }
         Size size = sizes.get(def.rowDomain());
         if (size != null && !size.store().def().equals(def)) {
-            // Altered since: the new definition's store counts its own changes; sample it now.
-            size = new Size(stores.apply(def), size.planned(), size.sampled(), 0, 0);
-        }
-        if (size == null || size.stale(System.nanoTime())) {
+            // Altered since: the new definition's store counts its own changes; sampled now.
+            TableStore store = stores.apply(def);
+            size = sample(def, new Size(store, size.planned(), size.sampled(), System.nanoTime(), store.changes()));
+        } else if (size == null || size.stale(System.nanoTime())) {
             size = sample(def, size);
         }
         return size == null ? ASSUMED_ROWS : size.planned();
@@ -91,7 +91,8 @@ public final class TableSizes {
 
     /**
      * A fresh sample of {@code def}'s rows, moving the planned size if it differs by {@link
-     * #REPLAN_FACTOR}; null (the assumed size) when the read failed. Rows of transactions still
+     * #REPLAN_FACTOR}; null (the assumed size) when the read failed, and then the table is
+     * forgotten until a plan needs it again (a dropped table's tree is gone). Rows of transactions still
      * open are not in the tree yet: a table loaded in one long transaction is seen at its next
      * sample after the commit (within a minute).
      */
@@ -103,7 +104,8 @@ public final class TableSizes {
             rows = Math.max(MIN_ROWS, store.estimateRows());
         } catch (RuntimeException e) {
             LOG.debug("cannot sample the size of {}: {}", def.name(), e.toString());
-            return before;
+            sizes.remove(def.rowDomain());
+            return null;
         }
         double planned = before == null ? rows : before.planned();
         boolean moved = before != null && (rows >= planned * REPLAN_FACTOR || rows * REPLAN_FACTOR <= planned);
