@@ -424,8 +424,7 @@ public final class BLinkTree implements BTree {
             List<NodeRef> below = new ArrayList<>();
             for (NodeRef inner : level) {
                 for (int i = 0; i < inner.node().size(); i++) {
-                    NodeRef cached = nav.cache().get(inner.node().child(i));
-                    below.add(cached != null ? cached : nav.fetch(inner.node().child(i)));
+                    below.add(cachedOrFetched(inner.node().child(i)));
                 }
             }
             level = below;

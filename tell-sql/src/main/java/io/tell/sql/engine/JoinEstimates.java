@@ -38,16 +38,12 @@ final class JoinEstimates {
         this.conjuncts = conjuncts;
         this.mq = mq;
         for (RexNode c : conjuncts) {
-            BitSet r = new BitSet();
-            for (int field : RelOptUtil.InputFinder.bits(c)) {
-                r.set(leafOf(field));
-            }
-            reads.add(r);
+            reads.add(leavesOf(c));
         }
         rows = new double[inputs.size()];
         for (int i = 0; i < inputs.size(); i++) {
             Double r = mq.getRowCount(inputs.get(i));
-            rows[i] = r == null ? 1000 : Math.max(1, r);
+            rows[i] = r == null ? io.tell.sql.TableSizes.ASSUMED_ROWS : Math.max(1, r);
         }
     }
 
