@@ -71,6 +71,10 @@ public final class Transaction implements AutoCloseable {
     private int openSavepoints;
     /** Records that must still have these store versions when a commit with writes logs ({@link #requireUnchanged}). */
     private final Map<RecordKey, Long> preconditions = new LinkedHashMap<>();
+    /** A record to read along with the next fetch of records ({@link #readAlong}); null when none is waiting. */
+    private RecordKey along;
+    /** The store version of {@link #along} once read (0: absent); -1 until then. */
+    private long alongVersion = -1;
 
     /** What one change replaced in {@code entry}. */
     private record Undo(Entry entry, boolean written, byte[] newRow, TableIndex reindexed) {
@@ -247,11 +251,23 @@ public final class Transaction implements AutoCloseable {
         SharedRecordBuffer shared = sharedBuffer();
         List<Entry> fetched = new ArrayList<>(missing.size());
         if (shared == null) {
-            List<Versioned> got = guard(() -> missing.size() == 1
-                    ? java.util.Collections.singletonList(TellException.join(manager.store().getAsync(missing.get(0))))
-                    : TellException.join(manager.store().getAllAsync(missing)));
+            RecordKey rider = along;
+            List<RecordKey> asked = missing;
+            if (rider != null) {
+                asked = new ArrayList<>(missing);
+                asked.add(rider);
+            }
+            List<RecordKey> ask = asked;
+            List<Versioned> got = guard(() -> ask.size() == 1
+                    ? java.util.Collections.singletonList(TellException.join(manager.store().getAsync(ask.get(0))))
+                    : TellException.join(manager.store().getAllAsync(ask)));
             for (int i = 0; i < missing.size(); i++) {
                 fetched.add(new Entry(missing.get(i), got.get(i)));
+            }
+            if (rider != null) {
+                Versioned v = got.get(missing.size());
+                along = null;
+                alongVersion = v == null ? 0 : v.version();
             }
         } else {
             if (units == null) {
@@ -478,6 +494,24 @@ public final class Transaction implements AutoCloseable {
     public void requireUnchanged(RecordKey key, long version) {
         checkActive();
         preconditions.put(key, version);
+    }
+
+    /**
+     * Reads the record at {@code key} in the same store call as this transaction's next fetch of
+     * records that are not buffered yet, at no round trip of its own; {@link #alongVersion()}
+     * then gives its store version. The SQL layer checks the catalog's directory so: a statement
+     * runs on the catalog it has cached and the check arrives with the statement's first rows.
+     * Reads through the node's shared buffer, and index leaves, do not carry it.
+     */
+    public void readAlong(RecordKey key) {
+        checkActive();
+        along = key;
+        alongVersion = -1;
+    }
+
+    /** The store version of the record {@link #readAlong} asked for (0: absent), or -1 while it is unread. */
+    public long alongVersion() {
+        return alongVersion;
     }
 
     Map<RecordKey, Long> preconditions() {

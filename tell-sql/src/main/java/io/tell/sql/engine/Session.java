@@ -21,8 +21,8 @@ import java.util.List;
 
 /**
  * The SQL session of one connection. A transaction begins with the first statement that needs
- * one and reads the catalog once (one store round trip), so DDL committed by any node before
- * it began is seen; plans come from the node's {@link PlanCache}. Inside an explicit
+ * one and checks the catalog once, with that statement's first read of records, so DDL
+ * committed by any node before it began is seen; plans come from the node's {@link PlanCache}. Inside an explicit
  * transaction, a statement that fails on bad SQL or bad data changes nothing and the
  * transaction goes on; a conflict or an unreachable store rolls the transaction back, and it
  * stays failed (every statement and commit say so) until the application rolls back.
@@ -43,6 +43,8 @@ public final class Session implements SqlSession {
     /** The open transaction's savepoints, oldest first. */
     private final List<Named> savepoints = new ArrayList<>();
     private CatalogSnapshot catalog;
+    /** The open transaction's catalog is this node's cached one, not yet checked against the store. */
+    private boolean catalogUnchecked;
     private TellException failed;
     private volatile ExecContext running;
     /** Trees of the unique keys INSERT … ON CONFLICT checked in the open transaction: a duplicate there at commit is a race. */
@@ -127,6 +129,23 @@ public final class Session implements SqlSession {
     }
 
     private SqlResult run(PreparedSql statement, List<?> params, long maxRows, long timeoutMillis) {
+        try {
+            return runOnce(statement, params, maxRows, timeoutMillis, true);
+        } catch (StaleCatalog stale) {
+            // The transaction this statement began ran on a catalog another node's DDL had
+            // replaced; it is rolled back unseen. Again, under the store's catalog read first.
+            return runOnce(statement, params, maxRows, timeoutMillis, false);
+        }
+    }
+
+    /**
+     * Runs one statement. A transaction it begins takes the catalog this node has cached when
+     * {@code speculative}, and the store's directory version rides the statement's first read
+     * of records: a statement on an outdated catalog ends in {@link StaleCatalog}, before any
+     * row is returned or anything is committed.
+     */
+    private SqlResult runOnce(PreparedSql statement, List<?> params, long maxRows, long timeoutMillis,
+                              boolean speculative) {
         checkOpen();
         if (statement.kind() == PreparedSql.Kind.DDL) {
             if (tx != null) {
@@ -149,7 +168,7 @@ public final class Session implements SqlSession {
         }
         boolean implicit = tx == null;
         if (implicit) {
-            begin(autoCommit && !plan.writes() && !plan.forUpdate());
+            begin(autoCommit && !plan.writes() && !plan.forUpdate(), speculative);
         }
         ExecContext ctx = null;
         // In an explicit transaction a statement is atomic: a failed one leaves none of its writes.
@@ -175,6 +194,9 @@ public final class Session implements SqlSession {
             } else {
                 result = Results.count((Long) c.next()[0]);
             }
+            if (catalogUnchecked && catalogStale()) {
+                throw discardStale();
+            }
             if (atomic != null) {
                 tx.release(atomic);
             }
@@ -182,7 +204,12 @@ public final class Session implements SqlSession {
                 commitOpen();
             }
             return result;
+        } catch (StaleCatalog e) {
+            throw e;
         } catch (RuntimeException e) {
+            if (catalogUnchecked && tx != null && staleAfter(e)) {
+                throw discardStale(); // the failure may be the outdated catalog's (a row of another layout)
+            }
             if (atomic != null && tx != null && tx.isActive()) {
                 tx.rollbackTo(atomic);
                 tx.release(atomic);
@@ -198,15 +225,67 @@ public final class Session implements SqlSession {
      * Begins a transaction under the newest catalog. A read-write one commits only if the
      * catalog is still that one when it logs (a check riding the commit's first batch): no write
      * made under one catalog version lands after another was published (see {@code DdlExecutor}).
+     * When {@code speculative} the catalog is the one this node has cached and the store's
+     * version of it is read along with the transaction's first records ({@link Transaction#readAlong}),
+     * after the transaction began; its first statement checks it before it returns anything.
      */
-    private void begin(boolean readOnlyTx) {
-        catalog = node.catalog().snapshot();
+    private void begin(boolean readOnlyTx, boolean speculative) {
+        catalog = speculative ? node.catalog().cached() : node.catalog().snapshot();
         sequenceValues = sequenceValues(catalog);
         node.keepIndexesOf(catalog);
         tx = readOnlyTx || readOnly
                 ? node.transactions().beginReadOnly(isolation) : node.transactions().begin(isolation);
+        catalogUnchecked = speculative;
+        if (speculative) {
+            tx.readAlong(Catalog.DIRECTORY);
+        }
         if (!tx.readOnly() && catalog.storeVersion() != 0) {
             tx.requireUnchanged(Catalog.DIRECTORY, catalog.storeVersion());
+        }
+    }
+
+    /**
+     * Whether the catalog the open transaction began under is not the store's; its version came
+     * along with the first records read, or is read now (one round trip) if none were.
+     */
+    private boolean catalogStale() {
+        catalogUnchecked = false;
+        long seen = tx.alongVersion();
+        if (seen < 0) {
+            seen = node.catalog().snapshot().storeVersion();
+        }
+        return seen != catalog.storeVersion();
+    }
+
+    /**
+     * Whether the statement failed with {@code e} on an outdated catalog. A retriable failure
+     * (the store or commit manager unreachable, a conflict) is not the catalog's: it is checked
+     * only when the directory's version already came along; false when the store cannot say.
+     */
+    private boolean staleAfter(RuntimeException e) {
+        if (tx.alongVersion() < 0 && e instanceof TellException te && te.code().retriable()) {
+            return false;
+        }
+        try {
+            return catalogStale();
+        } catch (RuntimeException unreachable) {
+            return false;
+        }
+    }
+
+    /** Rolls back the transaction a statement began on an outdated catalog; nothing of it was seen. */
+    private StaleCatalog discardStale() {
+        Transaction t = tx;
+        tx = null;
+        upserted.clear();
+        rollbackQuietly(t);
+        return new StaleCatalog();
+    }
+
+    /** A statement ran on an outdated catalog and its transaction was rolled back: run it again. */
+    private static final class StaleCatalog extends RuntimeException {
+        StaleCatalog() {
+            super(null, null, false, false);
         }
     }
 
@@ -352,7 +431,7 @@ public final class Session implements SqlSession {
         }
         checkNotFailed();
         if (tx == null) {
-            begin(false);
+            begin(false, false);
         }
         savepoints.add(new Named(name, tx.savepoint()));
     }

@@ -39,24 +39,26 @@ class RoundTripTest {
                     assertEquals(7, r.row()[0]);
                 }
             });
-            // store: catalog check + the row (the node knows the key's rid from before, so no index
-            // leaf); CM: start and end (a reader holds lav back until it ends)
-            assertEquals(new Cost(2, 0, 2), sel, "point select");
+            // store: the row, the catalog's version read along with it (the node knows the key's rid
+            // from before, so no index leaf); CM: start and end (a reader holds lav back until it ends)
+            assertEquals(new Cost(1, 0, 2), sel, "point select");
 
             Cost upd = measure(node, () -> {
                 try (SqlResult r = s.execute(update, List.of(70, 7), 0, 0)) {
                     assertEquals(1, r.updateCount());
                 }
             });
-            // catalog + row, then commit: log write, batch apply (+1 async log delete); CM: start, committed
+            // the row with the catalog's version, then commit: log write, batch apply (+1 async log
+            // delete); CM: start, committed
             System.out.println("point select " + sel + ", one-row update " + upd);
             assertEquals(2, upd.cmCalls(), "update CM calls");
-            assertEquals(2, upd.reads(), "update reads");
+            assertEquals(1, upd.reads(), "update reads");
 
             PreparedSql add = s.prepare("INSERT INTO t VALUES (?, ?)");
             s.execute(add, List.of(100, 1), 0, 0).close(); // the primary key's rightmost leaf in the cache
             Cost ins = measure(node, () -> s.execute(add, List.of(101, 1), 0, 0).close());
-            // catalog check and the primary key's leaf; log write, the leaf's physical record with
+            // the primary key's leaf, and the catalog's check after the statement (no read of records
+            // carried it); log write, the leaf's physical record with
             // its swing chained to it (one batch), the row, the new key's claim (insert-if-absent,
             // no read); CM: start, committed
             System.out.println("one-row insert " + ins);
@@ -69,14 +71,14 @@ class RoundTripTest {
                     assertEquals(1, r.row()[0]);
                 }
             });
-            assertEquals(new Cost(2, 0, 2), readBack, "point select of a row this node inserted: catalog and row");
+            assertEquals(new Cost(1, 0, 2), readBack, "point select of a row this node inserted: the row");
             PreparedSql scan = s.prepare("SELECT id FROM t WHERE id BETWEEN ? AND ? ORDER BY id FETCH FIRST 1 ROWS ONLY");
             try (SqlResult r = s.execute(scan, List.of(30, 40), 0, 0)) {
                 r.next();
                 assertEquals(30, r.row()[0]);
             }
             Cost scanned = measure(node, () -> s.execute(update, List.of(31, 30), 0, 0).close());
-            assertEquals(2, scanned.reads(), "update by key of a row a scan found: catalog and row, no index leaf");
+            assertEquals(1, scanned.reads(), "update by key of a row a scan found: the row, no index leaf");
         }
     }
 
@@ -118,11 +120,11 @@ class RoundTripTest {
             assertEquals(expectedCount, got[0]);
             assertEquals(expectedSum, got[1]);
             System.out.println("join of 200 outer rows to their parts by primary key: " + cost);
-            // catalog + the 4 outer leaves (200 entries, 64 a leaf: the first, then read ahead 2 and 1)
-            // + outer rows, then for each of the two batches of outer rows (128 + 72) the inner rows:
+            // the 4 outer leaves (200 entries, 64 a leaf: the first, then read ahead 2 and 1) + outer
+            // rows with the catalog's version, then for each of the two batches of outer rows (128 + 72) the inner rows:
             // the node knows their rids from the first run, so no inner leaves (9 with them; one
             // lookup at a time it was 406).
-            assertEquals(7, cost.reads(), "reads of a 200-row index nested-loop join");
+            assertEquals(6, cost.reads(), "reads of a 200-row index nested-loop join");
 
             // Parts deleted and inserted again live at new rids: the remembered ones are stale, and
             // the lookups find the new rows through the index.
