@@ -75,6 +75,15 @@ public interface BTree {
     List<IndexEntry> scan(ScanRange range, boolean descending, int limit);
 
     /**
+     * A page of a forward scan: up to {@code limit} entries of {@code range} that come after
+     * {@code after} in (key, rid) order (null: from the range's start), ascending, but ending at
+     * the end of a leaf once it holds at least {@code enough} (1 &le; enough &le; limit), so that
+     * a reader wanting a few entries does not read the next leaves for more. Fewer than
+     * {@code enough} entries means the range holds no more.
+     */
+    List<IndexEntry> scanPage(ScanRange range, IndexEntry after, int enough, int limit);
+
+    /**
      * Up to {@code limit} entries that come after {@code after} in (key, rid) order (null: from
      * the first), ascending: how a walk over a whole tree goes on from where its last page
      * ended, also through entries that share one key.

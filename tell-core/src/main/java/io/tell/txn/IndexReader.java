@@ -43,33 +43,23 @@ final class IndexReader {
             all = tx.treeReads().scan(index, range, Integer.MAX_VALUE);
             check(tx, buffer, index, all, found, used);
         } else {
+            // Pages end at a leaf's end once they hold as many entries as rows are still wanted:
+            // a scan for the first row of a range reads one leaf when that leaf has an entry.
             int page = Math.max(MIN_PAGE, limit * 2);
-            ScanRange remaining = range;
             IndexEntry last = null;
             while (true) {
-                List<IndexEntry> entries = new ArrayList<>();
-                List<IndexEntry> read = tx.treeReads().scan(index, remaining, page);
-                for (IndexEntry e : read) {
-                    if (last == null || e.compareTo(last) > 0) {
-                        entries.add(e);
-                    }
-                }
-                all.addAll(entries);
-                check(tx, buffer, index, entries, found, used);
-                if (read.size() < page) {
-                    break;
+                int enough = Math.min(page, Math.max(1, limit - found.entries.size()));
+                List<IndexEntry> read = tx.treeReads().scanPage(index, range, last, enough, page);
+                all.addAll(read);
+                check(tx, buffer, index, read, found, used);
+                if (read.size() < enough) {
+                    break; // the range holds no more
                 }
                 last = read.get(read.size() - 1);
                 if (found.entries.size() >= limit) {
                     scanned = new ScanRange(range.lower(), ScanRange.inclusive(last.key()));
                     break;
                 }
-                if (entries.isEmpty()) {
-                    // A run of entries under one key longer than the page: the next page starts at
-                    // that key again, so it must be longer to get past the run.
-                    page *= 2;
-                }
-                remaining = new ScanRange(ScanRange.inclusive(last.key()), range.upper());
             }
         }
         boolean foundStored = !found.entries.isEmpty();

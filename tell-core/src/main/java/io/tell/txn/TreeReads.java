@@ -27,17 +27,18 @@ final class TreeReads {
     static final int MAX_ENTRIES = 32;
     static final int MAX_RANGES = 4096;
 
-    /** A range of one index read with one limit; bounds compared by content. */
-    private record Key(TableIndex index, ScanRange range, int limit) {
+    /** A range of one index read with one limit (and the page's {@code enough}); bounds compared by content. */
+    private record Key(TableIndex index, ScanRange range, int enough, int limit) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Key k && k.index == index && k.limit == limit
+            return o instanceof Key k && k.index == index && k.limit == limit && k.enough == enough
                     && same(k.range.lower(), range.lower()) && same(k.range.upper(), range.upper());
         }
 
         @Override
         public int hashCode() {
-            return (System.identityHashCode(index) * 31 + hash(range.lower())) * 31 + hash(range.upper()) + limit;
+            return ((System.identityHashCode(index) * 31 + hash(range.lower())) * 31 + hash(range.upper()) + limit) * 31
+                    + enough;
         }
 
         private static boolean same(ScanRange.Bound a, ScanRange.Bound b) {
@@ -53,10 +54,27 @@ final class TreeReads {
 
     /** Up to {@code limit} entries of {@code range}, ascending: kept ones, or read from the tree. */
     List<IndexEntry> scan(TableIndex index, ScanRange range, int limit) {
-        Key key = new Key(index, range, limit);
+        Key key = new Key(index, range, limit, limit);
         List<IndexEntry> entries = kept.get(key);
         if (entries == null) {
             entries = index.tree().scan(range, false, limit);
+            keep(key, entries);
+        }
+        return entries;
+    }
+
+    /**
+     * A page of {@code range} after {@code after} ({@link io.tell.index.BTree#scanPage}): kept,
+     * or read from the tree. Only first pages are kept.
+     */
+    List<IndexEntry> scanPage(TableIndex index, ScanRange range, IndexEntry after, int enough, int limit) {
+        if (after != null) {
+            return index.tree().scanPage(range, after, enough, limit);
+        }
+        Key key = new Key(index, range, enough, limit);
+        List<IndexEntry> entries = kept.get(key);
+        if (entries == null) {
+            entries = index.tree().scanPage(range, null, enough, limit);
             keep(key, entries);
         }
         return entries;
@@ -70,7 +88,7 @@ final class TreeReads {
     List<Long> prefetch(TableIndex index, List<ScanRange> ranges) {
         Map<Key, ScanRange> missingByKey = new LinkedHashMap<>();
         for (ScanRange r : ranges) {
-            Key key = new Key(index, r, Integer.MAX_VALUE);
+            Key key = new Key(index, r, Integer.MAX_VALUE, Integer.MAX_VALUE);
             if (!kept.containsKey(key)) {
                 missingByKey.putIfAbsent(key, r);
             }

@@ -152,8 +152,26 @@ public final class BLinkTree implements BTree {
             if (descending) {
                 scanBackward(range, limit, out);
             } else {
-                scanForward(range, forwardStart(range), limit, out);
+                scanForward(range, forwardStart(range), limit, limit, out, false);
             }
+        }
+        return out;
+    }
+
+    @Override
+    public List<IndexEntry> scanPage(ScanRange range, IndexEntry after, int enough, int limit) {
+        if (enough < 1 || enough > limit) {
+            throw new IllegalArgumentException("a page of " + enough + " to " + limit + " entries");
+        }
+        List<IndexEntry> out = new ArrayList<>();
+        if (after == null) {
+            scanForward(range, forwardStart(range), enough, limit, out, true);
+        } else if (after.rid() != Long.MAX_VALUE) {
+            ScanRange rest = new ScanRange(ScanRange.inclusive(after.key()), range.upper());
+            scanForward(rest, new IndexEntry(after.key(), after.rid() + 1), enough, limit, out, false);
+        } else {
+            ScanRange rest = new ScanRange(ScanRange.exclusive(after.key()), range.upper());
+            scanForward(rest, forwardStart(rest), enough, limit, out, false);
         }
         return out;
     }
@@ -166,13 +184,13 @@ public final class BLinkTree implements BTree {
         List<IndexEntry> out = new ArrayList<>();
         if (limit > 0) {
             if (after == null) {
-                scanForward(ScanRange.ALL, FIRST, limit, out);
+                scanForward(ScanRange.ALL, FIRST, limit, limit, out, false);
             } else if (after.rid() == Long.MAX_VALUE) { // nothing more under its key
                 ScanRange rest = new ScanRange(ScanRange.exclusive(after.key()), null);
-                scanForward(rest, forwardStart(rest), limit, out);
+                scanForward(rest, forwardStart(rest), limit, limit, out, false);
             } else {
                 scanForward(new ScanRange(ScanRange.inclusive(after.key()), null),
-                        new IndexEntry(after.key(), after.rid() + 1), limit, out);
+                        new IndexEntry(after.key(), after.rid() + 1), limit, limit, out, false);
             }
         }
         return out;
@@ -188,14 +206,36 @@ public final class BLinkTree implements BTree {
      * leaf. Leaves read ahead are decoded only when the scan gets to them, and one is used only
      * if it is the right sibling the leaf before it names; after a split the scan follows the
      * link instead. A removed leaf on the way holds nothing; the scan goes on along its link.
+     * It ends at a leaf's end once it has {@code enough} entries. {@code withNeighbour} reads
+     * the first leaf's right neighbour along with it, as the cached parent names it: a range
+     * that starts after the last entry of its first leaf (a queue's front, whose entries were
+     * taken) then costs one round trip, not two.
      */
-    private void scanForward(ScanRange range, IndexEntry start, int limit, List<IndexEntry> out) {
-        BTreeNode leaf = nav.descend(start, false, 0).node().node();
-        int i = leaf.lowerBound(start);
-        int batch = 2;
+    private void scanForward(ScanRange range, IndexEntry start, int enough, int limit, List<IndexEntry> out,
+                             boolean withNeighbour) {
         List<Long> aheadIds = List.of();
         List<Versioned> ahead = List.of(); // their mapping records, decoded when the scan gets there
         int at = 0;
+        BTreeNode leaf = null;
+        if (withNeighbour) {
+            long first = nav.route(start);
+            List<Long> ids = first == 0 ? List.of() : nav.leavesFrom(start, first, 2);
+            if (ids.size() == 2) {
+                List<Versioned> read = nav.store().readMappings(ids);
+                NodeRef n = nav.store().fromMapping(first, read.get(0));
+                if (n != null && n.node().isLeaf() && !n.node().isRemoved() && n.node().covers(start, false)) {
+                    leaf = n.node();
+                    aheadIds = ids;
+                    ahead = read;
+                    at = 1;
+                }
+            }
+        }
+        if (leaf == null) {
+            leaf = nav.descend(start, false, 0).node().node();
+        }
+        int i = leaf.lowerBound(start);
+        int batch = 2;
         while (true) {
             for (; i < leaf.size(); i++) {
                 IndexEntry e = leaf.entry(i);
@@ -210,7 +250,7 @@ public final class BLinkTree implements BTree {
                     return;
                 }
             }
-            if (leaf.high() == null || !range.belowUpper(leaf.high().key())) {
+            if (leaf.high() == null || !range.belowUpper(leaf.high().key()) || out.size() >= enough) {
                 return;
             }
             long next = leaf.rightSibling();
