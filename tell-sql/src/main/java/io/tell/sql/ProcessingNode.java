@@ -214,7 +214,18 @@ public final class ProcessingNode implements AutoCloseable {
     }
 
     public TableStore table(TableDef def) {
-        return tables.computeIfAbsent(def, d -> new TableStore(transactions, d));
+        TableStore t = tables.get(def);
+        return t != null ? t : tables.computeIfAbsent(def, d -> new TableStore(transactions, d, earlier(d)));
+    }
+
+    /** This node's store of an earlier definition of the table {@code def} defines (same rows), or null. */
+    private TableStore earlier(TableDef def) {
+        for (TableStore t : tables.values()) {
+            if (t.def().rowDomain().equals(def.rowDomain())) {
+                return t;
+            }
+        }
+        return null;
     }
 
     /** What the planner takes this node's tables to hold. */

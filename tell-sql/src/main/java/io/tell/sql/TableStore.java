@@ -73,13 +73,22 @@ public final class TableStore {
     private final java.util.concurrent.atomic.LongAdder changes = new java.util.concurrent.atomic.LongAdder();
 
     public TableStore(TransactionManager tm, TableDef def) {
+        this(tm, def, null);
+    }
+
+    /**
+     * The store of {@code def}, keeping what {@code earlier} (this node's store of an earlier
+     * definition of the same table, or null) learned of where the keys of the unique trees both
+     * have live: an index added after a bulk load does not make the node forget the rows' rids.
+     */
+    public TableStore(TransactionManager tm, TableDef def, TableStore earlier) {
         this.def = def;
         this.codec = new RowLayout(def);
         this.rids = new RidAllocator(tm.store(), def.ridCounter(), TableDef.RID_COUNTER_KEY, RID_BATCH);
         if (def.pkTree() != null) {
             pkEncoder = encoder(def.primaryKey());
             primaryKey = index(tm, def.pkTree(), true, keyOf(def.primaryKey(), true, pkEncoder));
-            keyRids.put(null, new KeyRids());
+            keyRids.put(null, earlier == null ? new KeyRids() : earlier.hintsOf(def.pkTree()));
         } else {
             pkEncoder = null;
             primaryKey = null;
@@ -90,9 +99,22 @@ public final class TableStore {
             encoders.put(ix.name(), enc);
             indexes.put(ix.name(), index(tm, ix.treeName(), ix.unique(), keyOf(ix.columns(), ix.unique(), enc)));
             if (ix.unique()) {
-                keyRids.put(ix.name(), new KeyRids());
+                keyRids.put(ix.name(), earlier == null ? new KeyRids() : earlier.hintsOf(ix.treeName()));
             }
         }
+    }
+
+    /** The hints of the unique tree {@code tree} if this store has that tree, else new ones. */
+    private KeyRids hintsOf(String tree) {
+        if (primaryKey != null && tree.equals(def.pkTree())) {
+            return keyRids.get(null);
+        }
+        for (IndexDef ix : def.indexes()) {
+            if (ix.unique() && tree.equals(ix.treeName())) {
+                return keyRids.get(ix.name());
+            }
+        }
+        return new KeyRids();
     }
 
     public TableDef def() {
