@@ -34,6 +34,7 @@ public final class BLinkTree implements BTree {
     private final Navigator nav;
     private final Splitter splitter;
     private final LeafRemover remover;
+    private final WrittenLeaves writtenLeaves = new WrittenLeaves();
 
     private BLinkTree(BTreeConfig config, Navigator nav, SplitHook hook) {
         this.config = config;
@@ -346,6 +347,11 @@ public final class BLinkTree implements BTree {
 
     Splitter splitter() {
         return splitter;
+    }
+
+    /** The leaves this client's batch inserts wrote last ({@link BatchInsert}). */
+    WrittenLeaves writtenLeaves() {
+        return writtenLeaves;
     }
 
     NodeStore nodeStore() {

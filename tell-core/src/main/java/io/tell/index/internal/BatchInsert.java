@@ -26,6 +26,12 @@ import java.util.Objects;
  * entries and trees. An entry the batch cannot place (an uncached route, a leaf that moved, or
  * lost its conditional write) is left for another round or inserted on its own, so each entry
  * gets the result a single insert would give, and each is atomic on its own.
+ *
+ * <p>A leaf this client's batches wrote last ({@link WrittenLeaves}) is not read: the batch plans
+ * on the state it wrote and writes conditionally on that version, so appends to the same leaves
+ * cost one round trip. When that leaf changed elsewhere meanwhile (the write loses), or the
+ * remembered state would decide an entry without a write (present already, a duplicate, or not
+ * covered), the leaf's entries go into another round that reads it.
  */
 final class BatchInsert {
     /** One entry for one tree, and where its result goes. */
@@ -38,6 +44,8 @@ final class BatchInsert {
         final long nodeId;
         final List<Request> requests = new ArrayList<>();
         NodeRef ref;
+        /** True when {@link #ref} is the state this client wrote last, not read now. */
+        boolean remembered;
         /** The leaf's new state, split into parts when it overflows. */
         NodeBatch.Change change;
         /** Requests decided by this batch's read of the node: added to it, or found present. */
@@ -81,9 +89,15 @@ final class BatchInsert {
      */
     private static void rounds(RecordStore store, List<Request> requests, InsertResult[] results) {
         List<Request> pending = requests;
-        while (!pending.isEmpty()) {
+        for (int round = 0; !pending.isEmpty(); round++) {
             List<Request> alone = new ArrayList<>();
-            batch(store, pending, results, alone);
+            List<Request> again = new ArrayList<>();
+            batch(store, pending, results, alone, again, round < REMEMBERING_ROUNDS);
+            if (!again.isEmpty()) { // leaves planned on a remembered state: read them now
+                again.addAll(alone);
+                pending = again;
+                continue;
+            }
             alone.sort(Comparator.comparingInt(Request::index)); // decide in the callers' order
             if (alone.size() == pending.size()) { // nothing placed: no more rounds
                 for (Request r : alone) {
@@ -99,7 +113,11 @@ final class BatchInsert {
         }
     }
 
-    private static void batch(RecordStore store, List<Request> requests, InsertResult[] results, List<Request> alone) {
+    /** Rounds that may plan on remembered leaves; later ones read every leaf. */
+    private static final int REMEMBERING_ROUNDS = 2;
+
+    private static void batch(RecordStore store, List<Request> requests, InsertResult[] results, List<Request> alone,
+                              List<Request> again, boolean remember) {
         Map<GroupKey, Group> groups = new LinkedHashMap<>();
         for (Request r : requests) {
             long id = r.tree().navigator().route(r.tree().routing(r.entry()));
@@ -112,8 +130,19 @@ final class BatchInsert {
         if (groups.isEmpty()) {
             return;
         }
-        List<Group> list = new ArrayList<>(groups.values());
-        read(store, list);
+        List<Group> list = new ArrayList<>();
+        List<Group> unread = new ArrayList<>();
+        for (Group g : groups.values()) {
+            NodeRef written = remember ? g.tree.writtenLeaves().get(g.nodeId) : null;
+            if (written != null && onlyAdds(g, written)) {
+                g.ref = written;
+                g.remembered = true;
+            } else {
+                unread.add(g);
+            }
+            list.add(g);
+        }
+        read(store, unread);
         List<Group> writing = new ArrayList<>();
         List<NodeBatch.Change> changes = new ArrayList<>();
         for (Group g : list) {
@@ -131,10 +160,16 @@ final class BatchInsert {
             Group g = writing.get(i);
             NodeBatch.Outcome o = outcomes.get(i);
             if (!o.won()) {
+                g.tree.writtenLeaves().forget(g.nodeId);
+                if (g.remembered) {
+                    undecide(g, results, again); // changed elsewhere since we wrote it: read it
+                    continue;
+                }
                 g.tree.navigator().stats().conflicts.increment();
                 undecide(g, results, alone);
                 continue;
             }
+            g.tree.writtenLeaves().put(o.left());
             if (!o.rights().isEmpty()) {
                 g.tree.navigator().cache().put(o.left());
                 for (NodeRef right : o.rights()) {
@@ -149,8 +184,34 @@ final class BatchInsert {
         separators.forEach((tree, missing) -> tree.splitter().postAll(missing));
     }
 
+    /**
+     * True when, on the remembered state {@code leaf}, every entry of the group would be added
+     * (a leaf covering its place, no entry under its key yet): only a write decides, so a state
+     * that is no longer current costs a lost write and a read, never a wrong answer.
+     */
+    private static boolean onlyAdds(Group g, NodeRef leaf) {
+        BTreeNode n = leaf.node();
+        if (!n.isLeaf() || n.isRemoved()) {
+            return false;
+        }
+        for (Request r : g.requests) {
+            IndexEntry target = g.tree.routing(r.entry());
+            if (!n.covers(target, false)) {
+                return false;
+            }
+            int pos = n.lowerBound(target);
+            if (pos < n.size() && n.entry(pos).sameKey(r.entry())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Reads every group's node (one round trip, two when some leaf changed elsewhere). */
     private static void read(RecordStore store, List<Group> groups) {
+        if (groups.isEmpty()) {
+            return;
+        }
         List<NodeStore> stores = new ArrayList<>(groups.size());
         List<Long> ids = new ArrayList<>(groups.size());
         for (Group g : groups) {

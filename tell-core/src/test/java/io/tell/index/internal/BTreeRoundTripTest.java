@@ -143,6 +143,48 @@ class BTreeRoundTripTest {
         assertEquals(1_500 / 7 + 1 + 500, TreeValidator.validate(store, "queue").entries().size());
     }
 
+    /**
+     * Batch appends into the leaf this client wrote last plan on the state it wrote: one round
+     * trip, no read. When another client changed that leaf meanwhile the write loses, the leaf is
+     * read, and every entry of both clients ends up in the tree once.
+     */
+    @org.junit.jupiter.api.Test
+    void batchAppendsToTheLeafThisClientWroteLastCostOneRoundTrip() {
+        CountingRecordStore store = new CountingRecordStore(RecordStores.open("mem:"));
+        BTreeConfig config = new BTreeConfig("append", true, 64, 10_000, 100, true);
+        BLinkTree tree = BLinkTree.open(store, config, (step, level) -> { });
+        BLinkTree other = BLinkTree.open(store, config, (step, level) -> { });
+        TreeSet<Integer> expected = new TreeSet<>();
+        int next = 0;
+        int oneTrip = 0;
+        for (int round = 0; round < 300; round++) {
+            List<io.tell.index.BTree.Insertion> batch = new ArrayList<>();
+            for (int i = 0; i < 3; i++, next++) {
+                batch.add(new io.tell.index.BTree.Insertion(tree, TreeTesting.key(next), next));
+                expected.add(next);
+            }
+            boolean interfere = round % 10 == 9;
+            if (interfere) { // the other client appends to the same leaf first
+                other.insert(TreeTesting.key(next), next);
+                expected.add(next++);
+            }
+            Counts c = measure(store, () -> {
+                for (var r : io.tell.index.BTree.insertAll(batch)) {
+                    assertEquals(io.tell.index.InsertResult.INSERTED, r);
+                }
+            });
+            if (!interfere && c.equals(new Counts(0, 1, 0, 0))) {
+                oneTrip++;
+            }
+        }
+        List<Integer> found = new ArrayList<>();
+        tree.scan(ScanRange.ALL, false, Integer.MAX_VALUE).forEach(e -> found.add((int) e.rid()));
+        assertEquals(new ArrayList<>(expected), found, "every entry once, in order");
+        TreeValidator.validate(store, "append");
+        // Rounds that split a leaf post a separator too; the others are one write, no read.
+        assertTrue(oneTrip > 200, "appends in one round trip: " + oneTrip + " of 270");
+    }
+
     private static Counts measure(CountingRecordStore store, Runnable op) {
         Counts before = store.counts();
         op.run();
