@@ -165,15 +165,7 @@ public final class BLinkTree implements BTree {
             throw new IllegalArgumentException("a page of " + enough + " to " + limit + " entries");
         }
         List<IndexEntry> out = new ArrayList<>();
-        if (after == null) {
-            scanForward(range, forwardStart(range), enough, limit, out, true);
-        } else if (after.rid() != Long.MAX_VALUE) {
-            ScanRange rest = new ScanRange(ScanRange.inclusive(after.key()), range.upper());
-            scanForward(rest, new IndexEntry(after.key(), after.rid() + 1), enough, limit, out, false);
-        } else {
-            ScanRange rest = new ScanRange(ScanRange.exclusive(after.key()), range.upper());
-            scanForward(rest, forwardStart(rest), enough, limit, out, false);
-        }
+        forwardAfter(range, after, enough, limit, out, after == null);
         return out;
     }
 
@@ -184,17 +176,23 @@ public final class BLinkTree implements BTree {
         }
         List<IndexEntry> out = new ArrayList<>();
         if (limit > 0) {
-            if (after == null) {
-                scanForward(ScanRange.ALL, FIRST, limit, limit, out, false);
-            } else if (after.rid() == Long.MAX_VALUE) { // nothing more under its key
-                ScanRange rest = new ScanRange(ScanRange.exclusive(after.key()), null);
-                scanForward(rest, forwardStart(rest), limit, limit, out, false);
-            } else {
-                scanForward(new ScanRange(ScanRange.inclusive(after.key()), null),
-                        new IndexEntry(after.key(), after.rid() + 1), limit, limit, out, false);
-            }
+            forwardAfter(ScanRange.ALL, after, limit, limit, out, false);
         }
         return out;
+    }
+
+    /** A forward scan of the entries of {@code range} that come after {@code after} (null: from the range's start). */
+    private void forwardAfter(ScanRange range, IndexEntry after, int enough, int limit, List<IndexEntry> out,
+                              boolean withNeighbour) {
+        if (after == null) {
+            scanForward(range, forwardStart(range), enough, limit, out, withNeighbour);
+        } else if (after.rid() == Long.MAX_VALUE) { // nothing more under its key
+            ScanRange rest = new ScanRange(ScanRange.exclusive(after.key()), range.upper());
+            scanForward(rest, forwardStart(rest), enough, limit, out, withNeighbour);
+        } else {
+            ScanRange rest = new ScanRange(ScanRange.inclusive(after.key()), range.upper());
+            scanForward(rest, new IndexEntry(after.key(), after.rid() + 1), enough, limit, out, withNeighbour);
+        }
     }
 
     /** Most leaves a forward scan reads in one batch. */
