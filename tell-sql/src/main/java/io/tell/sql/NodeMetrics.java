@@ -56,6 +56,12 @@ public final class NodeMetrics implements AutoCloseable {
                         () -> node.treeCacheCounts()[1], "result", "miss")
                 .gauge("tell.sessions", "open sessions", sessions::get);
         node.sweeper().ifPresent(this::sweeper);
+        if (node.workers() != null) {
+            meters.counter("tell.parallel.runs", "scans and subplans run in parts on the node's worker threads",
+                            () -> node.workers().scans().sum(), "kind", "scan")
+                    .counter("tell.parallel.runs", "scans and subplans run in parts on the node's worker threads",
+                            () -> node.workers().subplans().sum(), "kind", "subplan");
+        }
         for (PreparedSql.Kind kind : PreparedSql.Kind.values()) {
             statements.put(kind, meters.own(Timer.builder("tell.statements").description("statement run time, by kind")
                     .tags(meters.tags()).tag("kind", kind.name().toLowerCase(java.util.Locale.ROOT))

@@ -358,35 +358,52 @@ public final class TableStore {
     }
 
     /** Ranges a parallel scan cuts a table's tree into, per worker (more than one, so that uneven ranges even out). */
-    static final int PARTS_PER_WORKER = 4;
+    public static final int PARTS_PER_WORKER = 4;
 
     /**
      * {@link #scanAll(Transaction, int[])}, keeping only the rows whose values {@code keep}
      * accepts (null: all), spread over {@code workers} when there are some and the transaction
-     * can read in parallel ({@link Transaction#readsInParallel}): the key space of the scanned
-     * tree is cut at its upper nodes' separators into a few ranges per worker, each range read,
-     * decoded and filtered on a worker, the results joined in key order. {@code keep} must be
-     * safe to call from several threads at once.
+     * can read in parallel ({@link Transaction#readsInParallel}): the table is cut into
+     * {@link #parts} of a few per worker, each read, decoded and filtered on a worker, the
+     * results joined in key order. {@code keep} must be safe to call from several threads at once.
      */
     public List<Row> scanAll(Transaction tx, int[] columns, io.tell.sql.exec.ExecContext.Workers workers,
                              java.util.function.Predicate<Object[]> keep) {
-        if (workers == null || workers.degree() < 2 || !tx.readsInParallel()) {
+        List<ScanRange> parts = workers == null || workers.degree() < 2 || !tx.readsInParallel()
+                ? List.of() : parts(workers.degree() * PARTS_PER_WORKER);
+        if (parts.isEmpty()) {
             return kept(scanAll(tx, columns), keep);
         }
-        TableIndex tree = allRows != null ? allRows : primaryKey;
-        List<byte[]> cuts = tree.tree().splitKeys(workers.degree() * PARTS_PER_WORKER);
-        if (cuts.isEmpty()) {
-            return kept(scanAll(tx, columns), keep);
-        }
+        workers.scans().increment();
         List<Function<Transaction, List<Row>>> reads = new ArrayList<>();
-        for (ScanRange part : ScanRange.between(cuts)) {
-            reads.add(reader -> kept(rows(reader.scanIndex(tree, part, Integer.MAX_VALUE, null), columns), keep));
+        for (ScanRange part : parts) {
+            reads.add(reader -> scanPart(reader, columns, part, keep));
         }
         List<Row> out = new ArrayList<>();
         for (List<Row> part : tx.readInParallel(reads, workers.executor())) {
             out.addAll(part);
         }
         return out;
+    }
+
+    /**
+     * About {@code n} ranges of keys (of the tree that lists every row) that together hold every
+     * row once, in key order: the key space cut at the tree's upper nodes' separators
+     * ({@link BTree#splitKeys}). Empty when the tree is a single leaf, too small to cut.
+     */
+    public List<ScanRange> parts(int n) {
+        List<byte[]> cuts = (allRows != null ? allRows : primaryKey).tree().splitKeys(n);
+        return cuts.isEmpty() ? List.of() : ScanRange.between(cuts);
+    }
+
+    /**
+     * The rows {@code tx} sees in {@code part} (one of {@link #parts}), in key order, with only
+     * the columns at {@code columns} (null: all) and only those {@code keep} accepts (null: all).
+     * Below SERIALIZABLE only: nothing is noted for validation.
+     */
+    public List<Row> scanPart(Transaction tx, int[] columns, ScanRange part, java.util.function.Predicate<Object[]> keep) {
+        TableIndex tree = allRows != null ? allRows : primaryKey;
+        return kept(rows(tx.scanIndex(tree, part, Integer.MAX_VALUE, null), columns), keep);
     }
 
     private static List<Row> kept(List<Row> rows, java.util.function.Predicate<Object[]> keep) {

@@ -13,4 +13,11 @@ public interface Accumulator {
      * pass the filter) COUNT is 0 and $SUM0 zero; the others are null.
      */
     Object result();
+
+    /**
+     * Takes in what {@code other} (made by the same factory) accumulated over rows that come after
+     * this one's: how the partial aggregates of a parallel execution's parts become one
+     * ({@link AggregateCompiler#mergeable}). {@code other} is not used after.
+     */
+    void merge(Accumulator other);
 }

@@ -70,6 +70,10 @@ public final class AggregateCompiler {
                     }
 
                     @Override
+                    public void merge(Accumulator other) {
+                    }
+
+                    @Override
                     public Object result() {
                         return value;
                     }
@@ -77,7 +81,7 @@ public final class AggregateCompiler {
             }
             default -> throw unsupported(call);
         };
-        if (call.isDistinct() && kind != SqlKind.MIN && kind != SqlKind.MAX && kind != SqlKind.ANY_VALUE) {
+        if (distinctMatters(call)) {
             Supplier<Accumulator> inner = factory;
             @SuppressWarnings("unchecked")
             UnaryOperator<Object>[] keys = argTypes.stream().map(AggregateCompiler::key).toArray(UnaryOperator[]::new);
@@ -89,6 +93,19 @@ public final class AggregateCompiler {
             factory = () -> new FilteredAccumulator(filter, inner.get());
         }
         return factory;
+    }
+
+    /**
+     * Whether {@code call}'s accumulators can {@link Accumulator#merge}: all but the DISTINCT
+     * ones (MIN, MAX and ANY_VALUE ignore DISTINCT).
+     */
+    public static boolean mergeable(AggregateCall call) {
+        return !distinctMatters(call);
+    }
+
+    private static boolean distinctMatters(AggregateCall call) {
+        SqlKind kind = call.getAggregation().getKind();
+        return call.isDistinct() && kind != SqlKind.MIN && kind != SqlKind.MAX && kind != SqlKind.ANY_VALUE;
     }
 
     private static int single(AggregateCall call, int[] args) {

@@ -22,6 +22,11 @@ final class CountAccumulator implements Accumulator {
     }
 
     @Override
+    public void merge(Accumulator other) {
+        count += ((CountAccumulator) other).count;
+    }
+
+    @Override
     public Object result() {
         return type.box(count);
     }

@@ -43,6 +43,12 @@ final class DistinctAccumulator implements Accumulator {
         return value == null ? null : keys[i].apply(value);
     }
 
+    /** Not for DISTINCT: which rows reached the inner accumulator is not kept ({@link AggregateCompiler#mergeable}). */
+    @Override
+    public void merge(Accumulator other) {
+        throw new UnsupportedOperationException("a DISTINCT aggregate cannot be merged");
+    }
+
     @Override
     public Object result() {
         return inner.result();

@@ -11,15 +11,20 @@ import java.util.Map;
  * What one execution of a plan runs with: the transaction, the bound parameter values (already
  * coerced to their inferred types), the statement's start time (CURRENT_DATE and
  * CURRENT_TIMESTAMP are constant within a statement), rows bound to correlation variables, the
- * node's sequences, and cancellation. One per execution; not thread-safe.
+ * node's sequences, and cancellation. One per execution (and one per part of a parallel
+ * execution, {@link #forPart}); not thread-safe.
  */
 public final class ExecContext {
     private final Transaction transaction;
     private final Object[] params;
     private LocalDateTime statementTime;
-    private final Map<Integer, Object[]> correlated = new HashMap<>();
-    private final Map<Object, java.util.List<Object[]>> spools = new HashMap<>();
+    private final Map<Integer, Object[]> correlated;
+    private final Map<Object, java.util.List<Object[]>> spools;
     private final long deadlineNanos;
+    /** The context of the whole execution: this one, or the one a part was made from. */
+    private final ExecContext whole;
+    /** Set on the context of one part of a parallel execution ({@link #forPart}). */
+    private final Part part;
     private long targetRid;
     private volatile boolean cancelled;
     private boolean checkAtStatement;
@@ -51,6 +56,50 @@ public final class ExecContext {
         this.params = params;
         this.statementTime = statementTime;
         this.deadlineNanos = timeoutMillis <= 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMillis * 1_000_000L;
+        this.correlated = new HashMap<>();
+        this.spools = new HashMap<>();
+        this.whole = this;
+        this.part = null;
+    }
+
+    private ExecContext(ExecContext from, Transaction reader, Part part) {
+        this.transaction = reader;
+        this.params = from.params;
+        this.statementTime = from.statementTime();
+        this.deadlineNanos = from.deadlineNanos;
+        this.correlated = new HashMap<>(from.correlated);
+        this.spools = from.spools;
+        this.whole = from.whole;
+        this.part = part;
+        this.sequences = from.sequences;
+    }
+
+    /**
+     * One part of a parallel execution ({@link PartedRun}): the rows of {@code range} of the scan
+     * that drives it. The part reads through {@code reader} (a reader of this execution's
+     * snapshot, {@link Transaction#readInParallel}), sees the parameters, statement time and
+     * correlation variables bound so far, shares this execution's spooled subplans, and stops
+     * when it is cancelled or times out. Runs on its own thread; nothing in it runs in parallel again.
+     */
+    public ExecContext forPart(Transaction reader, PartedRun run, io.tell.index.ScanRange range) {
+        return new ExecContext(this, reader, new Part(run, range));
+    }
+
+    private record Part(PartedRun run, io.tell.index.ScanRange range) {
+    }
+
+    /** The key range {@code scan} reads when it drives the part this context runs; null for the whole table. */
+    public io.tell.index.ScanRange rangeOf(Object scan) {
+        return part != null && part.run().drivenBy(scan) ? part.range() : null;
+    }
+
+    /**
+     * {@code compute}'s value: in a part of a parallel execution whose parts all need the same
+     * value of {@code key} (a hash join's table on their path), the one computed for all of them
+     * before they started; elsewhere computed at each call.
+     */
+    public <T> T sharedByParts(Object key, java.util.function.Supplier<T> compute) {
+        return part == null ? compute.get() : part.run().shared(key, compute);
     }
 
     public Transaction transaction() {
@@ -83,13 +132,15 @@ public final class ExecContext {
      * the first call, the same list after (the subplan reads no correlation variable, so every
      * opening would give the same rows).
      */
-    public synchronized java.util.List<Object[]> spooled(Object key, java.util.function.Supplier<java.util.List<Object[]>> rows) {
-        java.util.List<Object[]> kept = spools.get(key);
-        if (kept == null) {
-            kept = rows.get();
-            spools.put(key, kept);
+    public java.util.List<Object[]> spooled(Object key, java.util.function.Supplier<java.util.List<Object[]>> rows) {
+        synchronized (spools) { // the parts of a parallel execution share them
+            java.util.List<Object[]> kept = spools.get(key);
+            if (kept == null) {
+                kept = rows.get();
+                spools.put(key, kept);
+            }
+            return kept;
         }
-        return kept;
     }
 
     public void bind(int id, Object[] row) {
@@ -132,29 +183,34 @@ public final class ExecContext {
     }
 
     /**
-     * Threads for intra-query parallelism: scans of large tables run on up to {@code degree} of
-     * them at once ({@link io.tell.txn.Transaction#readInParallel}). Without, everything runs on
-     * the caller's thread.
+     * Threads for intra-query parallelism: scans of large tables, and aggregates over them, run
+     * on up to {@code degree} of them at once ({@link io.tell.txn.Transaction#readInParallel}).
+     * Without, everything runs on the caller's thread. {@code scans} counts the scans that ran in
+     * parts on their own, {@code subplans} the subplans that did ({@code PartedInput}).
      */
-    public record Workers(java.util.concurrent.Executor executor, int degree) {
+    public record Workers(java.util.concurrent.Executor executor, int degree, java.util.concurrent.atomic.LongAdder scans,
+                          java.util.concurrent.atomic.LongAdder subplans) {
+        public Workers(java.util.concurrent.Executor executor, int degree) {
+            this(executor, degree, new java.util.concurrent.atomic.LongAdder(), new java.util.concurrent.atomic.LongAdder());
+        }
     }
 
     public void useWorkers(Workers workers) {
         this.workers = workers;
     }
 
-    /** The threads this execution may spread its scans over; null for none. */
+    /** The threads this execution may spread its scans over; null for none (and in a part of a parallel execution). */
     public Workers workers() {
-        return workers;
+        return part == null ? workers : null;
     }
 
     public void cancel() {
-        cancelled = true;
+        whole.cancelled = true;
     }
 
     /** Throws when the statement was cancelled or ran past its timeout; operators call it per row or batch. */
     public void check() {
-        if (cancelled) {
+        if (whole.cancelled) {
             throw TellException.of(ErrorCode.CANCELLED, "statement cancelled");
         }
         if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() > deadlineNanos) {

@@ -20,10 +20,19 @@ final class ExtremeAccumulator implements Accumulator {
 
     @Override
     public void add(Object[] row) {
-        Object v = row[arg];
+        add(row, arg);
+    }
+
+    private void add(Object[] row, int column) {
+        Object v = row[column];
         if (v != null && (best == null || (max ? order.compare(v, best) > 0 : order.compare(v, best) < 0))) {
             best = v;
         }
+    }
+
+    @Override
+    public void merge(Accumulator other) {
+        add(new Object[] {((ExtremeAccumulator) other).best}, 0);
     }
 
     @Override

@@ -18,6 +18,11 @@ final class FilteredAccumulator implements Accumulator {
     }
 
     @Override
+    public void merge(Accumulator other) {
+        inner.merge(((FilteredAccumulator) other).inner);
+    }
+
+    @Override
     public Object result() {
         return inner.result();
     }

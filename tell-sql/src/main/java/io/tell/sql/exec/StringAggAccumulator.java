@@ -30,6 +30,11 @@ final class StringAggAccumulator implements Accumulator {
     }
 
     @Override
+    public void merge(Accumulator other) {
+        rows.addAll(((StringAggAccumulator) other).rows);
+    }
+
+    @Override
     public Object result() {
         if (rows.isEmpty()) {
             return null;

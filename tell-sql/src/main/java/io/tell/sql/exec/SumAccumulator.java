@@ -63,7 +63,17 @@ abstract class SumAccumulator implements Accumulator {
         return kind == Kind.AVG ? average() : sum();
     }
 
+    @Override
+    public final void merge(Accumulator other) {
+        SumAccumulator o = (SumAccumulator) other;
+        count += o.count;
+        mergeSum(o);
+    }
+
     abstract void accumulate(Object value);
+
+    /** Adds {@code other}'s running sum to this one's. */
+    abstract void mergeSum(SumAccumulator other);
 
     abstract Object zero();
 
@@ -93,6 +103,16 @@ abstract class SumAccumulator implements Accumulator {
                 big = BigDecimal.valueOf(sum).add(BigDecimal.valueOf(x));
             } else {
                 sum = r;
+            }
+        }
+
+        @Override
+        void mergeSum(SumAccumulator other) {
+            IntegerSum o = (IntegerSum) other;
+            if (o.big != null) {
+                big = (big != null ? big : BigDecimal.valueOf(sum)).add(o.big);
+            } else {
+                accumulate(o.sum);
             }
         }
 
@@ -139,6 +159,11 @@ abstract class SumAccumulator implements Accumulator {
         }
 
         @Override
+        void mergeSum(SumAccumulator other) {
+            sum = sum.add(((DecimalSum) other).sum);
+        }
+
+        @Override
         Object zero() {
             return Numbers.fit(BigDecimal.ZERO, type);
         }
@@ -169,6 +194,13 @@ abstract class SumAccumulator implements Accumulator {
             double x = ((Number) value).doubleValue();
             infiniteInput |= Double.isInfinite(x);
             sum += x;
+        }
+
+        @Override
+        void mergeSum(SumAccumulator other) {
+            DoubleSum o = (DoubleSum) other;
+            infiniteInput |= o.infiniteInput;
+            sum += o.sum;
         }
 
         @Override

@@ -23,14 +23,28 @@ final class ValueAccumulator implements Accumulator {
 
     @Override
     public void add(Object[] row) {
+        add(row, arg);
+    }
+
+    private void add(Object[] row, int column) {
         if (single) {
             if (seen) {
                 throw TellException.of(ErrorCode.CARDINALITY_VIOLATION, "more than one row returned by a subquery used as an expression");
             }
             seen = true;
-            value = row[arg];
+            value = row[column];
         } else if (value == null) {
-            value = row[arg];
+            value = row[column];
+        }
+    }
+
+    @Override
+    public void merge(Accumulator other) {
+        ValueAccumulator o = (ValueAccumulator) other;
+        if (single && o.seen) {
+            add(new Object[] {o.value}, 0);
+        } else if (!single && value == null) {
+            value = o.value;
         }
     }
 

@@ -6,6 +6,10 @@ import io.tell.sql.ProcessingNode;
 import io.tell.sql.TableDef;
 import io.tell.sql.TableStore;
 import io.tell.sql.exec.ExecNode;
+import io.tell.sql.exec.ExecContext;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.function.Function;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
 
@@ -24,6 +28,8 @@ public final class Implementor {
     private ForeignKeyRules foreignKeys;
     /** Of the plan whose root was visited first; made then. */
     private SharedSubplans shared;
+    private final Map<RelNode, Object> keys = new IdentityHashMap<>();
+    private final Map<RelNode, Function<ExecContext, ?>> shareable = new IdentityHashMap<>();
 
     /** What a data modification with RETURNING makes of each row it changed. */
     @FunctionalInterface
@@ -46,6 +52,34 @@ public final class Implementor {
             return once != null ? once : t.implement(this);
         }
         throw TellException.of(ErrorCode.INTERNAL, "not a physical operator: " + rel.getRelTypeName());
+    }
+
+    /**
+     * An object that stands for {@code rel} in executions (the same for every call with it): what
+     * a parallel execution names the operators its parts treat alike by ({@link PartedInput}),
+     * without the executable tree holding on to the planner's nodes.
+     */
+    Object key(RelNode rel) {
+        return keys.computeIfAbsent(rel, r -> new Object());
+    }
+
+    /**
+     * {@code rel} computes, at each opening, a value that does not depend on the rows of its
+     * other input: {@code compute} (a hash join's table). The parts of a parallel execution share
+     * one ({@link io.tell.sql.exec.ExecContext#sharedByParts}, under {@link #key}).
+     */
+    void shareable(RelNode rel, Function<ExecContext, ?> compute) {
+        shareable.put(rel, compute);
+    }
+
+    /** What {@link #shareable} registered for {@code rel}, or null. */
+    Function<ExecContext, ?> shareable(RelNode rel) {
+        return shareable.get(rel);
+    }
+
+    /** How many times the plan reaches {@code rel} (0 in a data modification's plan, which shares nothing). */
+    int uses(RelNode rel) {
+        return shared.uses(rel);
     }
 
     public TableStore table(RelOptTable table) {

@@ -40,6 +40,11 @@ final class SharedSubplans {
         }
     }
 
+    /** How many times the plan reaches {@code rel}; 0 in a data modification. */
+    int uses(RelNode rel) {
+        return uses.getOrDefault(rel, 0);
+    }
+
     /** {@code rel}'s executable node, shared with its other uses when it is worth computing once; null when it is not. */
     ExecNode shared(RelNode rel, java.util.function.Supplier<ExecNode> implement) {
         if (uses.getOrDefault(rel, 0) < 2 || !worthSharing(rel)) {
@@ -73,7 +78,7 @@ final class SharedSubplans {
         return rel.getInputs().stream().anyMatch(SharedSubplans::computes);
     }
 
-    private static boolean deterministic(RelNode rel) {
+    static boolean deterministic(RelNode rel) {
         boolean[] ok = {true};
         rel.accept(new RexShuttle() {
             @Override

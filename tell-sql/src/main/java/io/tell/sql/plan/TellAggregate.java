@@ -46,49 +46,96 @@ public final class TellAggregate extends Aggregate implements TellRel {
         for (AggregateCall call : aggCalls) {
             accs.add(AggregateCompiler.compile(call, getInput().getRowType()));
         }
+        PartedInput parted = aggCalls.stream().allMatch(AggregateCompiler::mergeable) ? PartedInput.of(getInput(), impl) : null;
         return ctx -> {
-            Map<List<Object>, Object[]> groups = new LinkedHashMap<>();
-            Map<List<Object>, Accumulator[]> states = new LinkedHashMap<>();
-            Cursor c = in.open(ctx);
+            List<Groups> parts = parted == null ? null : parted.run(in, ctx, c -> new Groups(keys, accs).addAll(c));
+            Groups all;
+            if (parts == null) {
+                all = new Groups(keys, accs).addAll(in.open(ctx));
+            } else {
+                all = parts.get(0);
+                for (Groups part : parts.subList(1, parts.size())) {
+                    all.merge(part);
+                }
+            }
+            return Cursor.of(all.rows());
+        };
+    }
+
+    /**
+     * The groups of some input rows and their accumulators, in the order their first rows came:
+     * of the whole input, or of a part of it (partial aggregates, merged part after part).
+     */
+    private static final class Groups {
+        private final int[] keys;
+        private final List<Supplier<Accumulator>> accs;
+        private final Map<List<Object>, Object[]> keyValues = new LinkedHashMap<>();
+        private final Map<List<Object>, Accumulator[]> states = new LinkedHashMap<>();
+
+        Groups(int[] keys, List<Supplier<Accumulator>> accs) {
+            this.keys = keys;
+            this.accs = accs;
+        }
+
+        Groups addAll(Cursor c) {
             for (Object[] r = c.next(); r != null; r = c.next()) {
                 List<Object> k = Rows.groupKey(r, keys);
                 Accumulator[] state = states.get(k);
                 if (state == null) {
-                    state = fresh(accs);
+                    state = fresh();
                     states.put(k, state);
-                    Object[] keyValues = new Object[keys.length];
+                    Object[] values = new Object[keys.length];
                     for (int i = 0; i < keys.length; i++) {
-                        keyValues[i] = r[keys[i]];
+                        values[i] = r[keys[i]];
                     }
-                    groups.put(k, keyValues);
+                    keyValues.put(k, values);
                 }
                 for (Accumulator a : state) {
                     a.add(r);
                 }
             }
+            return this;
+        }
+
+        /** Takes in {@code later}'s groups, which were accumulated over rows that come after this one's. */
+        void merge(Groups later) {
+            for (Map.Entry<List<Object>, Accumulator[]> e : later.states.entrySet()) {
+                Accumulator[] state = states.get(e.getKey());
+                if (state == null) {
+                    states.put(e.getKey(), e.getValue());
+                    keyValues.put(e.getKey(), later.keyValues.get(e.getKey()));
+                } else {
+                    for (int i = 0; i < state.length; i++) {
+                        state[i].merge(e.getValue()[i]);
+                    }
+                }
+            }
+        }
+
+        /** A row per group: its key values, then each aggregate's result; without GROUP BY one row even over no input. */
+        List<Object[]> rows() {
             if (states.isEmpty() && keys.length == 0) {
-                states.put(List.of(), fresh(accs));
-                groups.put(List.of(), new Object[0]);
+                states.put(List.of(), fresh());
+                keyValues.put(List.of(), new Object[0]);
             }
             List<Object[]> out = new ArrayList<>(states.size());
             for (Map.Entry<List<Object>, Accumulator[]> e : states.entrySet()) {
-                Object[] keyValues = groups.get(e.getKey());
                 Object[] row = new Object[keys.length + accs.size()];
-                System.arraycopy(keyValues, 0, row, 0, keys.length);
+                System.arraycopy(keyValues.get(e.getKey()), 0, row, 0, keys.length);
                 for (int i = 0; i < accs.size(); i++) {
                     row[keys.length + i] = e.getValue()[i].result();
                 }
                 out.add(row);
             }
-            return Cursor.of(out);
-        };
-    }
-
-    private static Accumulator[] fresh(List<Supplier<Accumulator>> accs) {
-        Accumulator[] state = new Accumulator[accs.size()];
-        for (int i = 0; i < state.length; i++) {
-            state[i] = accs.get(i).get();
+            return out;
         }
-        return state;
+
+        private Accumulator[] fresh() {
+            Accumulator[] state = new Accumulator[accs.size()];
+            for (int i = 0; i < state.length; i++) {
+                state[i] = accs.get(i).get();
+            }
+            return state;
+        }
     }
 }

@@ -56,7 +56,7 @@ public final class TellJoin extends Join implements TellRel {
     }
 
     /** Whether this is an inner join that builds its left input: the one the planner expects to be smaller. */
-    private boolean buildsLeft(RelMetadataQuery mq) {
+    boolean buildsLeft(RelMetadataQuery mq) {
         return joinType == JoinRelType.INNER && mq.getRowCount(getLeft()) < mq.getRowCount(getRight());
     }
 
@@ -80,13 +80,18 @@ public final class TellJoin extends Join implements TellRel {
         if (type == JoinRelType.ASOF || type == JoinRelType.LEFT_ASOF) {
             throw TellException.of(ErrorCode.FEATURE_NOT_SUPPORTED, "ASOF joins are not supported");
         }
-        if (buildsLeft(getCluster().getMetadataQuery())) {
-            return ctx -> innerBuildingLeft(ctx, leftNode, leftKeys, rightNode, rightKeys, residual);
+        Object key = impl.key(this);
+        boolean buildsLeft = buildsLeft(getCluster().getMetadataQuery());
+        java.util.function.Function<ExecContext, Built> build = buildsLeft ? ctx -> Built.of(leftNode.open(ctx), leftKeys)
+                : ctx -> Built.of(rightNode.open(ctx), rightKeys);
+        impl.shareable(this, build);
+        if (buildsLeft) {
+            return ctx -> innerBuildingLeft(ctx, key, build, rightNode, rightKeys, residual);
         }
         return ctx -> {
-            Map<List<Object>, List<Object[]>> table = new HashMap<>();
-            List<Object[]> all = new ArrayList<>();
-            build(rightNode.open(ctx), rightKeys, table, all);
+            Built built = ctx.sharedByParts(key, () -> build.apply(ctx));
+            Map<List<Object>, List<Object[]>> table = built.table();
+            List<Object[]> all = built.all();
             Map<Object[], Boolean> matchedRight = new java.util.IdentityHashMap<>();
             Cursor lc = leftNode.open(ctx);
             ArrayDeque<Object[]> out = new ArrayDeque<>();
@@ -114,11 +119,11 @@ public final class TellJoin extends Join implements TellRel {
     }
 
     /** An inner join with the left input in the hash table and the right streaming past it; rows as (left, right). */
-    private static Cursor innerBuildingLeft(ExecContext ctx, ExecNode leftNode, int[] leftKeys, ExecNode rightNode,
-                                            int[] rightKeys, Expr residual) {
-        Map<List<Object>, List<Object[]>> table = new HashMap<>();
-        List<Object[]> all = new ArrayList<>();
-        build(leftNode.open(ctx), leftKeys, table, all);
+    private static Cursor innerBuildingLeft(ExecContext ctx, Object key, java.util.function.Function<ExecContext, Built> build,
+                                            ExecNode rightNode, int[] rightKeys, Expr residual) {
+        Built built = ctx.sharedByParts(key, () -> build.apply(ctx));
+        Map<List<Object>, List<Object[]>> table = built.table();
+        List<Object[]> all = built.all();
         Cursor rc = rightNode.open(ctx);
         ArrayDeque<Object[]> out = new ArrayDeque<>();
         return () -> {
@@ -138,14 +143,23 @@ public final class TellJoin extends Join implements TellRel {
         };
     }
 
-    /** Reads {@code input} into {@code all}, and by its {@code keys} into {@code table} (a row with a null key matches nothing). */
-    private static void build(Cursor input, int[] keys, Map<List<Object>, List<Object[]>> table, List<Object[]> all) {
-        for (Object[] row = input.next(); row != null; row = input.next()) {
-            all.add(row);
-            List<Object> k = Rows.key(row, keys);
-            if (k != null) {
-                table.computeIfAbsent(k, x -> new ArrayList<>()).add(row);
+    /**
+     * The built side of a join: its rows ({@code all}), and by their keys ({@code table}; a row
+     * with a null key matches nothing). Read only once made, so the parts of a parallel execution
+     * can probe one together ({@link ExecContext#sharedByParts}).
+     */
+    private record Built(Map<List<Object>, List<Object[]>> table, List<Object[]> all) {
+        static Built of(Cursor input, int[] keys) {
+            Map<List<Object>, List<Object[]>> table = new HashMap<>();
+            List<Object[]> all = new ArrayList<>();
+            for (Object[] row = input.next(); row != null; row = input.next()) {
+                all.add(row);
+                List<Object> k = Rows.key(row, keys);
+                if (k != null) {
+                    table.computeIfAbsent(k, x -> new ArrayList<>()).add(row);
+                }
             }
+            return new Built(table, all);
         }
     }
 

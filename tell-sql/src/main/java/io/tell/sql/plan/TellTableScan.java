@@ -62,10 +62,13 @@ public final class TellTableScan extends TableScan implements TellRel {
         boolean publish = impl.publishesRid(this);
         boolean lock = impl.forUpdate();
         int[] wanted = columns;
+        Object key = impl.key(this);
         return ctx -> {
             ctx.statementTime(); // fixed before any scan thread asks for CURRENT_TIMESTAMP
             java.util.function.Predicate<Object[]> keep = condition == null ? null : r -> Boolean.TRUE.equals(condition.eval(r, ctx));
-            return new ScanCursor(store.scanAll(ctx.transaction(), wanted, ctx.workers(), keep), ctx, store, publish, lock);
+            io.tell.index.ScanRange part = ctx.rangeOf(key); // set when this scan drives a part of a parallel execution
+            return new ScanCursor(part != null ? store.scanPart(ctx.transaction(), wanted, part, keep)
+                    : store.scanAll(ctx.transaction(), wanted, ctx.workers(), keep), ctx, store, publish, lock);
         };
     }
 }

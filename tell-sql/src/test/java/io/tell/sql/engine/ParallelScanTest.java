@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Intra-query parallelism ({@code parallelism=N}): full scans of large tables run on several
- * threads, in key order, with the same rows as one thread reads — also under joins — at one
- * snapshot while writers change the table. Seed: {@code -Dtell.seed=N}.
+ * threads, in key order, with the same rows as one thread reads — also under joins, and
+ * aggregates over them in parts — at one snapshot while writers change the table. Seed: {@code -Dtell.seed=N}.
  */
 class ParallelScanTest {
     private static final int ROWS = 4_000;
@@ -155,33 +155,10 @@ class ParallelScanTest {
                 "SELECT b.id, a.name FROM b, a WHERE a.id = b.a_id AND b.w = 7",
                 "SELECT a.id FROM a JOIN c ON a.k = c.k LIMIT 5",
                 "SELECT a.id, c.label FROM a FULL JOIN c ON a.k = c.k AND c.label = 'x'");
-        Random random = new Random(seed);
         try (ProcessingNode one = ProcessingNode.connect("jdbc:tell:mem:?parallelism=1");
              ProcessingNode three = ProcessingNode.connect("jdbc:tell:mem:?parallelism=3");
              SqlSession s1 = one.openSession(); SqlSession s3 = three.openSession()) {
-            for (SqlSession s : List.of(s1, s3)) {
-                run(s, "CREATE TABLE a (id INTEGER PRIMARY KEY, k INTEGER, v INTEGER, name VARCHAR(20))");
-                run(s, "CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INTEGER, w INTEGER)");
-                run(s, "CREATE TABLE c (k INTEGER PRIMARY KEY, label VARCHAR(10))");
-                s.setAutoCommit(false);
-            }
-            for (int i = 0; i < ROWS; i++) {
-                List<Object> a = List.of(i, random.nextInt(60), random.nextInt(100), "a" + i);
-                List<Object> b = List.of(i, random.nextInt(ROWS + 500), random.nextInt(100));
-                for (SqlSession s : List.of(s1, s3)) {
-                    s.execute(s.prepare("INSERT INTO a VALUES (?, ?, ?, ?)"), a, 0, 0).close();
-                    s.execute(s.prepare("INSERT INTO b VALUES (?, ?, ?)"), b, 0, 0).close();
-                }
-            }
-            for (int k = 0; k < 50; k++) {
-                for (SqlSession s : List.of(s1, s3)) {
-                    s.execute(s.prepare("INSERT INTO c VALUES (?, ?)"), List.of(k, "l" + (k % 7)), 0, 0).close();
-                }
-            }
-            for (SqlSession s : List.of(s1, s3)) {
-                s.commit();
-                s.setAutoCommit(true);
-            }
+            loadJoinTables(new Random(seed), s1, s3);
             for (String q : queries) {
                 long tasksBefore = tasks(three);
                 assertRows(rows(s1, q), rows(s3, q), q);
@@ -198,6 +175,76 @@ class ParallelScanTest {
             TellException divided = org.junit.jupiter.api.Assertions.assertThrows(TellException.class,
                     () -> rows(s3, "SELECT a.id FROM a JOIN c ON a.k = c.k WHERE 10 / (a.v - c.k) > 100"));
             assertEquals(io.tell.error.ErrorCode.DIVISION_BY_ZERO, divided.code());
+        }
+    }
+
+    /** Tables a (ROWS rows), b (ROWS rows, some without a matching a) and c (50 rows), the same rows through each session. */
+    private static void loadJoinTables(Random random, SqlSession... sessions) {
+        for (SqlSession s : sessions) {
+            run(s, "CREATE TABLE a (id INTEGER PRIMARY KEY, k INTEGER, v INTEGER, name VARCHAR(20))");
+            run(s, "CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INTEGER, w INTEGER)");
+            run(s, "CREATE TABLE c (k INTEGER PRIMARY KEY, label VARCHAR(10))");
+            s.setAutoCommit(false);
+        }
+        for (int i = 0; i < ROWS; i++) {
+            List<Object> a = List.of(i, random.nextInt(60), random.nextInt(100), "a" + i);
+            List<Object> b = List.of(i, random.nextInt(ROWS + 500), random.nextInt(100));
+            for (SqlSession s : sessions) {
+                s.execute(s.prepare("INSERT INTO a VALUES (?, ?, ?, ?)"), a, 0, 0).close();
+                s.execute(s.prepare("INSERT INTO b VALUES (?, ?, ?)"), b, 0, 0).close();
+            }
+        }
+        for (int k = 0; k < 50; k++) {
+            for (SqlSession s : sessions) {
+                s.execute(s.prepare("INSERT INTO c VALUES (?, ?)"), List.of(k, "l" + (k % 7)), 0, 0).close();
+            }
+        }
+        for (SqlSession s : sessions) {
+            s.commit();
+            s.setAutoCommit(true);
+        }
+    }
+
+    /**
+     * Aggregates over a large table's scan, through filters, hash joins (inner, left, semi, anti)
+     * and nested loops, run in parts on the workers, each part aggregating its key range and the
+     * partial groups merged: the rows, and their order, of one thread. DISTINCT aggregates, which
+     * cannot merge, run as one.
+     */
+    @Test
+    void aggregatesInPartsGiveTheRowsOfOneThread() {
+        long seed = Long.getLong("tell.seed", System.nanoTime());
+        System.out.println("ParallelScanTest seed " + seed);
+        List<String> parted = List.of(
+                "SELECT k, COUNT(*), SUM(v), AVG(v), MIN(name), MAX(v), SUM(CAST(v AS DECIMAL(10, 2)) / 7) FROM a GROUP BY k",
+                "SELECT COUNT(*), SUM(v), MIN(v), AVG(v) FROM a WHERE v > 1000",
+                "SELECT k, STRING_AGG(name, ';') FROM a WHERE v < 4 GROUP BY k",
+                "SELECT k, COUNT(*) FILTER (WHERE v < 50), SUM(v) FILTER (WHERE v >= 50) FROM a GROUP BY k HAVING COUNT(*) > 60 ORDER BY 2 DESC, 1",
+                "SELECT c.label, COUNT(*), SUM(b.w), MAX(a.name) FROM b JOIN a ON b.a_id = a.id JOIN c ON a.k = c.k GROUP BY c.label",
+                "SELECT a.k, COUNT(b.id), SUM(b.w) FROM a LEFT JOIN b ON b.a_id = a.id GROUP BY a.k",
+                "SELECT a.k, COUNT(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.a_id = a.id AND b.w > a.v) GROUP BY a.k",
+                "SELECT COUNT(*), SUM(a.v) FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE b.a_id = a.id)",
+                "SELECT a.v, SUM(b.w), COUNT(*) FROM a, b WHERE b.id = a.id + 1 AND a.v < 30 GROUP BY a.v");
+        try (ProcessingNode one = ProcessingNode.connect("jdbc:tell:mem:?parallelism=1");
+             ProcessingNode three = ProcessingNode.connect("jdbc:tell:mem:?parallelism=3");
+             SqlSession s1 = one.openSession(); SqlSession s3 = three.openSession()) {
+            loadJoinTables(new Random(seed), s1, s3);
+            for (String q : parted) {
+                long before = three.workers().subplans().sum();
+                assertRows(rows(s1, q), rows(s3, q), q);
+                assertEquals(before + 1, three.workers().subplans().sum(), q + " ran in parts");
+            }
+            String distinct = "SELECT k, COUNT(DISTINCT v), SUM(v) FROM a GROUP BY k";
+            long before = three.workers().subplans().sum();
+            assertRows(rows(s1, distinct), rows(s3, distinct), distinct);
+            assertEquals(before, three.workers().subplans().sum(), "a DISTINCT aggregate runs as one");
+            // An error in one part fails the statement, not the transaction.
+            s3.setAutoCommit(false);
+            TellException divided = org.junit.jupiter.api.Assertions.assertThrows(TellException.class,
+                    () -> rows(s3, "SELECT c.label, SUM(10 / (a.v - c.k)) FROM a JOIN c ON a.k = c.k GROUP BY c.label"));
+            assertEquals(io.tell.error.ErrorCode.DIVISION_BY_ZERO, divided.code());
+            assertEquals((long) ROWS, rows(s3, "SELECT COUNT(*) FROM a").get(0)[0], "the transaction goes on");
+            s3.commit();
         }
     }
 
