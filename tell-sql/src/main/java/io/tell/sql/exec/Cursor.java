@@ -9,6 +9,15 @@ public interface Cursor {
     /** The next row, or null at the end. */
     Object[] next();
 
+    /** The rows not pulled yet, pulled into a list. */
+    default List<Object[]> rest() {
+        List<Object[]> rows = new java.util.ArrayList<>();
+        for (Object[] r = next(); r != null; r = next()) {
+            rows.add(r);
+        }
+        return rows;
+    }
+
     static Cursor of(List<Object[]> rows) {
         Iterator<Object[]> it = rows.iterator();
         return () -> it.hasNext() ? it.next() : null;

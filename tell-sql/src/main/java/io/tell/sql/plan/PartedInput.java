@@ -16,8 +16,8 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.JoinRelType;
 
 /**
- * An operator's input that can run in parts on the node's worker threads (docs/sql.md,
- * "Parallel queries"): a subplan whose rows come, through filters, projections, the streamed
+ * The input of an aggregate or a sort that can run in parts on the node's worker threads
+ * (docs/sql.md, "Parallel queries"): a subplan whose rows come, through filters, projections, the streamed
  * sides of hash joins and the outer sides of nested loops, from a full scan of one table. Each
  * part runs the whole subplan over one key range of that table, on a reader of the
  * transaction's snapshot; the joins on the path build their hash tables once for all parts,

@@ -2,9 +2,7 @@ package io.tell.sql.plan;
 
 import io.tell.sql.exec.Cursor;
 import io.tell.sql.exec.ExecNode;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
@@ -53,14 +51,7 @@ final class SharedSubplans {
         ExecNode node = built.get(rel);
         if (node == null) {
             ExecNode inner = implement.get();
-            node = ctx -> Cursor.of(ctx.spooled(rel, () -> {
-                List<Object[]> rows = new ArrayList<>();
-                Cursor c = inner.open(ctx);
-                for (Object[] r = c.next(); r != null; r = c.next()) {
-                    rows.add(r);
-                }
-                return rows;
-            }));
+            node = ctx -> Cursor.of(ctx.spooled(rel, () -> inner.open(ctx).rest()));
             built.put(rel, node);
         }
         return node;

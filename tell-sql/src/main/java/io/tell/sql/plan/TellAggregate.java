@@ -21,7 +21,9 @@ import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * A hash aggregate: one group per distinct key (NULLs group together), accumulators per
- * aggregate call. Without GROUP BY, empty input still gives one row (COUNT 0, SUM NULL).
+ * aggregate call. Without GROUP BY, empty input still gives one row (COUNT 0, SUM NULL). Its
+ * input may run in parts on the node's workers, each part grouping its own rows, the partial
+ * groups merged ({@link PartedInput}).
  */
 public final class TellAggregate extends Aggregate implements TellRel {
     public TellAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input, ImmutableBitSet groupSet,

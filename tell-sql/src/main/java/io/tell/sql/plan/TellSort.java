@@ -22,7 +22,8 @@ import org.apache.calcite.rex.RexNode;
 /**
  * ORDER BY with OFFSET and LIMIT / FETCH FIRST. Without an order it only skips and limits
  * (streaming); with one it sorts its whole input (NULLs last ascending, first descending,
- * unless NULLS FIRST/LAST says otherwise).
+ * unless NULLS FIRST/LAST says otherwise), which it may read in parts on the node's workers
+ * ({@link PartedInput}).
  */
 public final class TellSort extends Sort implements TellRel {
     public TellSort(RelOptCluster cluster, RelTraitSet traits, RelNode input, RelCollation collation, RexNode offset,
@@ -42,17 +43,21 @@ public final class TellSort extends Sort implements TellRel {
         ExecNode limited = limitedScan(impl, lim);
         ExecNode in = limited != null ? limited : impl.visit(getInput());
         Comparator<Object[]> order = Rows.order(collation.getFieldCollations());
+        PartedInput parted = order != null && limited == null ? PartedInput.of(getInput(), impl) : null;
         return ctx -> {
             long skip = count(off, ctx, 0);
             long limit = count(lim, ctx, Long.MAX_VALUE);
-            Cursor c = in.open(ctx);
+            Cursor c;
             if (order != null) {
-                List<Object[]> rows = new ArrayList<>();
-                for (Object[] r = c.next(); r != null; r = c.next()) {
-                    rows.add(r);
+                List<List<Object[]>> parts = parted == null ? null : parted.run(in, ctx, Cursor::rest);
+                List<Object[]> rows = parts == null ? in.open(ctx).rest() : new ArrayList<>();
+                if (parts != null) {
+                    parts.forEach(rows::addAll); // in key order: the input's order, which the stable sort keeps among equals
                 }
                 rows.sort(order);
                 c = Cursor.of(rows);
+            } else {
+                c = in.open(ctx);
             }
             Cursor src = c;
             long[] seen = {0};

@@ -206,13 +206,13 @@ class ParallelScanTest {
     }
 
     /**
-     * Aggregates over a large table's scan, through filters, hash joins (inner, left, semi, anti)
-     * and nested loops, run in parts on the workers, each part aggregating its key range and the
-     * partial groups merged: the rows, and their order, of one thread. DISTINCT aggregates, which
-     * cannot merge, run as one.
+     * Aggregates and sorts over a large table's scan, through filters, hash joins (inner, left,
+     * semi, anti) and nested loops, run in parts on the workers, each part aggregating its key
+     * range and the partial groups merged (or its rows sorted with the others'): the rows, and
+     * their order among equals, of one thread. DISTINCT aggregates, which cannot merge, run as one.
      */
     @Test
-    void aggregatesInPartsGiveTheRowsOfOneThread() {
+    void aggregatesAndSortsInPartsGiveTheRowsOfOneThread() {
         long seed = Long.getLong("tell.seed", System.nanoTime());
         System.out.println("ParallelScanTest seed " + seed);
         List<String> parted = List.of(
@@ -224,7 +224,9 @@ class ParallelScanTest {
                 "SELECT a.k, COUNT(b.id), SUM(b.w) FROM a LEFT JOIN b ON b.a_id = a.id GROUP BY a.k",
                 "SELECT a.k, COUNT(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.a_id = a.id AND b.w > a.v) GROUP BY a.k",
                 "SELECT COUNT(*), SUM(a.v) FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE b.a_id = a.id)",
-                "SELECT a.v, SUM(b.w), COUNT(*) FROM a, b WHERE b.id = a.id + 1 AND a.v < 30 GROUP BY a.v");
+                "SELECT a.v, SUM(b.w), COUNT(*) FROM a, b WHERE b.id = a.id + 1 AND a.v < 30 GROUP BY a.v",
+                "SELECT b.id, a.name, b.w FROM b JOIN a ON b.a_id = a.id ORDER BY b.w, a.k",
+                "SELECT id, v FROM a WHERE v < 20 ORDER BY v DESC OFFSET 5 ROWS FETCH NEXT 30 ROWS ONLY");
         try (ProcessingNode one = ProcessingNode.connect("jdbc:tell:mem:?parallelism=1");
              ProcessingNode three = ProcessingNode.connect("jdbc:tell:mem:?parallelism=3");
              SqlSession s1 = one.openSession(); SqlSession s3 = three.openSession()) {
