@@ -92,8 +92,7 @@ class ParallelScanTest {
 
     @Test
     void parallelScansSeeOneSnapshotWhileWritersTransfer() throws Exception {
-        long seed = Long.getLong("tell.seed", System.nanoTime());
-        System.out.println("ParallelScanTest seed " + seed);
+        long seed = seed();
         try (ProcessingNode node = ProcessingNode.connect("jdbc:tell:mem:?parallelism=4")) {
             try (SqlSession s = node.openSession()) {
                 run(s, "CREATE TABLE account (id INTEGER PRIMARY KEY, balance BIGINT NOT NULL)");
@@ -142,8 +141,7 @@ class ParallelScanTest {
     /** Join queries over parallel scans give exactly the rows, in the order, that one thread gives. */
     @Test
     void joinsOverParallelScansGiveTheRowsOfOneThread() {
-        long seed = Long.getLong("tell.seed", System.nanoTime());
-        System.out.println("ParallelScanTest seed " + seed);
+        long seed = seed();
         List<String> queries = List.of(
                 "SELECT a.id, b.id, b.w FROM b JOIN a ON b.a_id = a.id",
                 "SELECT a.id, c.label FROM a JOIN c ON a.k = c.k WHERE a.v > 10",
@@ -213,8 +211,7 @@ class ParallelScanTest {
      */
     @Test
     void aggregatesAndSortsInPartsGiveTheRowsOfOneThread() {
-        long seed = Long.getLong("tell.seed", System.nanoTime());
-        System.out.println("ParallelScanTest seed " + seed);
+        long seed = seed();
         List<String> parted = List.of(
                 "SELECT k, COUNT(*), SUM(v), AVG(v), MIN(name), MAX(v), SUM(CAST(v AS DECIMAL(10, 2)) / 7) FROM a GROUP BY k",
                 "SELECT COUNT(*), SUM(v), MIN(v), AVG(v) FROM a WHERE v > 1000",
@@ -248,6 +245,13 @@ class ParallelScanTest {
             assertEquals((long) ROWS, rows(s3, "SELECT COUNT(*) FROM a").get(0)[0], "the transaction goes on");
             s3.commit();
         }
+    }
+
+    /** The run's seed, printed: {@code -Dtell.seed=N} repeats a run. */
+    private static long seed() {
+        long seed = Long.getLong("tell.seed", System.nanoTime());
+        System.out.println("ParallelScanTest seed " + seed);
+        return seed;
     }
 
     private static void assertRows(List<Object[]> expected, List<Object[]> got, String query) {
