@@ -19,7 +19,7 @@ public final class ExecContext {
     private final Object[] params;
     private LocalDateTime statementTime;
     private final Map<Integer, Object[]> correlated;
-    private final Map<Object, java.util.List<Object[]>> spools;
+    private final Map<Object, java.util.concurrent.CompletableFuture<java.util.List<Object[]>>> spools;
     private final long deadlineNanos;
     /** The context of the whole execution: this one, or the one a part was made from. */
     private final ExecContext whole;
@@ -57,7 +57,7 @@ public final class ExecContext {
         this.statementTime = statementTime;
         this.deadlineNanos = timeoutMillis <= 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMillis * 1_000_000L;
         this.correlated = new HashMap<>();
-        this.spools = new HashMap<>();
+        this.spools = new java.util.concurrent.ConcurrentHashMap<>();
         this.whole = this;
         this.part = null;
     }
@@ -133,13 +133,35 @@ public final class ExecContext {
      * opening would give the same rows).
      */
     public java.util.List<Object[]> spooled(Object key, java.util.function.Supplier<java.util.List<Object[]>> rows) {
-        synchronized (spools) { // the parts of a parallel execution share them
-            java.util.List<Object[]> kept = spools.get(key);
-            if (kept == null) {
-                kept = rows.get();
-                spools.put(key, kept);
+        // The parts of a parallel execution share them: one computes, the others wait for its
+        // rows. No lock is held while computing (a subplan may run in parts whose own parts
+        // open other spooled subplans).
+        java.util.concurrent.CompletableFuture<java.util.List<Object[]>> mine = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CompletableFuture<java.util.List<Object[]>> first = spools.putIfAbsent(key, mine);
+        if (first != null) {
+            return joined(first);
+        }
+        try {
+            mine.complete(rows.get());
+        } catch (RuntimeException | Error e) {
+            spools.remove(key, mine); // a later opening tries again, as it would run again unspooled
+            mine.completeExceptionally(e);
+            throw e;
+        }
+        return joined(mine);
+    }
+
+    private static <T> T joined(java.util.concurrent.CompletableFuture<T> f) {
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
             }
-            return kept;
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
         }
     }
 
@@ -210,6 +232,9 @@ public final class ExecContext {
 
     /** Throws when the statement was cancelled or ran past its timeout; operators call it per row or batch. */
     public void check() {
+        if (part != null) {
+            part.run().check();
+        }
         if (whole.cancelled) {
             throw TellException.of(ErrorCode.CANCELLED, "statement cancelled");
         }

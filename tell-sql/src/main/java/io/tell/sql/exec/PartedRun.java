@@ -1,5 +1,7 @@
 package io.tell.sql.exec;
 
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -13,11 +15,33 @@ import java.util.function.Supplier;
 public final class PartedRun {
     private final Object scan;
     private final Map<Object, Object> shared;
+    private final java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
 
     /** {@code scan}: the operator that reads a part's range; {@code shared}: values by the key that stands for them (not changed after). */
     public PartedRun(Object scan, Map<Object, Object> shared) {
         this.scan = scan;
         this.shared = shared;
+    }
+
+    /** Records the first failure of a part; the others stop at their next {@link ExecContext#check}. */
+    public void fail(Throwable e) {
+        failure.compareAndSet(null, e);
+    }
+
+    /** Throws when a part failed (in another part than the one that failed). */
+    void check() {
+        if (failure.get() != null) {
+            throw TellException.of(ErrorCode.CANCELLED, "another part of the parallel execution failed");
+        }
+    }
+
+    /** What the run failed with: the first part's failure, else {@code thrown}. */
+    public RuntimeException firstFailure(Throwable thrown) {
+        Throwable first = failure.get() != null ? failure.get() : thrown;
+        if (first instanceof Error err) {
+            throw err;
+        }
+        return (RuntimeException) first;
     }
 
     boolean drivenBy(Object operator) {

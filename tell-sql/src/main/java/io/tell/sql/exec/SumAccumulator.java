@@ -182,7 +182,7 @@ abstract class SumAccumulator implements Accumulator {
     private static final class DoubleSum extends SumAccumulator {
         private final SqlTypeName type;
         private double sum;
-        private boolean infiniteInput;
+        private boolean nonFiniteInput;
 
         DoubleSum(int arg, Kind kind, SqlTypeName type) {
             super(arg, kind);
@@ -192,14 +192,14 @@ abstract class SumAccumulator implements Accumulator {
         @Override
         void accumulate(Object value) {
             double x = ((Number) value).doubleValue();
-            infiniteInput |= Double.isInfinite(x);
+            nonFiniteInput |= !Double.isFinite(x);
             sum += x;
         }
 
         @Override
         void mergeSum(SumAccumulator other) {
             DoubleSum o = (DoubleSum) other;
-            infiniteInput |= o.infiniteInput;
+            nonFiniteInput |= o.nonFiniteInput;
             sum += o.sum;
         }
 
@@ -218,8 +218,12 @@ abstract class SumAccumulator implements Accumulator {
             return Numbers.approx(finite(sum) / count, type);
         }
 
+        /**
+         * {@code d}, or the overflow error when it is not finite though every input was: a sum
+         * that overflowed (in parts, two that overflowed either way add up to NaN).
+         */
         private double finite(double d) {
-            if (Double.isInfinite(d) && !infiniteInput) {
+            if (!Double.isFinite(d) && !nonFiniteInput) {
                 throw ExecErrors.overflow(type.name());
             }
             return d;

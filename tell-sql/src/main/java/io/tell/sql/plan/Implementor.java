@@ -29,7 +29,11 @@ public final class Implementor {
     /** Of the plan whose root was visited first; made then. */
     private SharedSubplans shared;
     private final Map<RelNode, Object> keys = new IdentityHashMap<>();
-    private final Map<RelNode, Function<ExecContext, ?>> shareable = new IdentityHashMap<>();
+    private final Map<RelNode, Shareable> shareable = new IdentityHashMap<>();
+
+    /** What a join computes once per opening from one input ({@code compute}), while {@code streamed}, its other input, streams past. */
+    record Shareable(Function<ExecContext, ?> compute, RelNode streamed) {
+    }
 
     /** What a data modification with RETURNING makes of each row it changed. */
     @FunctionalInterface
@@ -65,15 +69,16 @@ public final class Implementor {
 
     /**
      * {@code rel} computes, at each opening, a value that does not depend on the rows of its
-     * other input: {@code compute} (a hash join's table). The parts of a parallel execution share
-     * one ({@link io.tell.sql.exec.ExecContext#sharedByParts}, under {@link #key}).
+     * input {@code streamed}: {@code compute} (a hash join's table, from its other input). The
+     * parts of a parallel execution share one ({@link io.tell.sql.exec.ExecContext#sharedByParts},
+     * under {@link #key}).
      */
-    void shareable(RelNode rel, Function<ExecContext, ?> compute) {
-        shareable.put(rel, compute);
+    void shareable(RelNode rel, Function<ExecContext, ?> compute, RelNode streamed) {
+        shareable.put(rel, new Shareable(compute, streamed));
     }
 
     /** What {@link #shareable} registered for {@code rel}, or null. */
-    Function<ExecContext, ?> shareable(RelNode rel) {
+    Shareable shareable(RelNode rel) {
         return shareable.get(rel);
     }
 

@@ -9,6 +9,7 @@ import io.tell.sql.exec.PartedRun;
 import io.tell.txn.Transaction;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -41,13 +42,14 @@ final class PartedInput {
      * {@code input} as a subplan that can run in parts, or null when it cannot: its path down
      * meets another operator, a join that must see all streamed rows at once (right and full
      * joins), or a node the plan reaches twice (kept for all its uses, {@link SharedSubplans});
-     * or it calls a function that is not deterministic; or the plan modifies data.
+     * or it calls a function that is not deterministic; or the plan modifies data or locks rows
+     * (FOR UPDATE: the locks must be the statement's transaction's).
      */
     static PartedInput of(RelNode input, Implementor impl) {
-        if (!SharedSubplans.deterministic(input)) {
+        if (impl.forUpdate() || !SharedSubplans.deterministic(input)) {
             return null;
         }
-        Map<Object, Function<ExecContext, ?>> shared = new IdentityHashMap<>();
+        Map<Object, Function<ExecContext, ?>> shared = new LinkedHashMap<>(); // top-down
         RelNode rel = input;
         while (impl.uses(rel) == 1) {
             if (rel instanceof TellTableScan s) {
@@ -55,8 +57,8 @@ final class PartedInput {
             } else if (rel instanceof TellFilter || rel instanceof TellProject) {
                 rel = rel.getInput(0);
             } else if (rel instanceof TellJoin j && streams(j.getJoinType()) && impl.shareable(j) != null) {
-                shared.put(impl.key(j), impl.shareable(j));
-                rel = j.buildsLeft(j.getCluster().getMetadataQuery()) ? j.getRight() : j.getLeft();
+                shared.put(impl.key(j), impl.shareable(j).compute());
+                rel = impl.shareable(j).streamed();
             } else if (rel instanceof TellCorrelate c && streams(c.getJoinType())) {
                 rel = c.getLeft();
             } else {
@@ -95,10 +97,18 @@ final class PartedInput {
         List<Function<Transaction, T>> parts = new ArrayList<>(ranges.size());
         for (ScanRange range : ranges) {
             parts.add(reader -> {
-                ExecContext part = ctx.forPart(reader, run, range);
-                return each.apply(input.open(part));
+                try {
+                    return each.apply(input.open(ctx.forPart(reader, run, range)));
+                } catch (RuntimeException | Error e) {
+                    run.fail(e); // the other parts stop at their next check
+                    throw e;
+                }
             });
         }
-        return tx.readInParallel(parts, workers.executor());
+        try {
+            return tx.readInParallel(parts, workers.executor());
+        } catch (RuntimeException | Error e) {
+            throw run.firstFailure(e); // not a part's "another part failed"
+        }
     }
 }

@@ -51,7 +51,8 @@ final class SharedSubplans {
         ExecNode node = built.get(rel);
         if (node == null) {
             ExecNode inner = implement.get();
-            node = ctx -> Cursor.of(ctx.spooled(rel, () -> inner.open(ctx).rest()));
+            Object key = new Object(); // not rel: the executable tree keeps no planner node
+            node = ctx -> Cursor.of(ctx.spooled(key, () -> inner.open(ctx).rest()));
             built.put(rel, node);
         }
         return node;

@@ -56,7 +56,7 @@ public final class TellJoin extends Join implements TellRel {
     }
 
     /** Whether this is an inner join that builds its left input: the one the planner expects to be smaller. */
-    boolean buildsLeft(RelMetadataQuery mq) {
+    private boolean buildsLeft(RelMetadataQuery mq) {
         return joinType == JoinRelType.INNER && mq.getRowCount(getLeft()) < mq.getRowCount(getRight());
     }
 
@@ -84,7 +84,7 @@ public final class TellJoin extends Join implements TellRel {
         boolean buildsLeft = buildsLeft(getCluster().getMetadataQuery());
         java.util.function.Function<ExecContext, Built> build = buildsLeft ? ctx -> Built.of(leftNode.open(ctx), leftKeys)
                 : ctx -> Built.of(rightNode.open(ctx), rightKeys);
-        impl.shareable(this, build);
+        impl.shareable(this, build, buildsLeft ? getRight() : getLeft());
         if (buildsLeft) {
             return ctx -> innerBuildingLeft(ctx, key, build, rightNode, rightKeys, residual);
         }

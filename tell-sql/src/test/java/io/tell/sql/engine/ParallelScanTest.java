@@ -223,7 +223,10 @@ class ParallelScanTest {
                 "SELECT COUNT(*), SUM(a.v) FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE b.a_id = a.id)",
                 "SELECT a.v, SUM(b.w), COUNT(*) FROM a, b WHERE b.id = a.id + 1 AND a.v < 30 GROUP BY a.v",
                 "SELECT b.id, a.name, b.w FROM b JOIN a ON b.a_id = a.id ORDER BY b.w, a.k",
-                "SELECT id, v FROM a WHERE v < 20 ORDER BY v DESC OFFSET 5 ROWS FETCH NEXT 30 ROWS ONLY");
+                "SELECT id, v FROM a WHERE v < 20 ORDER BY v DESC OFFSET 5 ROWS FETCH NEXT 30 ROWS ONLY",
+                // a subplan read twice (kept for both reads) that aggregates in parts
+                "WITH r AS (SELECT a.k AS k, SUM(b.w) AS total FROM b JOIN a ON b.a_id = a.id GROUP BY a.k)"
+                        + " SELECT k, total FROM r WHERE total >= (SELECT MAX(total) FROM r) - 100 ORDER BY k");
         try (ProcessingNode one = ProcessingNode.connect("jdbc:tell:mem:?parallelism=1");
              ProcessingNode three = ProcessingNode.connect("jdbc:tell:mem:?parallelism=3");
              SqlSession s1 = one.openSession(); SqlSession s3 = three.openSession()) {
@@ -252,6 +255,31 @@ class ParallelScanTest {
         long seed = Long.getLong("tell.seed", System.nanoTime());
         System.out.println("ParallelScanTest seed " + seed);
         return seed;
+    }
+
+    /**
+     * FOR UPDATE locks through the statement's transaction: a sort or aggregate over a locking
+     * scan runs as one, and a concurrent writer of a locked row makes the locker's commit fail.
+     */
+    @Test
+    void forUpdateRunsAsOneAndLocks() {
+        try (ProcessingNode three = ProcessingNode.connect("jdbc:tell:mem:?parallelism=3");
+             SqlSession locker = three.openSession(); SqlSession writer = three.openSession()) {
+            loadJoinTables(new Random(seed()), locker);
+            for (String q : List.of("SELECT id FROM a WHERE v < 20 ORDER BY v, id FOR UPDATE",
+                    "SELECT a.id FROM a JOIN c ON a.k = c.k WHERE a.v < 20 ORDER BY c.label, a.id FOR UPDATE")) {
+                locker.setAutoCommit(false);
+                long before = three.workers().subplans().sum();
+                List<Object[]> locked = rows(locker, q);
+                assertEquals(before, three.workers().subplans().sum(), q + " ran as one");
+                assertTrue(locked.size() > 10, q);
+                run(writer, "UPDATE a SET name = 'changed' WHERE id = " + locked.get(locked.size() / 2)[0]);
+                TellException e = org.junit.jupiter.api.Assertions.assertThrows(TellException.class, locker::commit, q);
+                assertEquals(io.tell.error.ErrorCode.TX_CONFLICT, e.code(), q);
+                locker.rollback();
+                locker.setAutoCommit(true);
+            }
+        }
     }
 
     private static void assertRows(List<Object[]> expected, List<Object[]> got, String query) {
