@@ -46,16 +46,23 @@ public final class Implementor {
         this.forUpdate = forUpdate;
     }
 
-    /** {@code rel}'s executable node; the first call gets the plan's root. */
+    /**
+     * {@code rel}'s executable node; the first call gets the plan's root. A root whose rows
+     * come from a pipeline over a full scan (joined rows, unsorted and unaggregated) may run
+     * in parts ({@link PartedInput#gathered}); sorts and aggregates below the root run their own.
+     */
     public ExecNode visit(RelNode rel) {
-        if (shared == null) {
+        boolean root = shared == null;
+        if (root) {
             shared = new SharedSubplans(rel);
         }
-        if (rel instanceof TellRel t) {
-            ExecNode once = shared.shared(rel, () -> t.implement(this));
-            return once != null ? once : t.implement(this);
+        if (!(rel instanceof TellRel t)) {
+            throw TellException.of(ErrorCode.INTERNAL, "not a physical operator: " + rel.getRelTypeName());
         }
-        throw TellException.of(ErrorCode.INTERNAL, "not a physical operator: " + rel.getRelTypeName());
+        ExecNode once = shared.shared(rel, () -> t.implement(this));
+        ExecNode node = once != null ? once : t.implement(this);
+        PartedInput parted = root ? PartedInput.of(rel, this) : null;
+        return parted != null ? parted.gathered(node) : node;
     }
 
     /**

@@ -17,8 +17,8 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.JoinRelType;
 
 /**
- * The input of an aggregate or a sort that can run in parts on the node's worker threads
- * (docs/sql.md, "Parallel queries"): a subplan whose rows come, through filters, projections, the streamed
+ * The input of an aggregate or a sort, or a whole query, that can run in parts on the node's
+ * worker threads (docs/sql.md, "Parallel queries"): a subplan whose rows come, through filters, projections, the streamed
  * sides of hash joins and the outer sides of nested loops, from a full scan of one table. Each
  * part runs the whole subplan over one key range of that table, on a reader of the
  * transaction's snapshot; the joins on the path build their hash tables once for all parts,
@@ -66,6 +66,34 @@ final class PartedInput {
             }
         }
         return null;
+    }
+
+    /**
+     * {@code input} (this subplan's executable tree) as a whole query's rows: run in parts when
+     * the execution can, the parts' rows handed out in key order, which is one run's order.
+     */
+    ExecNode gathered(ExecNode input) {
+        return ctx -> {
+            List<List<Object[]>> parts = run(input, ctx, Cursor::rest);
+            if (parts == null) {
+                return input.open(ctx);
+            }
+            java.util.Iterator<List<Object[]>> next = parts.iterator();
+            return new Cursor() {
+                private java.util.Iterator<Object[]> rows = java.util.Collections.emptyIterator();
+
+                @Override
+                public Object[] next() {
+                    while (!rows.hasNext()) {
+                        if (!next.hasNext()) {
+                            return null;
+                        }
+                        rows = next.next().iterator();
+                    }
+                    return rows.next();
+                }
+            };
+        };
     }
 
     /** Join types whose every streamed row's output depends on that row alone. */

@@ -204,13 +204,14 @@ class ParallelScanTest {
     }
 
     /**
-     * Aggregates and sorts over a large table's scan, through filters, hash joins (inner, left,
-     * semi, anti) and nested loops, run in parts on the workers, each part aggregating its key
-     * range and the partial groups merged (or its rows sorted with the others'): the rows, and
-     * their order among equals, of one thread. DISTINCT aggregates, which cannot merge, run as one.
+     * Queries over a large table's scan, through filters, hash joins (inner, left, semi, anti)
+     * and nested loops, run in parts on the workers — each part aggregating its key range and
+     * the partial groups merged, or its rows sorted with the others', or handed out in key order:
+     * the rows, and their order among equals, of one thread. DISTINCT aggregates, which cannot
+     * merge, run as one.
      */
     @Test
-    void aggregatesAndSortsInPartsGiveTheRowsOfOneThread() {
+    void joinsAggregatesAndSortsInPartsGiveTheRowsOfOneThread() {
         long seed = seed();
         List<String> parted = List.of(
                 "SELECT k, COUNT(*), SUM(v), AVG(v), MIN(name), MAX(v), SUM(CAST(v AS DECIMAL(10, 2)) / 7) FROM a GROUP BY k",
@@ -223,6 +224,8 @@ class ParallelScanTest {
                 "SELECT COUNT(*), SUM(a.v) FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE b.a_id = a.id)",
                 "SELECT a.v, SUM(b.w), COUNT(*) FROM a, b WHERE b.id = a.id + 1 AND a.v < 30 GROUP BY a.v",
                 "SELECT b.id, a.name, b.w FROM b JOIN a ON b.a_id = a.id ORDER BY b.w, a.k",
+                "SELECT b.id, a.name, c.label FROM b JOIN a ON b.a_id = a.id LEFT JOIN c ON a.k = c.k + 5 WHERE b.w < 30",
+                "SELECT a.id, b.w FROM a, b WHERE b.id = a.id + 1 AND a.v < 30",
                 "SELECT id, v FROM a WHERE v < 20 ORDER BY v DESC OFFSET 5 ROWS FETCH NEXT 30 ROWS ONLY",
                 // a subplan read twice (kept for both reads) that aggregates in parts
                 "WITH r AS (SELECT a.k AS k, SUM(b.w) AS total FROM b JOIN a ON b.a_id = a.id GROUP BY a.k)"
