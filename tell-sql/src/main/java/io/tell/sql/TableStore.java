@@ -392,7 +392,7 @@ public final class TableStore {
      * ({@link BTree#splitKeys}). Empty when the tree is a single leaf, too small to cut.
      */
     public List<ScanRange> parts(int n) {
-        List<byte[]> cuts = (allRows != null ? allRows : primaryKey).tree().splitKeys(n);
+        List<byte[]> cuts = rowTree().tree().splitKeys(n);
         return cuts.isEmpty() ? List.of() : ScanRange.between(cuts);
     }
 
@@ -402,8 +402,7 @@ public final class TableStore {
      * Below SERIALIZABLE only: nothing is noted for validation.
      */
     public List<Row> scanPart(Transaction tx, int[] columns, ScanRange part, java.util.function.Predicate<Object[]> keep) {
-        TableIndex tree = allRows != null ? allRows : primaryKey;
-        return kept(rows(tx.scanIndex(tree, part, Integer.MAX_VALUE, null), columns), keep);
+        return kept(rows(tx.scanIndex(rowTree(), part, Integer.MAX_VALUE, null), columns), keep);
     }
 
     private static List<Row> kept(List<Row> rows, java.util.function.Predicate<Object[]> keep) {
@@ -512,7 +511,12 @@ public final class TableStore {
      * two or three store round trips. Rows deleted but not yet swept count.
      */
     long estimateRows() {
-        return (allRows != null ? allRows : primaryKey).tree().estimateEntries();
+        return rowTree().tree().estimateEntries();
+    }
+
+    /** The tree that lists every row once: the rid tree, or the primary key's when the table has no rid tree. */
+    private TableIndex rowTree() {
+        return allRows != null ? allRows : primaryKey;
     }
 
     /**

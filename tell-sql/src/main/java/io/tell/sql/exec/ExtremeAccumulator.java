@@ -20,11 +20,10 @@ final class ExtremeAccumulator implements Accumulator {
 
     @Override
     public void add(Object[] row) {
-        add(row, arg);
+        offer(row[arg]);
     }
 
-    private void add(Object[] row, int column) {
-        Object v = row[column];
+    private void offer(Object v) {
         if (v != null && (best == null || (max ? order.compare(v, best) > 0 : order.compare(v, best) < 0))) {
             best = v;
         }
@@ -32,7 +31,7 @@ final class ExtremeAccumulator implements Accumulator {
 
     @Override
     public void merge(Accumulator other) {
-        add(new Object[] {((ExtremeAccumulator) other).best}, 0);
+        offer(((ExtremeAccumulator) other).best);
     }
 
     @Override

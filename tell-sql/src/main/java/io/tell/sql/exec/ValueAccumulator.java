@@ -23,28 +23,26 @@ final class ValueAccumulator implements Accumulator {
 
     @Override
     public void add(Object[] row) {
-        add(row, arg);
+        take(row[arg]);
     }
 
-    private void add(Object[] row, int column) {
+    private void take(Object v) {
         if (single) {
             if (seen) {
                 throw TellException.of(ErrorCode.CARDINALITY_VIOLATION, "more than one row returned by a subquery used as an expression");
             }
             seen = true;
-            value = row[column];
+            value = v;
         } else if (value == null) {
-            value = row[column];
+            value = v;
         }
     }
 
     @Override
     public void merge(Accumulator other) {
         ValueAccumulator o = (ValueAccumulator) other;
-        if (single && o.seen) {
-            add(new Object[] {o.value}, 0);
-        } else if (!single && value == null) {
-            value = o.value;
+        if (o.seen || !single) { // SINGLE_VALUE: a value the other part saw counts as a row
+            take(o.value);
         }
     }
 

@@ -74,26 +74,24 @@ final class PartedInput {
      */
     ExecNode gathered(ExecNode input) {
         return ctx -> {
-            List<List<Object[]>> parts = run(input, ctx, Cursor::rest);
-            if (parts == null) {
-                return input.open(ctx);
-            }
-            java.util.Iterator<List<Object[]>> next = parts.iterator();
-            return new Cursor() {
-                private java.util.Iterator<Object[]> rows = java.util.Collections.emptyIterator();
-
-                @Override
-                public Object[] next() {
-                    while (!rows.hasNext()) {
-                        if (!next.hasNext()) {
-                            return null;
-                        }
-                        rows = next.next().iterator();
-                    }
-                    return rows.next();
-                }
-            };
+            List<Object[]> rows = rows(input, ctx);
+            return rows != null ? Cursor.of(rows) : input.open(ctx);
         };
+    }
+
+    /**
+     * The rows of {@code input} (this subplan's executable tree) run in parts, the parts' rows
+     * in key order, which is one run's order; null when this execution cannot run in parts
+     * ({@link #run}).
+     */
+    List<Object[]> rows(ExecNode input, ExecContext ctx) {
+        List<List<Object[]>> parts = run(input, ctx, Cursor::rest);
+        if (parts == null) {
+            return null;
+        }
+        List<Object[]> rows = new ArrayList<>();
+        parts.forEach(rows::addAll);
+        return rows;
     }
 
     /** Join types whose every streamed row's output depends on that row alone. */

@@ -49,10 +49,9 @@ public final class TellSort extends Sort implements TellRel {
             long limit = count(lim, ctx, Long.MAX_VALUE);
             Cursor c;
             if (order != null) {
-                List<List<Object[]>> parts = parted == null ? null : parted.run(in, ctx, Cursor::rest);
-                List<Object[]> rows = parts == null ? in.open(ctx).rest() : new ArrayList<>();
-                if (parts != null) {
-                    parts.forEach(rows::addAll); // in key order: the input's order, which the stable sort keeps among equals
+                List<Object[]> rows = parted == null ? null : parted.rows(in, ctx); // in the input's order, which the stable sort keeps among equals
+                if (rows == null) {
+                    rows = in.open(ctx).rest();
                 }
                 rows.sort(order);
                 c = Cursor.of(rows);
