@@ -270,6 +270,21 @@ public final class TableStore {
         return rows(found, wanted);
     }
 
+    /**
+     * Whether every value of {@code b} fits its column of {@code index} (false: a value the
+     * column's type cannot hold, which no row's key equals). Only the values are checked, never
+     * the store, so a failing read is never taken for an empty match.
+     */
+    public boolean fits(String index, Bounds b) {
+        Target t = target(index);
+        try {
+            scanRange(t, b);
+            return true;
+        } catch (TellException e) {
+            return false;
+        }
+    }
+
     /** The bounds of a {@link #range} call: prefixes of key values, each end inclusive or not. */
     public record Bounds(Object[] from, boolean fromInclusive, Object[] to, boolean toInclusive) {
     }

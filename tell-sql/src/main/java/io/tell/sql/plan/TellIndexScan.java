@@ -1,6 +1,5 @@
 package io.tell.sql.plan;
 
-import io.tell.error.TellException;
 import io.tell.sql.TableDef;
 import io.tell.sql.TableStore;
 import io.tell.sql.exec.Cursor;
@@ -129,16 +128,11 @@ public final class TellIndexScan extends TableScan implements TellRel {
             if (b == null) {
                 return Cursor.EMPTY;
             }
-            List<TableStore.Row> rows;
-            try {
-                rows = store.range(ctx.transaction(), index, b.from(), b.fromInclusive(), b.to(), b.toInclusive(),
-                        limit(limit, ctx), columns);
-            } catch (TellException e) {
-                if (lower == null && upper == null) {
-                    return Cursor.EMPTY; // an equality value the column's type cannot hold matches nothing
-                }
-                throw e;
+            if (lower == null && upper == null && !store.fits(index, b)) {
+                return Cursor.EMPTY; // an equality value the column's type cannot hold matches nothing
             }
+            List<TableStore.Row> rows = store.range(ctx.transaction(), index, b.from(), b.fromInclusive(), b.to(),
+                    b.toInclusive(), limit(limit, ctx), columns);
             return new ScanCursor(rows, ctx, store, publish, lock);
         };
     }
