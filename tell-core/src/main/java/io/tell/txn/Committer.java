@@ -464,7 +464,8 @@ final class Committer {
         return new WriteOp(e.key, next.encode(), expect);
     }
 
-    private static TellException conflict(long tid, RecordKey key) {
+    private TellException conflict(long tid, RecordKey key) {
+        manager.hotRecords().conflicted(key);
         return TellException.of(ErrorCode.TX_CONFLICT, "write-write conflict on " + key + " at commit of tid " + tid);
     }
 }

@@ -75,6 +75,10 @@ public final class Transaction implements AutoCloseable {
     private RecordKey along;
     /** The store version of {@link #along} once read (0: absent); -1 until then. */
     private long alongVersion = -1;
+    /** Hot records this transaction wrote ({@link HotRecords}), read again along with each fetch of records. */
+    private final List<Entry> watched = new ArrayList<>(2);
+    /** Hot records watched at most: each costs a record more in every later fetch. */
+    static final int MAX_WATCHED = 4;
 
     /** What one change replaced in {@code entry}. */
     private record Undo(Entry entry, boolean written, byte[] newRow, TableIndex reindexed) {
@@ -252,10 +256,16 @@ public final class Transaction implements AutoCloseable {
         List<Entry> fetched = new ArrayList<>(missing.size());
         if (shared == null) {
             RecordKey rider = along;
+            List<Entry> checked = watchedNow();
             List<RecordKey> asked = missing;
-            if (rider != null) {
+            if (rider != null || !checked.isEmpty()) {
                 asked = new ArrayList<>(missing);
-                asked.add(rider);
+                if (rider != null) {
+                    asked.add(rider);
+                }
+                for (Entry e : checked) {
+                    asked.add(e.key);
+                }
             }
             List<RecordKey> ask = asked;
             List<Versioned> got = guard(() -> ask.size() == 1
@@ -264,10 +274,18 @@ public final class Transaction implements AutoCloseable {
             for (int i = 0; i < missing.size(); i++) {
                 fetched.add(new Entry(missing.get(i), got.get(i)));
             }
+            int next = missing.size();
             if (rider != null) {
-                Versioned v = got.get(missing.size());
+                Versioned v = got.get(next++);
                 along = null;
                 alongVersion = v == null ? 0 : v.version();
+            }
+            for (Entry e : checked) {
+                Entry now = new Entry(e.key, got.get(next++));
+                if (newerThanSnapshot(now)) {
+                    manager.hotRecords().foundEarly();
+                    throw conflictOn(now);
+                }
             }
         } else {
             if (units == null) {
@@ -477,9 +495,7 @@ public final class Transaction implements AutoCloseable {
         for (int i = 0; i < existing.size(); i++) {
             Entry now = new Entry(existing.get(i), fresh.get(i));
             if (newerThanSnapshot(now)) {
-                rollback();
-                throw TellException.of(ErrorCode.TX_CONFLICT, "write-write conflict on " + now.key + ": version "
-                        + now.record.newest().tid() + " is newer than snapshot of tid " + start.tid());
+                throw conflictOn(now);
             }
         }
     }
@@ -644,12 +660,31 @@ public final class Transaction implements AutoCloseable {
             e = refreshed(e);
         }
         if (newerThanSnapshot(e)) {
-            RowVersion newest = e.record.newest();
-            rollback();
-            throw TellException.of(ErrorCode.TX_CONFLICT,
-                    "write-write conflict on " + key + ": version " + newest.tid() + " is newer than snapshot of tid " + start.tid());
+            throw conflictOn(e);
         }
         return e;
+    }
+
+    /** Rolls back and returns the write-write conflict on {@code e}, whose newest version this snapshot does not see. */
+    private TellException conflictOn(Entry e) {
+        rollback();
+        manager.hotRecords().conflicted(e.key);
+        return TellException.of(ErrorCode.TX_CONFLICT, "write-write conflict on " + e.key + ": version "
+                + e.record.newest().tid() + " is newer than snapshot of tid " + start.tid());
+    }
+
+    /** The hot records this transaction still writes, to read along with a fetch (savepoints may have undone some). */
+    private List<Entry> watchedNow() {
+        if (watched.isEmpty()) {
+            return List.of();
+        }
+        List<Entry> out = new ArrayList<>(watched.size());
+        for (Entry e : watched) {
+            if (e.written) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     /** True when the record's newest version is neither ours nor visible to our snapshot. */
@@ -721,6 +756,9 @@ public final class Transaction implements AutoCloseable {
         if (!e.written) {
             e.written = true;
             written.add(e);
+            if (e.stored != null && watched.size() < MAX_WATCHED && !watched.contains(e) && manager.hotRecords().isHot(e.key)) {
+                watched.add(e);
+            }
         }
     }
 

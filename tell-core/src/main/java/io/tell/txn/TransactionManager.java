@@ -49,6 +49,7 @@ public final class TransactionManager implements AutoCloseable {
     private final ConcurrentHashMap<String, List<TableIndex>> indexes = new ConcurrentHashMap<>();
     private final LongAdder commits = new LongAdder();
     private final LongAdder aborts = new LongAdder();
+    private final HotRecords hotRecords = new HotRecords();
     /** Snapshot bases of this node's running transactions by tid, for the lease's lav hold. */
     private final ConcurrentHashMap<Long, Long> running = new ConcurrentHashMap<>();
     private volatile NodeLease lease;
@@ -317,6 +318,15 @@ public final class TransactionManager implements AutoCloseable {
 
     public long aborts() {
         return aborts.sum();
+    }
+
+    /** Transactions that gave up before their commit on a version another writer left on a record they wrote ({@link HotRecords}). */
+    public long earlyConflicts() {
+        return hotRecords.earlyConflicts();
+    }
+
+    HotRecords hotRecords() {
+        return hotRecords;
     }
 
     /**

@@ -42,6 +42,8 @@ public final class NodeMetrics implements AutoCloseable {
                         "outcome", "committed")
                 .counter("tell.transactions", "read-write transactions ended, by outcome", () -> node.transactions().aborts(),
                         "outcome", "aborted")
+                .counter("tell.conflicts.early", "transactions that gave up before their commit on another writer's version of a hot record they wrote",
+                        () -> node.transactions().earlyConflicts())
                 .counter("tell.plan.cache", "statements planned or found planned", () -> node.plans().hits(), "result", "hit")
                 .counter("tell.plan.cache", "statements planned or found planned", () -> node.plans().misses(), "result", "miss")
                 .counter("tell.buffer.reads", "records read through the shared buffer, by where they came from",
