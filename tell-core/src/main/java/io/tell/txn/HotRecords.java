@@ -10,9 +10,10 @@ import java.util.concurrent.atomic.LongAdder;
  * warehouse and district rows, a bank's busiest account. A transaction that writes one of them
  * reads it again along with each later fetch of records, at no round trip of its own, and gives
  * up as soon as another writer's version shows there ({@link Transaction}): its commit would
- * fail on that version anyway, and every store call it would still make before that is wasted.
- * A hint only: a record that is not hot is checked at commit as before. Bounded: when full it
- * starts over.
+ * fail on that version unless that writer aborts (as at a write, a version in flight counts),
+ * and every store call it would still make before that is wasted. A hint only: a record that
+ * is not hot is checked at commit as before. Bounded: when full, records past their time go,
+ * and if that is not enough, all.
  */
 final class HotRecords {
     static final int CAPACITY = 1024;
@@ -24,10 +25,14 @@ final class HotRecords {
 
     /** A transaction of this node lost a write-write conflict on {@code key}. */
     void conflicted(RecordKey key) {
+        long now = System.nanoTime();
         if (lastConflict.size() >= CAPACITY && !lastConflict.containsKey(key)) {
-            lastConflict.clear();
+            lastConflict.values().removeIf(at -> now - at >= HOT_NANOS);
+            if (lastConflict.size() >= CAPACITY) {
+                lastConflict.clear();
+            }
         }
-        lastConflict.put(key, System.nanoTime());
+        lastConflict.put(key, now);
     }
 
     boolean isHot(RecordKey key) {

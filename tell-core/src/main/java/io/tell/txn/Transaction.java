@@ -18,7 +18,9 @@ import java.util.Map;
  *
  * <p>A write is refused with {@link ErrorCode#TX_CONFLICT} as soon as the record's newest
  * version is invisible to this transaction (committed after its snapshot or still in flight):
- * first committer wins. After any failure the transaction is rolled back and unusable.
+ * first committer wins. A read fails so too once such a version shows on a hot record this
+ * transaction wrote ({@link HotRecords}). After any failure the transaction is rolled back and
+ * unusable.
  */
 public final class Transaction implements AutoCloseable {
     enum State { ACTIVE, COMMITTED, ABORTED }
@@ -75,10 +77,8 @@ public final class Transaction implements AutoCloseable {
     private RecordKey along;
     /** The store version of {@link #along} once read (0: absent); -1 until then. */
     private long alongVersion = -1;
-    /** Hot records this transaction wrote ({@link HotRecords}), read again along with each fetch of records. */
-    private final List<Entry> watched = new ArrayList<>(2);
-    /** Hot records watched at most: each costs a record more in every later fetch. */
-    static final int MAX_WATCHED = 4;
+    /** Hot records this transaction wrote, read again along with each fetch of records. */
+    private final WatchedRecords watched = new WatchedRecords();
 
     /** What one change replaced in {@code entry}. */
     private record Undo(Entry entry, boolean written, byte[] newRow, TableIndex reindexed) {
@@ -256,7 +256,7 @@ public final class Transaction implements AutoCloseable {
         List<Entry> fetched = new ArrayList<>(missing.size());
         if (shared == null) {
             RecordKey rider = along;
-            List<Entry> checked = watchedNow();
+            List<Entry> checked = watched.current();
             List<RecordKey> asked = missing;
             if (rider != null || !checked.isEmpty()) {
                 asked = new ArrayList<>(missing);
@@ -673,20 +673,6 @@ public final class Transaction implements AutoCloseable {
                 + e.record.newest().tid() + " is newer than snapshot of tid " + start.tid());
     }
 
-    /** The hot records this transaction still writes, to read along with a fetch (savepoints may have undone some). */
-    private List<Entry> watchedNow() {
-        if (watched.isEmpty()) {
-            return List.of();
-        }
-        List<Entry> out = new ArrayList<>(watched.size());
-        for (Entry e : watched) {
-            if (e.written) {
-                out.add(e);
-            }
-        }
-        return out;
-    }
-
     /** True when the record's newest version is neither ours nor visible to our snapshot. */
     private boolean newerThanSnapshot(Entry e) {
         RowVersion newest = e.record.newest();
@@ -756,8 +742,8 @@ public final class Transaction implements AutoCloseable {
         if (!e.written) {
             e.written = true;
             written.add(e);
-            if (e.stored != null && watched.size() < MAX_WATCHED && !watched.contains(e) && manager.hotRecords().isHot(e.key)) {
-                watched.add(e);
+            if (sharedBuffer() == null) { // reads through the shared buffer do not carry the check
+                watched.consider(e, manager.hotRecords());
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.tell.sql.plan;
 
+import io.tell.error.TellException;
 import io.tell.sql.TableDef;
 import io.tell.sql.TableStore;
 import io.tell.sql.exec.Cursor;
@@ -128,11 +129,16 @@ public final class TellIndexScan extends TableScan implements TellRel {
             if (b == null) {
                 return Cursor.EMPTY;
             }
-            if (lower == null && upper == null && !store.fits(index, b)) {
-                return Cursor.EMPTY; // an equality value the column's type cannot hold matches nothing
+            List<TableStore.Row> rows;
+            try {
+                rows = store.range(ctx.transaction(), index, b.from(), b.fromInclusive(), b.to(), b.toInclusive(),
+                        limit(limit, ctx), columns);
+            } catch (TellException e) {
+                if (lower == null && upper == null && !store.fits(index, b)) {
+                    return Cursor.EMPTY; // an equality value the column's type cannot hold matches nothing
+                }
+                throw e; // the read's own failure (a conflict, the store): never taken for no match
             }
-            List<TableStore.Row> rows = store.range(ctx.transaction(), index, b.from(), b.fromInclusive(), b.to(),
-                    b.toInclusive(), limit(limit, ctx), columns);
             return new ScanCursor(rows, ctx, store, publish, lock);
         };
     }
