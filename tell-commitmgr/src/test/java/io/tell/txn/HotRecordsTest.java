@@ -68,13 +68,20 @@ class HotRecordsTest {
         return ByteBuffer.wrap(value).getLong();
     }
 
-    /** Two writers of {@code key}, the second losing at its commit: the record is hot from then on. */
+    /** {@code times} pairs of writers of {@code key}, the second of each losing at its commit. */
+    private void loseConflictsOn(int key, int times) {
+        for (int i = 0; i < times; i++) {
+            Transaction loser = tm.begin();
+            loser.update(D, k(key), v(-1));
+            tm.run(1, tx -> tx.update(D, k(key), v(1)));
+            TellException e = assertThrows(TellException.class, loser::commit);
+            assertSame(ErrorCode.TX_CONFLICT, e.code());
+        }
+    }
+
+    /** Enough lost conflicts on {@code key} to make it hot. */
     private void loseAConflictOn(int key) {
-        Transaction loser = tm.begin();
-        loser.update(D, k(key), v(-1));
-        tm.run(1, tx -> tx.update(D, k(key), v(1)));
-        TellException e = assertThrows(TellException.class, loser::commit);
-        assertSame(ErrorCode.TX_CONFLICT, e.code());
+        loseConflictsOn(key, HotRecords.HOT_AFTER);
     }
 
     private void commitWrite(int key, long value) {
@@ -108,7 +115,14 @@ class HotRecordsTest {
         TellException e = assertThrows(TellException.class, a::commit);
         assertSame(ErrorCode.TX_CONFLICT, e.code());
         assertEquals(0, tm.earlyConflicts());
-        // The lost commit made it hot: the next writer gives up early.
+        // One lost race does not make a record hot; a few in a row do.
+        Transaction c = tm.begin();
+        c.update(D, k(3), v(25));
+        commitWrite(3, 26);
+        assertEquals(0, n(c.get(D, k(4))));
+        assertEquals(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, c::commit).code());
+        assertEquals(0, tm.earlyConflicts());
+        loseConflictsOn(3, HotRecords.HOT_AFTER - 2);
         Transaction b = tm.begin();
         b.update(D, k(3), v(30));
         commitWrite(3, 40);

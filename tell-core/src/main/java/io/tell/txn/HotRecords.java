@@ -6,38 +6,47 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The records this node's transactions lately lost a write-write conflict on: TPC-C's
+ * The records this node's transactions keep losing write-write conflicts on: TPC-C's
  * warehouse and district rows, a bank's busiest account. A transaction that writes one of them
  * reads it again along with each later fetch of records, at no round trip of its own, and gives
  * up as soon as another writer's version shows there ({@link Transaction}): its commit would
  * fail on that version unless that writer aborts (as at a write, a version in flight counts),
  * and every store call it would still make before that is wasted. A hint only: a record that
- * is not hot is checked at commit as before. Bounded: when full, records past their time go,
- * and if that is not enough, all.
+ * is not hot is checked at commit as before. A record is hot after {@value #HOT_AFTER} conflicts,
+ * each within ten seconds of the last, and stays so while they go on: a stock row two New-Orders
+ * once raced for is not worth a key in every later read. Bounded: when full, records past their
+ * time go, and if that is not enough, all.
  */
 final class HotRecords {
     static final int CAPACITY = 1024;
-    /** How long a record stays hot after its last conflict. */
-    static final long HOT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** Conflicts within {@link #WINDOW_NANOS} of each other that make a record hot: one lost race does not. */
+    static final int HOT_AFTER = 3;
+    /** How long a record's conflicts count: a record stays hot while it keeps conflicting at least this often. */
+    static final long WINDOW_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-    private final ConcurrentHashMap<RecordKey, Long> lastConflict = new ConcurrentHashMap<>();
+    /** A record's latest conflicts: how many followed each other within the window, and when the last was. */
+    private record Conflicts(int count, long last) {
+    }
+
+    private final ConcurrentHashMap<RecordKey, Conflicts> conflicts = new ConcurrentHashMap<>();
     private final LongAdder foundEarly = new LongAdder();
 
     /** A transaction of this node lost a write-write conflict on {@code key}. */
     void conflicted(RecordKey key) {
         long now = System.nanoTime();
-        if (lastConflict.size() >= CAPACITY && !lastConflict.containsKey(key)) {
-            lastConflict.values().removeIf(at -> now - at >= HOT_NANOS);
-            if (lastConflict.size() >= CAPACITY) {
-                lastConflict.clear();
+        if (conflicts.size() >= CAPACITY && !conflicts.containsKey(key)) {
+            conflicts.values().removeIf(c -> now - c.last() >= WINDOW_NANOS);
+            if (conflicts.size() >= CAPACITY) {
+                conflicts.clear();
             }
         }
-        lastConflict.put(key, now);
+        conflicts.merge(key, new Conflicts(1, now),
+                (old, one) -> now - old.last() < WINDOW_NANOS ? new Conflicts(old.count() + 1, now) : one);
     }
 
     boolean isHot(RecordKey key) {
-        Long at = lastConflict.get(key);
-        return at != null && System.nanoTime() - at < HOT_NANOS;
+        Conflicts c = conflicts.get(key);
+        return c != null && c.count() >= HOT_AFTER && System.nanoTime() - c.last() < WINDOW_NANOS;
     }
 
     /** A transaction gave up before its commit on a version another writer left on a hot record. */

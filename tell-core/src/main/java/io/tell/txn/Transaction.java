@@ -253,54 +253,78 @@ public final class Transaction implements AutoCloseable {
             return Arrays.asList(entries);
         }
         SharedRecordBuffer shared = sharedBuffer();
-        List<Entry> fetched = new ArrayList<>(missing.size());
-        if (shared == null) {
-            RecordKey rider = along;
-            List<Entry> checked = watched.current();
-            List<RecordKey> asked = missing;
-            if (rider != null || !checked.isEmpty()) {
-                asked = new ArrayList<>(missing);
-                if (rider != null) {
-                    asked.add(rider);
-                }
-                for (Entry e : checked) {
-                    asked.add(e.key);
-                }
-            }
-            List<RecordKey> ask = asked;
-            List<Versioned> got = guard(() -> ask.size() == 1
-                    ? java.util.Collections.singletonList(TellException.join(manager.store().getAsync(ask.get(0))))
-                    : TellException.join(manager.store().getAllAsync(ask)));
-            for (int i = 0; i < missing.size(); i++) {
-                fetched.add(new Entry(missing.get(i), got.get(i)));
-            }
-            int next = missing.size();
-            if (rider != null) {
-                Versioned v = got.get(next++);
-                along = null;
-                alongVersion = v == null ? 0 : v.version();
-            }
-            for (Entry e : checked) {
-                Entry now = new Entry(e.key, got.get(next++));
-                if (newerThanSnapshot(now)) {
-                    manager.hotRecords().foundEarly();
-                    throw conflictOn(now);
-                }
-            }
-        } else {
-            if (units == null) {
-                units = new SharedRecordBuffer.TxUnits();
-            }
-            List<SharedRecordBuffer.Read> got = guard(() -> shared.read(missing, start.snapshot(), units));
-            for (int i = 0; i < missing.size(); i++) {
-                fetched.add(new Entry(missing.get(i), got.get(i).stored(), got.get(i).buffered()));
-            }
-        }
+        List<Entry> fetched = shared == null ? fetchFromStore(missing) : fetchThrough(shared, missing);
         for (int i = 0; i < fetched.size(); i++) {
             Entry prior = buffer.putIfAbsent(missing.get(i), fetched.get(i)); // a key asked for twice is buffered once
             entries[missingAt[i]] = prior != null ? prior : fetched.get(i);
         }
         return Arrays.asList(entries);
+    }
+
+    /**
+     * The records of {@code missing} from the store in one call, with the record {@link #readAlong}
+     * asked for and this transaction's watched hot records riding along; fails with the conflict
+     * when a watched record shows a version this snapshot does not see.
+     */
+    private List<Entry> fetchFromStore(List<RecordKey> missing) {
+        RecordKey rider = along;
+        List<Entry> checked = watched.current();
+        List<RecordKey> asked = missing;
+        if (rider != null || !checked.isEmpty()) {
+            asked = new ArrayList<>(missing);
+            if (rider != null) {
+                asked.add(rider);
+            }
+            for (Entry e : checked) {
+                asked.add(e.key);
+            }
+        }
+        List<RecordKey> ask = asked;
+        List<Versioned> got = guard(() -> ask.size() == 1
+                ? java.util.Collections.singletonList(TellException.join(manager.store().getAsync(ask.get(0))))
+                : TellException.join(manager.store().getAllAsync(ask)));
+        List<Entry> fetched = new ArrayList<>(missing.size());
+        for (int i = 0; i < missing.size(); i++) {
+            fetched.add(new Entry(missing.get(i), got.get(i)));
+        }
+        int next = missing.size();
+        if (rider != null) {
+            Versioned v = got.get(next++);
+            along = null;
+            alongVersion = v == null ? 0 : v.version();
+        }
+        if (!checked.isEmpty()) {
+            checkWatched(checked, got.subList(next, got.size()));
+        }
+        return fetched;
+    }
+
+    /** Fails with the conflict when a watched record, as just read ({@code now}, in order), has a version this snapshot does not see. */
+    private void checkWatched(List<Entry> checked, List<Versioned> now) {
+        for (int i = 0; i < checked.size(); i++) {
+            Versioned v = now.get(i);
+            if (v != null && v.version() == checked.get(i).stored.version()) {
+                continue; // unchanged since this transaction read it
+            }
+            Entry current = new Entry(checked.get(i).key, v);
+            if (newerThanSnapshot(current)) {
+                manager.hotRecords().foundEarly();
+                throw conflictOn(current);
+            }
+        }
+    }
+
+    /** The records of {@code missing} through the node's shared buffer. */
+    private List<Entry> fetchThrough(SharedRecordBuffer shared, List<RecordKey> missing) {
+        if (units == null) {
+            units = new SharedRecordBuffer.TxUnits();
+        }
+        List<SharedRecordBuffer.Read> got = guard(() -> shared.read(missing, start.snapshot(), units));
+        List<Entry> fetched = new ArrayList<>(missing.size());
+        for (int i = 0; i < missing.size(); i++) {
+            fetched.add(new Entry(missing.get(i), got.get(i).stored(), got.get(i).buffered()));
+        }
+        return fetched;
     }
 
     private void markRead(Entry e, RowProjection used) {
