@@ -4,6 +4,7 @@ import io.tell.bench.compare.ComparedDatabase;
 import io.tell.bench.compare.ComparedRun;
 import io.tell.bench.compare.Comparison;
 import io.tell.bench.compare.ComparisonReport;
+import io.tell.bench.compare.ComparisonRounds;
 import io.tell.bench.htap.HtapReport;
 import io.tell.bench.htap.HtapResult;
 import io.tell.bench.htap.HtapRun;
@@ -29,7 +30,7 @@ final class BenchCommand {
     static final String USAGE = """
             tell bench compare [--warehouses 1] [--terminals 4] [--duration 30s] [--warmup 10s] [--load-threads N]
                                [--seed 42] [--only tell-embedded,h2,tell-redis,postgres] [--postgres auto|throw-away]
-                               [--isolation repeatable-read] [--out DIR]
+                               [--isolation repeatable-read] [--rounds 1] [--out DIR]
               TPC-C (as tell tpcc: same driver, settings and seed, each database loading its own data) against, one
               after another: Tell embedded (jdbc:tell:mem:), H2 in memory, Tell on Redis (a redis-server and a
               commit-manager process started on loopback ports, stopped after) and PostgreSQL on loopback (the server
@@ -40,6 +41,8 @@ final class BenchCommand {
               result.json and charts into the output directory (default target/compare-<timestamp>/).
               --postgres throw-away   always use a throw-away cluster (default auto: as above)
               --isolation   every database's level: repeatable-read (default), serializable, read-committed, default
+              --rounds N    run the comparison N times, the databases' order reversed every other round (each round
+                            in round-<n>/), and give each pair's ratio per round and their median (rounds.md, .json)
 
             tell bench load [--url JDBC_URL] [--user U --password P] [--rows 100000] [--batch 128] [--threads 2]
               A bulk load as common loaders do it: a table with a primary key and a secondary index (BULK_LOAD,
@@ -90,7 +93,7 @@ final class BenchCommand {
                     : "unknown benchmark '" + argv[1] + "'");
         }
         Args args = new Args(argv, 2, List.of("warehouses", "terminals", "duration", "warmup", "load-threads", "seed", "only",
-                "postgres", "isolation", "out"));
+                "postgres", "isolation", "rounds", "out"));
         String postgres = args.get("postgres", "auto");
         if (!postgres.equals("auto") && !postgres.equals("throw-away")) {
             throw new Args.UsageException("--postgres must be auto or throw-away: " + postgres);
@@ -119,15 +122,43 @@ final class BenchCommand {
         } catch (IllegalArgumentException e) {
             throw new Args.UsageException(e.getMessage());
         }
+        int rounds = args.intValue("rounds", 1, 1);
+        if (rounds == 1) {
+            List<ComparedRun> runs = compareOnce(settings, databases, out);
+            System.out.println("comparison: " + out.resolve("compare.md") + ", " + out.resolve("compare.json")
+                    + " (each database's result.json and charts in its own directory)");
+            return allGood(runs) ? 0 : 1;
+        }
+        List<List<ComparedRun>> all = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            System.err.printf("%ncompare: round %d of %d%n", round, rounds);
+            List<ComparedDatabase> order = new ArrayList<>(databases);
+            if (round % 2 == 0) {
+                java.util.Collections.reverse(order);
+            }
+            all.add(compareOnce(settings, order, out.resolve("round-" + round)));
+        }
+        ComparisonRounds summary = ComparisonRounds.of(all);
+        summary.print(System.out);
+        summary.write(out);
+        System.out.println("comparison: " + out.resolve("rounds.md") + ", " + out.resolve("rounds.json")
+                + " (each round's compare.md and runs in round-<n>/)");
+        return all.stream().allMatch(BenchCommand::allGood) ? 0 : 1;
+    }
+
+    /** One comparison of {@code databases} in that order, its report printed and written into {@code out}. */
+    private static List<ComparedRun> compareOnce(TpccOptions settings, List<ComparedDatabase> databases, Path out)
+            throws Exception {
         List<ComparedRun> runs = new Comparison(settings, databases, out, System.out, System.err).run();
         ComparisonReport report = new ComparisonReport(settings, runs);
         report.print(System.out);
         report.write(out);
         System.out.println();
-        System.out.println("comparison: " + out.resolve("compare.md") + ", " + out.resolve("compare.json")
-                + " (each database's result.json and charts in its own directory)");
-        boolean allGood = runs.stream().allMatch(r -> r.skipped() || r.result() != null && r.result().consistent());
-        return allGood ? 0 : 1;
+        return runs;
+    }
+
+    private static boolean allGood(List<ComparedRun> runs) {
+        return runs.stream().allMatch(r -> r.skipped() || r.result() != null && r.result().consistent());
     }
 
     private static int htap(String[] argv) throws Exception {

@@ -23,7 +23,7 @@ public final class ComparisonReport {
     private static final String[] HEADER = {"database", "tpmC", "tx/s", "NO p50 ms", "NO p99 ms", "abort %", "checks",
             "RT/tx", "tpmC ratio"};
     /** Each Tell database and the one it is measured against. */
-    private static final String[][] PAIRS = {{"tell-embedded", "h2"}, {"tell-redis", "postgres"}};
+    static final String[][] PAIRS = {{"tell-embedded", "h2"}, {"tell-redis", "postgres"}};
 
     private final TpccOptions settings;
     private final List<ComparedRun> runs;
