@@ -18,6 +18,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -134,7 +135,7 @@ final class BenchCommand {
             System.err.printf("%ncompare: round %d of %d%n", round, rounds);
             List<ComparedDatabase> order = new ArrayList<>(databases);
             if (round % 2 == 0) {
-                java.util.Collections.reverse(order);
+                Collections.reverse(order);
             }
             all.add(compareOnce(settings, order, out.resolve("round-" + round)));
         }

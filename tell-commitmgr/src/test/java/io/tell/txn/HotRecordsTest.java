@@ -80,7 +80,7 @@ class HotRecordsTest {
     }
 
     /** Enough lost conflicts on {@code key} to make it hot. */
-    private void loseAConflictOn(int key) {
+    private void makeHot(int key) {
         loseConflictsOn(key, HotRecords.HOT_AFTER);
     }
 
@@ -90,7 +90,7 @@ class HotRecordsTest {
 
     @Test
     void aWriterOfAHotRecordGivesUpAtItsNextReadAtNoRoundTripOfItsOwn() {
-        loseAConflictOn(1);
+        makeHot(1);
         Transaction a = tm.begin();
         assertTrue(a.update(D, k(1), v(10)));
         commitWrite(1, 20);
@@ -122,7 +122,14 @@ class HotRecordsTest {
         assertEquals(0, n(c.get(D, k(4))));
         assertEquals(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, c::commit).code());
         assertEquals(0, tm.earlyConflicts());
-        loseConflictsOn(3, HotRecords.HOT_AFTER - 2);
+        loseConflictsOn(3, HotRecords.HOT_AFTER - 3);
+        // One conflict short of hot: still checked at commit only.
+        Transaction d = tm.begin();
+        d.update(D, k(3), v(27));
+        commitWrite(3, 28);
+        assertEquals(0, n(d.get(D, k(4))));
+        assertEquals(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, d::commit).code());
+        assertEquals(0, tm.earlyConflicts());
         Transaction b = tm.begin();
         b.update(D, k(3), v(30));
         commitWrite(3, 40);
@@ -132,7 +139,7 @@ class HotRecordsTest {
 
     @Test
     void aWriterOfAHotRecordNoOneElseWroteCommits() {
-        loseAConflictOn(1);
+        makeHot(1);
         Transaction a = tm.begin();
         a.update(D, k(1), v(10));
         assertEquals(0, n(a.get(D, k(2))));
@@ -146,7 +153,7 @@ class HotRecordsTest {
 
     @Test
     void aWriteUndoneToASavepointIsNoLongerWatched() {
-        loseAConflictOn(1);
+        makeHot(1);
         Transaction a = tm.begin();
         Transaction.Savepoint sp = a.savepoint();
         a.update(D, k(1), v(10));

@@ -24,7 +24,7 @@ final class HotRecords {
     /** How long a record's conflicts count: a record stays hot while it keeps conflicting at least this often. */
     static final long WINDOW_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-    /** A record's latest conflicts: how many followed each other within the window, and when the last was. */
+    /** A record's latest conflicts: how many followed each other within the window (at most {@link #HOT_AFTER}), and when the last was. */
     private record Conflicts(int count, long last) {
     }
 
@@ -35,13 +35,15 @@ final class HotRecords {
     void conflicted(RecordKey key) {
         long now = System.nanoTime();
         if (conflicts.size() >= CAPACITY && !conflicts.containsKey(key)) {
+            // Records not hot (yet) go first, then those past their window, then all.
+            conflicts.values().removeIf(c -> c.count() < HOT_AFTER);
             conflicts.values().removeIf(c -> now - c.last() >= WINDOW_NANOS);
             if (conflicts.size() >= CAPACITY) {
                 conflicts.clear();
             }
         }
-        conflicts.merge(key, new Conflicts(1, now),
-                (old, one) -> now - old.last() < WINDOW_NANOS ? new Conflicts(old.count() + 1, now) : one);
+        conflicts.merge(key, new Conflicts(1, now), (old, one) -> now - old.last() < WINDOW_NANOS
+                ? new Conflicts(Math.min(old.count() + 1, HOT_AFTER), Math.max(old.last(), now)) : one);
     }
 
     boolean isHot(RecordKey key) {

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A comparison run several times ({@code tell bench compare --rounds N}), the order of the
@@ -35,7 +36,7 @@ public final class ComparisonRounds {
 
         /** The median of the rounds' ratios (the mean of the middle two for an even count); null when none. */
         public Double median() {
-            List<Double> known = new ArrayList<>(ratios().stream().filter(java.util.Objects::nonNull).toList());
+            List<Double> known = new ArrayList<>(ratios().stream().filter(Objects::nonNull).toList());
             if (known.isEmpty()) {
                 return null;
             }
@@ -53,7 +54,7 @@ public final class ComparisonRounds {
         this.names = names;
     }
 
-    /** The rounds' runs, one list per round; pairs none of whose rounds ran either side are left out. */
+    /** The rounds' runs, one list per round; a pair with a side that took part in no round is left out. */
     public static ComparisonRounds of(List<List<ComparedRun>> rounds) {
         Map<String, String> names = new LinkedHashMap<>();
         rounds.forEach(runs -> runs.forEach(r -> names.put(r.key(), r.name())));

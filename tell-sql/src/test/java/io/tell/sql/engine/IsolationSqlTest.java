@@ -194,7 +194,7 @@ class IsolationSqlTest {
      */
     @Test
     void aReadAfterAnotherWriterCommittedAHotRowFailsWithTheConflict() {
-        for (int i = 0; i < 3; i++) { // three lost commits on doctor 1 make it hot
+        for (int i = 0; i < 3; i++) { // three lost commits on doctor 1 make it hot (HotRecords.HOT_AFTER)
             exec(a, "UPDATE doctor SET shift = shift + 1 WHERE id = 1");
             exec(b, "UPDATE doctor SET shift = shift + 10 WHERE id = 1");
             a.commit();
