@@ -10,8 +10,10 @@ import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Try-commit of one transaction (paper §4.2): log the write set, add new index entries
@@ -28,6 +30,8 @@ import java.util.Map;
 final class Committer {
     /** Times a record that changed only by a revert or clean-up is rebuilt and written again. */
     private static final int REBUILD_ATTEMPTS = 3;
+    /** Snapshots asked for at most before a column merge gives up on versions not yet committed. */
+    private static final int MERGE_POLLS = 3;
 
     private final TransactionManager manager;
     private final RecordStore store;
@@ -47,9 +51,16 @@ final class Committer {
     private boolean decisionInDoubt;
     /** The version of the {@code COMMITTED} entry once this node decided the commit itself; 0 before. */
     private long decidedVersion;
+    /** The latest snapshot asked for to learn whether the versions a column merge builds on are committed; null before. */
+    private SnapshotDescriptor probe;
+    /** Records whose write merges onto newer committed versions ({@link ColumnMerge}). */
+    private final Set<RecordKey> merged = new HashSet<>();
 
-    /** A record as stored (null: absent) and decoded, which a write builds its new record on. */
-    private record Base(MvccRecord record, Versioned stored) {
+    /**
+     * A record as stored (null: absent) and decoded, which a write builds its new record on, and
+     * the row the write puts on top: the transaction's own, or merged with newer versions.
+     */
+    private record Base(MvccRecord record, Versioned stored, byte[] row) {
     }
 
     /** {@code buffer} and {@code scans} are null unless the transaction is SERIALIZABLE. */
@@ -89,6 +100,12 @@ final class Committer {
         }
         IndexWriter indexes;
         try {
+            // Writes that already saw newer versions merge onto them, or fail before anything is written.
+            for (Transaction.Entry e : writes) {
+                if (invisible(e.record.newest())) {
+                    reread.put(e.key, rebase(tid, e, e.record, e.stored));
+                }
+            }
             indexes = new IndexWriter(manager, start, writes);
         } catch (RuntimeException | Error e) {
             manager.reportAborted(tid); // nothing written yet
@@ -134,6 +151,7 @@ final class Committer {
                 ReadValidator.validate(manager, start, validatedBuffer, validatedScans);
             }
             observe(CommitObserver.Step.APPLIED);
+            manager.merged(merged.size());
         } catch (RuntimeException | Error e) {
             if (decisionInDoubt && settleDecision(tid, e)) {
                 manager.awaitDecidedReport(tid, decidedVersion); // the batch landed: committed
@@ -337,11 +355,9 @@ final class Committer {
         if (changed.isEmpty()) {
             return;
         }
-        List<MvccRecord> bases = new ArrayList<>();
-        List<Versioned> stored = new ArrayList<>();
-        reload(tid, changed, bases, stored);
+        List<Base> bases = reload(tid, changed);
         for (int i = 0; i < changed.size(); i++) {
-            reread.put(changed.get(i).key, new Base(bases.get(i), stored.get(i)));
+            reread.put(changed.get(i).key, bases.get(i));
         }
     }
 
@@ -363,17 +379,14 @@ final class Committer {
      */
     private boolean apply(long tid, List<RecordKey> applied, List<WriteOp> after) {
         List<Transaction.Entry> pending = new ArrayList<>(writes);
-        List<MvccRecord> bases = new ArrayList<>();
-        List<Versioned> stored = new ArrayList<>();
+        List<Base> bases = new ArrayList<>();
         for (Transaction.Entry e : pending) {
-            Base base = reread.getOrDefault(e.key, new Base(e.record, e.stored));
-            bases.add(base.record());
-            stored.add(base.stored());
+            bases.add(reread.getOrDefault(e.key, new Base(e.record, e.stored, e.newRow)));
         }
         for (int attempt = 0; ; attempt++) {
             List<WriteOp> ops = new ArrayList<>(pending.size() + after.size());
             for (int i = 0; i < pending.size(); i++) {
-                ops.add(op(pending.get(i), bases.get(i), stored.get(i), tid));
+                ops.add(op(pending.get(i), bases.get(i), tid));
             }
             if (attempt == 0) {
                 ops.addAll(after);
@@ -394,7 +407,7 @@ final class Committer {
                 throw conflict(tid, retry.get(0).key);
             }
             pending = retry;
-            reload(tid, pending, bases, stored);
+            bases = reload(tid, pending);
         }
     }
 
@@ -427,30 +440,76 @@ final class Committer {
         return results;
     }
 
-    /**
-     * Re-reads records whose conditional write failed. A record may be written again only if
-     * its newest version is still the one this transaction saw (it changed through a revert
-     * or clean-up by someone else); anything newer is a real write-write conflict. A record the
-     * sweeper deleted (its newest version was a delete at or below lav) comes back absent: unless
-     * we had read it absent too, that is a conflict, never a blind insert, since the record may
-     * have lived and died again in between (see io.tell.gc.GarbageSweep).
-     */
-    private void reload(long tid, List<Transaction.Entry> pending, List<MvccRecord> bases, List<Versioned> stored) {
+    /** Re-reads records whose conditional write (or its check) failed, and what each write now builds on ({@link #rebase}). */
+    private List<Base> reload(long tid, List<Transaction.Entry> pending) {
         List<RecordKey> keys = new ArrayList<>(pending.size());
         for (Transaction.Entry e : pending) {
             keys.add(e.key);
         }
         List<Versioned> fresh = TellException.join(store.getAllAsync(keys));
-        bases.clear();
-        stored.clear();
+        List<Base> bases = new ArrayList<>(pending.size());
         for (int i = 0; i < pending.size(); i++) {
             Versioned v = fresh.get(i);
-            MvccRecord record = v == null ? new MvccRecord(List.of()) : MvccRecord.decode(v.value());
-            if (!sameNewest(pending.get(i).record.newest(), record.newest())) {
-                throw conflict(tid, pending.get(i).key);
+            bases.add(rebase(tid, pending.get(i), v == null ? new MvccRecord(List.of()) : MvccRecord.decode(v.value()), v));
+        }
+        return bases;
+    }
+
+    /**
+     * What the write of {@code e} builds on, given the record as now stored. It may be written
+     * again if its newest version is still the one this transaction saw (it changed through a
+     * revert or clean-up by someone else). Newer versions are a write-write conflict unless the
+     * write merges onto them ({@link ColumnMerge}) and they are committed. A record the sweeper
+     * deleted (its newest version was a delete at or below lav) comes back absent: unless we had
+     * read it absent too, that is a conflict, never a blind insert, since the record may have
+     * lived and died again in between (see io.tell.gc.GarbageSweep).
+     */
+    private Base rebase(long tid, Transaction.Entry e, MvccRecord record, Versioned stored) {
+        RowVersion newest = record.newest();
+        if (!invisible(newest)) {
+            if (!sameNewest(e.record.newest(), newest)) {
+                throw conflict(tid, e.key);
             }
-            bases.add(record);
-            stored.add(v);
+            merged.remove(e.key);
+            return new Base(record, stored, e.newRow);
+        }
+        Set<Long> theirs = new HashSet<>();
+        byte[] row = ColumnMerge.onto(e, start, record, theirs);
+        if (row == null || !committed(theirs)) {
+            throw conflict(tid, e.key);
+        }
+        merged.add(e.key);
+        return new Base(record, stored, row);
+    }
+
+    /** True for a version neither ours nor visible to our snapshot: committed after it, or in flight. */
+    private boolean invisible(RowVersion v) {
+        return v != null && v.tid() != start.tid() && !start.snapshot().isVisible(v.tid());
+    }
+
+    /**
+     * Whether every tid of {@code tids} is committed in a snapshot of the commit manager this
+     * node reports to: asked again (at most {@value #MERGE_POLLS} times, a millisecond or two
+     * apart) while some are not, since a version seen in the store is usually that of a commit
+     * about to be reported. A snapshot that sees us will then see them too.
+     */
+    private boolean committed(Set<Long> tids) {
+        for (int poll = 0; ; poll++) {
+            if (probe != null && tids.stream().allMatch(probe::isVisible)) {
+                return true;
+            }
+            if (poll == MERGE_POLLS) {
+                return false;
+            }
+            if (poll > 0) {
+                try {
+                    Thread.sleep(poll);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            probe = manager.currentSnapshot();
         }
     }
 
@@ -458,9 +517,9 @@ final class Committer {
         return a == null ? b == null : b != null && a.tid() == b.tid();
     }
 
-    private WriteOp op(Transaction.Entry e, MvccRecord base, Versioned stored, long tid) {
-        MvccRecord next = base.withNewest(new RowVersion(tid, e.newRow), start.lav());
-        Expect expect = stored == null ? Expect.ABSENT : Expect.version(stored.version());
+    private WriteOp op(Transaction.Entry e, Base base, long tid) {
+        MvccRecord next = base.record().withNewest(new RowVersion(tid, base.row()), start.lav());
+        Expect expect = base.stored() == null ? Expect.ABSENT : Expect.version(base.stored().version());
         return new WriteOp(e.key, next.encode(), expect);
     }
 

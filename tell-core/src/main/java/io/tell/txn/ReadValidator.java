@@ -157,13 +157,13 @@ final class ReadValidator {
      * Whether {@code other} (null: none) agrees with {@code seen} on everything the reads of
      * {@code e} used: both absent or deleted, or both live and alike under every projection.
      */
-    private static boolean agrees(Transaction.Entry e, RowVersion seen, RowVersion other) {
+    static boolean agrees(Transaction.Entry e, RowVersion seen, RowVersion other) {
         boolean seenLive = seen != null && !seen.deleted();
         boolean otherLive = other != null && !other.deleted();
         if (!seenLive || !otherLive) {
             return seenLive == otherLive;
         }
-        for (RowProjection p : e.readParts) {
+        for (RowProjection p : e.readParts == null ? List.<RowProjection>of() : e.readParts) {
             if (!p.same(seen.row(), other.row())) {
                 return false;
             }

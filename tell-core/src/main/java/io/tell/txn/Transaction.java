@@ -40,6 +40,8 @@ public final class Transaction implements AutoCloseable {
         boolean readWhole;
         /** The parts of the row the other reads used; null when no read narrowed it (the whole row counts). */
         List<RowProjection> readParts;
+        /** How the pending write joins newer committed versions ({@link RowMerge}); null when it may not. */
+        RowMerge merge;
 
         /** True when validation must compare whole versions: no read, or some read, used the whole row. */
         boolean usedWhole() {
@@ -81,7 +83,7 @@ public final class Transaction implements AutoCloseable {
     private final WatchedRecords watched = new WatchedRecords();
 
     /** What one change replaced in {@code entry}. */
-    private record Undo(Entry entry, boolean written, byte[] newRow, TableIndex reindexed) {
+    private record Undo(Entry entry, boolean written, byte[] newRow, TableIndex reindexed, RowMerge merge) {
     }
 
     /**
@@ -307,7 +309,7 @@ public final class Transaction implements AutoCloseable {
                 continue; // unchanged since this transaction read it
             }
             Entry current = new Entry(checked.get(i).key, v);
-            if (newerThanSnapshot(current)) {
+            if (newerThanSnapshot(current) && !mergeable(checked.get(i), current.record)) {
                 manager.hotRecords().foundEarly();
                 throw conflictOn(current);
             }
@@ -327,19 +329,16 @@ public final class Transaction implements AutoCloseable {
         return fetched;
     }
 
+    /** Notes what a read used of {@code e}: SERIALIZABLE validates it, and a column merge must leave it as read. */
     private void markRead(Entry e, RowProjection used) {
-        if (isolation != Isolation.SERIALIZABLE) {
-            return; // nothing validates the reads
-        }
         if (used == null) {
             e.readWhole = true;
-        } else if (!e.readWhole) {
-            if (e.readParts == null) {
-                e.readParts = new ArrayList<>(1);
-            }
-            if (!e.readParts.contains(used)) {
-                e.readParts.add(used);
-            }
+        } else if (e.readParts == null) {
+            e.readParts = List.of(used); // most records are read once: a scan's rows cost no list each
+        } else if (!e.readWhole && !e.readParts.contains(used)) {
+            List<RowProjection> parts = new ArrayList<>(e.readParts);
+            parts.add(used);
+            e.readParts = parts;
         }
     }
 
@@ -407,11 +406,11 @@ public final class Transaction implements AutoCloseable {
 
     /** Inserts a row; {@link ErrorCode#DUPLICATE_KEY} if a live row with this key is visible. */
     public void insert(String domain, byte[] key, byte[] row) {
-        Entry e = entryForWrite(new RecordKey(domain, key));
+        Entry e = entryForWrite(new RecordKey(domain, key), false);
         if (visibleRow(e) != null) {
             throw TellException.of(ErrorCode.DUPLICATE_KEY, "duplicate key " + e.key);
         }
-        stage(e, row);
+        stage(e, row, null);
     }
 
     /**
@@ -429,22 +428,36 @@ public final class Transaction implements AutoCloseable {
         }
         Entry e = new Entry(k, null);
         buffer.put(k, e);
-        stage(e, row);
+        stage(e, row, null);
     }
 
     /** Replaces a visible row; false (and nothing buffered) when there is none. */
     public boolean update(String domain, byte[] key, byte[] row) {
-        Entry e = entryForWrite(new RecordKey(domain, key));
+        return update(domain, key, row, null);
+    }
+
+    /**
+     * Replaces a visible row; false (and nothing buffered) when there is none. With a {@code merge}
+     * (null: none), a newer committed version of the row that changed none of the columns this
+     * update changed, nor any part of the row this transaction read, is no conflict: the commit
+     * writes that version with this update's changes ({@link RowMerge}). The merge holds while
+     * every write of the row in this transaction gives one.
+     */
+    public boolean update(String domain, byte[] key, byte[] row, RowMerge merge) {
+        Entry e = entryForWrite(new RecordKey(domain, key), merge != null);
         if (visibleRow(e) == null) {
             return false;
         }
-        stage(e, row);
+        stage(e, row, merge);
+        if (newerThanSnapshot(e) && !mergeable(e, e.record)) {
+            throw conflictOn(e);
+        }
         return true;
     }
 
     /** Inserts or replaces. */
     public void put(String domain, byte[] key, byte[] row) {
-        stage(entryForWrite(new RecordKey(domain, key)), row);
+        stage(entryForWrite(new RecordKey(domain, key), false), row, null);
     }
 
     /**
@@ -453,13 +466,16 @@ public final class Transaction implements AutoCloseable {
      * there is no visible row.
      */
     public boolean lock(String domain, byte[] key) {
-        Entry e = entryForWrite(new RecordKey(domain, key));
+        Entry e = entryForWrite(new RecordKey(domain, key), false);
         byte[] row = visibleRow(e);
         if (row == null) {
             return false;
         }
         if (!e.written) {
-            stage(e, row);
+            stage(e, row, null);
+        } else if (e.merge != null) {
+            remember(e);
+            e.merge = null; // a locked row merges with no one
         }
         return true;
     }
@@ -482,18 +498,20 @@ public final class Transaction implements AutoCloseable {
         Entry e = buffer.get(new RecordKey(index.table(), key));
         remember(e);
         e.reindexed = index;
+        e.merge = null;
         return true;
     }
 
     /** Deletes a visible row; false when there is none. */
     public boolean delete(String domain, byte[] key) {
-        Entry e = entryForWrite(new RecordKey(domain, key));
+        Entry e = entryForWrite(new RecordKey(domain, key), false);
         if (visibleRow(e) == null) {
             return false;
         }
         remember(e);
         markWritten(e);
         e.newRow = null;
+        e.merge = null;
         return true;
     }
 
@@ -518,7 +536,7 @@ public final class Transaction implements AutoCloseable {
         List<Versioned> fresh = guard(() -> TellException.join(manager.store().getAllAsync(existing)));
         for (int i = 0; i < existing.size(); i++) {
             Entry now = new Entry(existing.get(i), fresh.get(i));
-            if (newerThanSnapshot(now)) {
+            if (newerThanSnapshot(now) && !mergeable(buffer.get(existing.get(i)), now.record)) {
                 throw conflictOn(now);
             }
         }
@@ -673,7 +691,12 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
-    private Entry entryForWrite(RecordKey key) {
+    /**
+     * The entry of a record about to be written: TX_CONFLICT (rolled back) when its newest
+     * version is one this snapshot does not see, unless the write {@code mayMerge}, which decides
+     * once it has its row ({@link #update(String, byte[], byte[], RowMerge)}).
+     */
+    private Entry entryForWrite(RecordKey key, boolean mayMerge) {
         checkWritable(key);
         Entry e = entry(key);
         if (e.buffered && !e.written) {
@@ -683,10 +706,18 @@ public final class Transaction implements AutoCloseable {
             // write then costs the read the buffer saved, no more than without a buffer.
             e = refreshed(e);
         }
-        if (newerThanSnapshot(e)) {
+        if (newerThanSnapshot(e) && !mayMerge) {
             throw conflictOn(e);
         }
         return e;
+    }
+
+    /**
+     * Whether {@code mine}'s pending update can still be merged onto {@code now}'s newer versions
+     * ({@link ColumnMerge}); whether they commit is the commit's to learn.
+     */
+    private boolean mergeable(Entry mine, MvccRecord now) {
+        return mine != null && mine.written && ColumnMerge.onto(mine, start, now, new java.util.HashSet<>()) != null;
     }
 
     /** Rolls back and returns the write-write conflict on {@code e}, whose newest version this snapshot does not see. */
@@ -703,18 +734,20 @@ public final class Transaction implements AutoCloseable {
         return newest != null && newest.tid() != start.tid() && !start.snapshot().isVisible(newest.tid());
     }
 
-    private void stage(Entry e, byte[] row) {
+    /** Buffers {@code row} as {@code e}'s new row; {@code merge} (null: none) holds only while every write of {@code e} gives one. */
+    private void stage(Entry e, byte[] row, RowMerge merge) {
         if (row == null) {
             throw new IllegalArgumentException("row is null (use delete)");
         }
         remember(e);
+        e.merge = merge != null && (!e.written || e.merge != null) ? merge : null;
         markWritten(e);
         e.newRow = row.clone();
     }
 
     private void remember(Entry e) {
         if (openSavepoints > 0) {
-            undo.add(new Undo(e, e.written, e.newRow, e.reindexed));
+            undo.add(new Undo(e, e.written, e.newRow, e.reindexed, e.merge));
         }
     }
 
@@ -745,6 +778,7 @@ public final class Transaction implements AutoCloseable {
             e.written = u.written();
             e.newRow = u.newRow();
             e.reindexed = u.reindexed();
+            e.merge = u.merge();
         }
     }
 

@@ -49,6 +49,7 @@ public final class TransactionManager implements AutoCloseable {
     private final ConcurrentHashMap<String, List<TableIndex>> indexes = new ConcurrentHashMap<>();
     private final LongAdder commits = new LongAdder();
     private final LongAdder aborts = new LongAdder();
+    private final LongAdder merges = new LongAdder();
     private final HotRecords hotRecords = new HotRecords();
     /** Snapshot bases of this node's running transactions by tid, for the lease's lav hold. */
     private final ConcurrentHashMap<Long, Long> running = new ConcurrentHashMap<>();
@@ -327,6 +328,28 @@ public final class TransactionManager implements AutoCloseable {
 
     HotRecords hotRecords() {
         return hotRecords;
+    }
+
+    /** Records written merged onto a newer committed version of another writer instead of failing on it ({@link RowMerge}). */
+    public long mergedWrites() {
+        return merges.sum();
+    }
+
+    /** A commit applied {@code n} writes merged onto newer versions. */
+    void merged(int n) {
+        if (n > 0) {
+            merges.add(n);
+        }
+    }
+
+    /** A snapshot as this node's commit manager hands them out now: one call; the read-only transaction it starts ends at once. */
+    SnapshotDescriptor currentSnapshot() {
+        Transaction probe = beginReadOnly();
+        try {
+            return probe.snapshot();
+        } finally {
+            probe.commit();
+        }
     }
 
     /**

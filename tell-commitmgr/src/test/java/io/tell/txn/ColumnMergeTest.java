@@ -1,0 +1,322 @@
+package io.tell.txn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tell.cm.LocalCommitManager;
+import io.tell.error.ErrorCode;
+import io.tell.error.TellException;
+import io.tell.store.RecordStore;
+import io.tell.store.RecordStores;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Updates given a {@link RowMerge} commit over a newer committed version that changed other
+ * columns, and fail as before when it changed a column they changed or read, when it is not
+ * committed yet, or when they read the whole row. Rows here are {@value #COLUMNS} longs.
+ */
+class ColumnMergeTest {
+    private static final String D = "rows";
+    private static final int COLUMNS = 4;
+    private static final byte[] KEY = {1};
+    /** Column-wise merge of rows of longs (no column forbids it). */
+    private static final RowMerge MERGE = (base, ours, theirs) -> {
+        long[] b = row(base);
+        long[] o = row(ours);
+        long[] t = row(theirs);
+        for (int i = 0; i < COLUMNS; i++) {
+            if (o[i] != b[i]) {
+                if (t[i] != b[i]) {
+                    return null;
+                }
+                t[i] = o[i];
+            }
+        }
+        return bytes(t);
+    };
+    private static final RowProjection[] COLUMN = new RowProjection[COLUMNS];
+
+    static {
+        for (int i = 0; i < COLUMNS; i++) {
+            int c = i;
+            COLUMN[i] = (a, b) -> row(a)[c] == row(b)[c];
+        }
+    }
+
+    private RecordStore mem;
+    private CommitManager cm;
+    private TransactionManager tm;
+
+    @BeforeEach
+    void setUp() {
+        mem = RecordStores.open("mem:");
+        cm = LocalCommitManager.open(mem, LocalCommitManager.Options.embedded());
+        tm = new TransactionManager(mem, cm, "pn-merge");
+        tm.run(1, tx -> {
+            tx.insert(D, KEY, bytes(new long[COLUMNS]));
+            return null;
+        });
+    }
+
+    @AfterEach
+    void tearDown() {
+        tm.close();
+        cm.close();
+        mem.close();
+    }
+
+    private static long[] row(byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        long[] out = new long[COLUMNS];
+        for (int i = 0; i < COLUMNS; i++) {
+            out[i] = b.getLong();
+        }
+        return out;
+    }
+
+    private static byte[] bytes(long[] row) {
+        ByteBuffer b = ByteBuffer.allocate(8 * COLUMNS);
+        for (long v : row) {
+            b.putLong(v);
+        }
+        return b.array();
+    }
+
+    /** Adds {@code delta} to column {@code c} as a statement reading only that column does; true when the update merges. */
+    private static void add(Transaction tx, int c, long delta, boolean merges) {
+        long[] r = row(tx.get(D, KEY, COLUMN[c]));
+        r[c] += delta;
+        tx.update(D, KEY, bytes(r), merges ? MERGE : null);
+    }
+
+    private long[] committed() {
+        return tm.run(1, tx -> row(tx.get(D, KEY)));
+    }
+
+    private void commitsElsewhere(int c, long delta) {
+        tm.run(1, tx -> {
+            add(tx, c, delta, false);
+            return null;
+        });
+    }
+
+    @Test
+    void anUpdateOfOtherColumnsCommittedSinceTheReadIsMergedIn() {
+        Transaction t = tm.begin();
+        add(t, 0, 5, true);
+        commitsElsewhere(1, 7);
+        t.commit();
+        assertArrayEquals(new long[] {5, 7, 0, 0}, committed());
+        assertEquals(1, tm.mergedWrites());
+    }
+
+    @Test
+    void aNewerVersionAlreadyThereWhenTheRowIsReadIsMergedIn() {
+        Transaction t = tm.begin();
+        commitsElsewhere(1, 7);
+        add(t, 0, 5, true); // reads the record with the other version on top
+        t.commit();
+        assertArrayEquals(new long[] {5, 7, 0, 0}, committed());
+    }
+
+    @Test
+    void severalNewerVersionsAreMergedInAtOnce() {
+        Transaction t = tm.begin();
+        add(t, 0, 5, true);
+        commitsElsewhere(1, 7);
+        commitsElsewhere(2, 9);
+        commitsElsewhere(1, 1);
+        t.commit();
+        assertArrayEquals(new long[] {5, 8, 9, 0}, committed());
+    }
+
+    @Test
+    void aColumnBothChangedIsAConflict() {
+        Transaction t = tm.begin();
+        add(t, 0, 5, true);
+        commitsElsewhere(0, 7);
+        assertSame(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, t::commit).code());
+        assertArrayEquals(new long[] {7, 0, 0, 0}, committed());
+        assertEquals(0, tm.mergedWrites());
+    }
+
+    @Test
+    void aColumnReadAndChangedByTheOtherIsAConflict() {
+        Transaction t = tm.begin();
+        long other = row(t.get(D, KEY, COLUMN[1]))[1];
+        long[] r = row(t.get(D, KEY, COLUMN[0]));
+        r[0] = other + 1; // column 0 computed from column 1
+        t.update(D, KEY, bytes(r), MERGE);
+        commitsElsewhere(1, 7);
+        assertSame(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, t::commit).code());
+        assertArrayEquals(new long[] {0, 7, 0, 0}, committed());
+    }
+
+    @Test
+    void aWholeRowReadIsNeverMerged() {
+        Transaction t = tm.begin();
+        t.get(D, KEY);
+        add(t, 0, 5, true);
+        commitsElsewhere(1, 7);
+        assertSame(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, t::commit).code());
+    }
+
+    @Test
+    void aWriteWithoutAMergeAfterOneWithIsNotMerged() {
+        Transaction t = tm.begin();
+        add(t, 0, 5, true);
+        add(t, 2, 1, false);
+        commitsElsewhere(1, 7);
+        assertSame(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, t::commit).code());
+    }
+
+    @Test
+    void aWriteWithoutAMergeUndoneToASavepointNoLongerCounts() {
+        Transaction t = tm.begin();
+        add(t, 0, 5, true);
+        Transaction.Savepoint sp = t.savepoint();
+        add(t, 2, 1, false);
+        t.rollbackTo(sp);
+        commitsElsewhere(1, 7);
+        t.commit();
+        assertArrayEquals(new long[] {5, 7, 0, 0}, committed());
+    }
+
+    @Test
+    void aLockedRowIsNotMerged() {
+        Transaction t = tm.begin();
+        add(t, 0, 5, true);
+        t.lock(D, KEY);
+        commitsElsewhere(1, 7);
+        assertSame(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, t::commit).code());
+    }
+
+    @Test
+    void aDeletedRowIsNotMergedOnto() {
+        Transaction t = tm.begin();
+        add(t, 0, 5, true);
+        tm.run(1, tx -> tx.delete(D, KEY));
+        assertSame(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, t::commit).code());
+        byte[] gone = tm.run(1, tx -> tx.get(D, KEY));
+        assertNull(gone);
+    }
+
+    @Test
+    void aConflictKnownWhenTheUpdateRunsFailsTheUpdate() {
+        Transaction t = tm.begin();
+        commitsElsewhere(0, 7);
+        TellException e = assertThrows(TellException.class, () -> add(t, 0, 5, true));
+        assertSame(ErrorCode.TX_CONFLICT, e.code());
+        assertTrue(!t.isActive());
+    }
+
+    /**
+     * A version whose commit the commit manager does not know yet is never merged onto: a
+     * snapshot could otherwise see the merged row, which carries its change, without it.
+     */
+    @Test
+    void aVersionNotYetCommittedIsNotMergedOnto() throws Exception {
+        CountDownLatch applied = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        TransactionManager other = new TransactionManager(mem, cm, "pn-merge-2");
+        other.observeCommits((step, tid) -> {
+            if (step == CommitObserver.Step.APPLIED) {
+                applied.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Transaction t = tm.begin();
+            add(t, 0, 5, true);
+            Future<?> writer = pool.submit(() -> other.run(1, tx -> {
+                add(tx, 1, 7, false);
+                return null;
+            }));
+            assertTrue(applied.await(10, TimeUnit.SECONDS));
+            assertSame(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, t::commit).code());
+            release.countDown();
+            writer.get(10, TimeUnit.SECONDS);
+            assertArrayEquals(new long[] {0, 7, 0, 0}, committed());
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+            other.close();
+        }
+    }
+
+    /**
+     * Threads add to columns of one row, each update reading only its column (merging) or, one
+     * time in five, the whole row (not merging), retrying conflicts; every column must end as
+     * the sum of the committed additions to it. {@code -Dtell.seed=N} replays a run.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Isolation.class, names = {"SNAPSHOT", "SERIALIZABLE"})
+    void concurrentAdditionsToColumnsOfOneRowAreNeverLost(Isolation isolation) throws Exception {
+        long seed = Long.getLong("tell.seed", System.nanoTime());
+        System.out.println("ColumnMergeTest " + isolation + ": seed " + seed);
+        int threads = 6;
+        int each = 150;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<long[]>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            Random random = new Random(seed + t);
+            results.add(pool.submit(() -> {
+                long[] added = new long[COLUMNS];
+                for (int i = 0; i < each; i++) {
+                    int c = random.nextInt(COLUMNS);
+                    long delta = 1 + random.nextInt(100);
+                    boolean whole = random.nextInt(5) == 0;
+                    tm.run(100, isolation, tx -> {
+                        if (whole) {
+                            tx.get(D, KEY);
+                        }
+                        add(tx, c, delta, true);
+                        if (random.nextBoolean()) {
+                            Thread.yield();
+                        }
+                        return null;
+                    });
+                    added[c] += delta;
+                }
+                return added;
+            }));
+        }
+        long[] expected = new long[COLUMNS];
+        try {
+            for (Future<long[]> f : results) {
+                long[] added = f.get(120, TimeUnit.SECONDS);
+                for (int c = 0; c < COLUMNS; c++) {
+                    expected[c] += added[c];
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertArrayEquals(expected, committed(), "seed " + seed);
+        System.out.println("ColumnMergeTest " + isolation + ": " + tm.mergedWrites() + " merged writes, "
+                + tm.aborts() + " aborts");
+        assertTrue(tm.mergedWrites() > 0, "seed " + seed);
+    }
+}

@@ -1,0 +1,43 @@
+package io.tell.txn;
+
+import java.util.Set;
+
+/**
+ * Whether an update given a {@link RowMerge} can be written on top of the versions a record
+ * gained after the one its snapshot saw, and the row it then writes. Each newer version must be
+ * live, agree with the version seen on every part of the row the transaction read
+ * ({@link RowProjection}; a read of the whole row forbids merging), and leave the columns the
+ * update changed as they were; the row written is the newest version with the update's
+ * changes. Whether those versions are committed is the caller's to check: a merge may only build
+ * on committed versions (docs/transactions.md, "Column merges").
+ */
+final class ColumnMerge {
+    private ColumnMerge() {
+    }
+
+    /**
+     * The row {@code e}'s update writes on top of {@code now} (its own new row when nothing newer
+     * than the version seen is there), or null when it cannot: then the newer versions are a
+     * write-write conflict. The tids of the newer versions are added to {@code newer}.
+     */
+    static byte[] onto(Transaction.Entry e, TxStart start, MvccRecord now, Set<Long> newer) {
+        if (e.merge == null || e.newRow == null || e.readWhole) {
+            return null;
+        }
+        RowVersion seen = e.record.visibleTo(start.snapshot(), start.tid());
+        if (seen == null || seen.deleted()) {
+            return null;
+        }
+        for (RowVersion v : now.versions()) {
+            if (v.tid() == seen.tid()) {
+                return v == now.newest() ? e.newRow : e.merge.merge(seen.row(), e.newRow, now.newest().row());
+            }
+            if (v.tid() == start.tid() || v.deleted() || start.snapshot().isVisible(v.tid())
+                    || !ReadValidator.agrees(e, seen, v) || e.merge.merge(seen.row(), e.newRow, v.row()) == null) {
+                return null;
+            }
+            newer.add(v.tid());
+        }
+        return null; // the version seen is gone: the record was deleted and written again since
+    }
+}
