@@ -44,6 +44,8 @@ public final class NodeMetrics implements AutoCloseable {
                         "outcome", "aborted")
                 .counter("tell.conflicts.early", "transactions that gave up before their commit on another writer's version of a hot record they wrote",
                         () -> node.transactions().earlyConflicts())
+                .counter("tell.conflicts.merged", "records written merged onto another writer's newer committed version instead of conflicting (column merges)",
+                        () -> node.transactions().mergedWrites())
                 .counter("tell.plan.cache", "statements planned or found planned", () -> node.plans().hits(), "result", "hit")
                 .counter("tell.plan.cache", "statements planned or found planned", () -> node.plans().misses(), "result", "miss")
                 .counter("tell.buffer.reads", "records read through the shared buffer, by where they came from",

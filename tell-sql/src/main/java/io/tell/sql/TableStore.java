@@ -12,7 +12,7 @@ import io.tell.sql.internal.RidAllocator;
 import io.tell.sql.internal.RowLayout;
 import io.tell.store.RecordKey;
 import io.tell.txn.IndexedRow;
-import io.tell.txn.Isolation;
+import io.tell.txn.RowMerge;
 import io.tell.txn.RowProjection;
 import io.tell.txn.TableIndex;
 import io.tell.txn.Transaction;
@@ -57,6 +57,8 @@ public final class TableStore {
 
     private final TableDef def;
     private final RowLayout codec;
+    /** Per column, whether some index (the primary key's included) has it: an update changing one never merges. */
+    private final boolean[] indexed;
     private final TableIndex primaryKey;
     private final KeyEncoder pkEncoder;
     private final TableIndex allRows;
@@ -84,6 +86,15 @@ public final class TableStore {
     public TableStore(TransactionManager tm, TableDef def, TableStore earlier) {
         this.def = def;
         this.codec = new RowLayout(def);
+        this.indexed = new boolean[def.columns().size()];
+        for (int c : def.columnIndexes(def.primaryKey())) {
+            indexed[c] = true;
+        }
+        for (IndexDef ix : def.indexes()) {
+            for (int c : def.columnIndexes(ix.columns())) {
+                indexed[c] = true;
+            }
+        }
         this.rids = new RidAllocator(tm.store(), def.ridCounter(), TableDef.RID_COUNTER_KEY, RID_BATCH);
         if (def.pkTree() != null) {
             pkEncoder = encoder(def.primaryKey());
@@ -239,6 +250,16 @@ public final class TableStore {
      */
     public List<Row> range(Transaction tx, String index, Object[] from, boolean fromInclusive,
                            Object[] to, boolean toInclusive, int limit, int[] wanted) {
+        return range(tx, index, from, fromInclusive, to, toInclusive, limit, wanted, wanted);
+    }
+
+    /**
+     * As {@link #range(Transaction, String, Object[], boolean, Object[], boolean, int, int[])},
+     * the statement using only the columns at {@code read} (ascending; null: all) of the rows
+     * it decodes: what an UPDATE reads of the rows it changes ({@link #update(Transaction, long, Object[], boolean)}).
+     */
+    public List<Row> range(Transaction tx, String index, Object[] from, boolean fromInclusive,
+                           Object[] to, boolean toInclusive, int limit, int[] wanted, int[] read) {
         Target t = target(index);
         ScanRange range = scanRange(t, new Bounds(from, fromInclusive, to, toInclusive));
         // A point lookup of a unique key goes straight to the row whose rid was last found for
@@ -246,7 +267,7 @@ public final class TableStore {
         // recorded for SERIALIZABLE validation (see Transaction.lookupUnique, which the lookup
         // uses otherwise).
         boolean point = limit > 0 && isUniquePoint(t, from, fromInclusive, to, toInclusive);
-        RowProjection used = wanted == null || tx.isolation() != Isolation.SERIALIZABLE ? null : used(t, wanted);
+        RowProjection used = read == null ? null : used(t, read);
         if (point) {
             byte[] key = range.lower().key();
             Long rid = t.rids().get(key);
@@ -368,7 +389,7 @@ public final class TableStore {
         if (allRows == null) {
             return range(tx, null, new Object[0], true, new Object[0], true, Integer.MAX_VALUE, columns);
         }
-        RowProjection used = columns == null || tx.isolation() != Isolation.SERIALIZABLE ? null : used(null, columns);
+        RowProjection used = columns == null ? null : used(null, columns);
         return rows(tx.scanIndex(allRows, ScanRange.ALL, Integer.MAX_VALUE, used), columns);
     }
 
@@ -437,7 +458,8 @@ public final class TableStore {
      * What a read that decodes only {@code wanted} (ascending) through {@code t}'s index (null:
      * the rid tree, keyed on nothing) used of a row: those columns and the key's, whose values put
      * the row in the range scanned (or kept it out). SERIALIZABLE validation compares only these
-     * ({@link RowProjection}). Kept per index and column array (a plan's arrays live as long as it).
+     * ({@link RowProjection}), and a column merge leaves them as read ({@link RowMerge}). Kept per
+     * index and column array (a plan's arrays live as long as it).
      */
     private RowProjection used(Target t, int[] wanted) {
         Map<int[], RowProjection> byWanted = projections.computeIfAbsent(t == null ? allRows : t.index(),
@@ -507,7 +529,41 @@ public final class TableStore {
 
     /** Replaces the row with {@code rid}; false when {@code tx} sees none. */
     public boolean update(Transaction tx, long rid, Object[] values) {
-        return tx.update(def.rowDomain(), TableIndex.ridKey(rid), encodeChecked(values));
+        return update(tx, rid, values, false);
+    }
+
+    /**
+     * Replaces the row with {@code rid}; false when {@code tx} sees none. {@code mergeable}: the
+     * statement read of the row only what its reads told the transaction (the columns of its
+     * conditions and expressions), so a concurrent committed change of other columns, none of
+     * them indexed, is merged in rather than a conflict ({@link #merge}).
+     */
+    public boolean update(Transaction tx, long rid, Object[] values, boolean mergeable) {
+        return tx.update(def.rowDomain(), TableIndex.ridKey(rid), encodeChecked(values), mergeable ? this::merge : null);
+    }
+
+    /**
+     * {@code theirs} with the columns that {@code ours} changed from {@code base} as in {@code ours};
+     * null when a column changed in both, or an indexed column (the primary key's included) in
+     * either: an index entry is kept for one row version's key, and the merged row must be
+     * where the index says. Values compare as decoded (a numeric value rewritten with another
+     * scale counts as changed).
+     */
+    private byte[] merge(byte[] base, byte[] ours, byte[] theirs) {
+        Object[] b = codec.decode(base);
+        Object[] o = codec.decode(ours);
+        Object[] t = codec.decode(theirs);
+        for (int i = 0; i < b.length; i++) {
+            boolean oursChanged = !java.util.Objects.deepEquals(b[i], o[i]);
+            boolean theirsChanged = !java.util.Objects.deepEquals(b[i], t[i]);
+            if (oursChanged && theirsChanged || (oursChanged || theirsChanged) && indexed[i]) {
+                return null;
+            }
+            if (oursChanged) {
+                t[i] = o[i];
+            }
+        }
+        return codec.encode(t);
     }
 
     /** Deletes the row with {@code rid}; false when {@code tx} sees none. */

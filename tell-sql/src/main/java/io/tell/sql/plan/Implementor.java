@@ -22,6 +22,8 @@ public final class Implementor {
     private final ProcessingNode node;
     private final boolean forUpdate;
     private RelNode ridSource;
+    /** The columns the data modification uses of its rows (ascending); null: all. */
+    private int[] ridSourceReads;
     private RowReturner returner;
     private Upsert upsert;
     private RowChecks checks;
@@ -153,9 +155,18 @@ public final class Implementor {
         return returner;
     }
 
-    /** Marks {@code scan} as the one whose rows a data modification changes. */
-    void setRidSource(RelNode scan) {
+    /**
+     * Marks {@code scan} as the one whose rows a data modification changes, which uses only the
+     * columns at {@code reads} of them (ascending; null: all, as when they are returned).
+     */
+    void setRidSource(RelNode scan, int[] reads) {
         ridSource = scan;
+        ridSourceReads = reads;
+    }
+
+    /** What the data modification uses of the rows {@code scan} reads for it ({@link #setRidSource}), or {@code columns}. */
+    int[] reads(RelNode scan, int[] columns) {
+        return scan == ridSource ? ridSourceReads : columns;
     }
 
     /**

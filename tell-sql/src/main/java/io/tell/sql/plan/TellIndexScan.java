@@ -123,6 +123,7 @@ public final class TellIndexScan extends TableScan implements TellRel {
         TableStore store = impl.table(table);
         boolean publish = impl.publishesRid(this);
         boolean lock = impl.forUpdate();
+        int[] read = impl.reads(this, columns);
         Function<ExecContext, TableStore.Bounds> bounds = bounds(store);
         return ctx -> {
             TableStore.Bounds b = bounds.apply(ctx);
@@ -132,7 +133,7 @@ public final class TellIndexScan extends TableScan implements TellRel {
             List<TableStore.Row> rows;
             try {
                 rows = store.range(ctx.transaction(), index, b.from(), b.fromInclusive(), b.to(), b.toInclusive(),
-                        limit(limit, ctx), columns);
+                        limit(limit, ctx), columns, read);
             } catch (TellException e) {
                 if (lower == null && upper == null && !store.fits(index, b)) {
                     return Cursor.EMPTY; // an equality value the column's type cannot hold matches nothing

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
@@ -19,6 +20,7 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 
 /**
@@ -50,11 +52,18 @@ public final class TellTableModify extends TableModify implements TellRel {
         if (op != Operation.INSERT && op != Operation.UPDATE && op != Operation.DELETE) {
             throw TellException.of(ErrorCode.INTERNAL, op + " reached TellTableModify; MERGE has a plan of its own");
         }
-        if (op != Operation.INSERT) {
-            impl.setRidSource(targetScan(getInput(), def));
-        }
-        ExecNode in = impl.visit(getInput());
         int width = def.columns().size();
+        int[] reads = null;
+        if (op != Operation.INSERT) {
+            RelNode scan = targetScan(getInput(), def);
+            if (op == Operation.UPDATE && impl.returner() == null && impl.upsert() == null && impl.rowChecks() == null
+                    && impl.foreignKeys() == null) {
+                reads = updateReads(getInput(), scan, width);
+            }
+            impl.setRidSource(scan, reads);
+        }
+        boolean mergeable = reads != null;
+        ExecNode in = impl.visit(getInput());
         int[] updated = op == Operation.UPDATE ? def.columnIndexes(getUpdateColumnList()) : new int[0];
         Implementor.RowReturner returner = impl.returner();
         Upsert upsert = impl.upsert();
@@ -108,7 +117,7 @@ public final class TellTableModify extends TableModify implements TellRel {
                             fks.checkParents(ctx.transaction(), rows.get(i), olds.get(i));
                             fks.beforeUpdate(ctx.transaction(), olds.get(i), rows.get(i));
                         }
-                        yield store.update(ctx.transaction(), rids.get(i), rows.get(i));
+                        yield store.update(ctx.transaction(), rids.get(i), rows.get(i), mergeable);
                     }
                     default -> {
                         if (fks != null) {
@@ -136,6 +145,39 @@ public final class TellTableModify extends TableModify implements TellRel {
             checks.check(row, ctx);
         }
         return row;
+    }
+
+    /**
+     * The columns an UPDATE shaped Project(Filter?(index scan)) uses of each row: those its
+     * condition and new values read (the scan adds its key's); null for any other shape, which
+     * counts as using whole rows. Such an UPDATE merges with concurrent changes of other columns
+     * ({@link TableStore#update(io.tell.txn.Transaction, long, Object[], boolean)}).
+     */
+    private static int[] updateReads(RelNode input, RelNode scan, int width) {
+        if (!(best(input) instanceof TellProject project) || !(scan instanceof TellIndexScan)
+                || scan.getRowType().getFieldCount() != width) {
+            return null;
+        }
+        RelNode below = best(project.getInput());
+        RexNode condition = null;
+        if (below instanceof TellFilter filter) {
+            condition = filter.getCondition();
+            below = best(filter.getInput());
+        }
+        List<RexNode> projects = project.getProjects();
+        if (below != scan || projects.size() < width) {
+            return null;
+        }
+        for (int i = 0; i < width; i++) {
+            if (!(projects.get(i) instanceof RexInputRef ref) || ref.getIndex() != i) {
+                return null;
+            }
+        }
+        return RelOptUtil.InputFinder.bits(projects.subList(width, projects.size()), condition).toArray();
+    }
+
+    private static RelNode best(RelNode rel) {
+        return rel instanceof org.apache.calcite.plan.volcano.RelSubset subset ? subset.getBest() : rel;
     }
 
     private static RelNode targetScan(RelNode rel, TableDef def) {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * Isolation through SQL sessions: write skew commits under snapshot isolation and is refused
  * under SERIALIZABLE; a phantom insert into a scanned range is caught; FOR UPDATE makes a
  * reader conflict with a concurrent writer; a write-write conflict aborts the second committer
- * and a retry succeeds; a writer of a hot row gives up at its next read.
+ * and a retry succeeds; a writer of a hot row gives up at its next read; updates of different
+ * columns of one row merge, unless one read what the other changed.
  */
 class IsolationSqlTest {
     private ProcessingNode node;
@@ -212,6 +213,83 @@ class IsolationSqlTest {
         assertEquals(1, scalar(a, "SELECT shift FROM doctor WHERE id = 2"));
         a.commit();
         assertEquals(105, scalar(b, "SELECT shift FROM doctor WHERE id = 1"));
+    }
+
+    /**
+     * A New-Order's and a Payment's updates of different columns of one district row both commit
+     * (column merges), whether the other commit came before or after the row was first read, at
+     * both isolation levels; the row holds both changes.
+     */
+    @Test
+    void updatesOfDifferentColumnsOfOneRowBothCommit() {
+        createTable("CREATE TABLE district (id INTEGER PRIMARY KEY, next_o INTEGER, ytd INTEGER, tax INTEGER)",
+                "INSERT INTO district VALUES (1, 3000, 100, 7)");
+        int merges = 0;
+        for (Isolation isolation : new Isolation[] {Isolation.SNAPSHOT, Isolation.SERIALIZABLE}) {
+            for (boolean paymentFirst : new boolean[] {false, true}) {
+                a.setIsolation(isolation);
+                b.setIsolation(isolation);
+                Object nextO = scalar(b, "SELECT next_o FROM district WHERE id = 1");
+                Object ytd = scalar(b, "SELECT ytd FROM district WHERE id = 1");
+                b.commit();
+                assertEquals(1L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE id = 1")); // a's snapshot is taken
+                if (paymentFirst) {
+                    exec(b, "UPDATE district SET ytd = ytd + 10 WHERE id = 1");
+                    b.commit();
+                }
+                assertEquals(nextO, scalar(a, "SELECT next_o FROM district WHERE id = 1 AND tax > 0"));
+                exec(a, "UPDATE district SET next_o = next_o + 1 WHERE id = 1");
+                if (!paymentFirst) {
+                    exec(b, "UPDATE district SET ytd = ytd + 10 WHERE id = 1");
+                    b.commit();
+                }
+                a.commit();
+                assertEquals(++merges, node.transactions().mergedWrites(), isolation + ", payment first: " + paymentFirst);
+                assertEquals((int) nextO + 1, scalar(a, "SELECT next_o FROM district WHERE id = 1"));
+                assertEquals((int) ytd + 10, scalar(a, "SELECT ytd FROM district WHERE id = 1"));
+                a.commit();
+            }
+        }
+    }
+
+    /** Updates whose conditions read the column the other changed still conflict: no write skew inside a row. */
+    @Test
+    void updatesThatReadWhatTheOtherChangedStillConflict() {
+        createTable("CREATE TABLE account (id INTEGER PRIMARY KEY, checking INTEGER, savings INTEGER)",
+                "INSERT INTO account VALUES (1, 60, 60)");
+        exec(a, "UPDATE account SET checking = checking - 100 WHERE id = 1 AND checking + savings >= 100");
+        exec(b, "UPDATE account SET savings = savings - 100 WHERE id = 1 AND checking + savings >= 100");
+        b.commit();
+        assertEquals(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, a::commit).code());
+        a.rollback();
+        assertEquals(20, scalar(a, "SELECT checking + savings FROM account WHERE id = 1"));
+        assertEquals(0, node.transactions().mergedWrites());
+    }
+
+    /** An update of an indexed column, and one whose new values are returned, never merge. */
+    @Test
+    void indexedColumnsAndReturnedRowsAreNotMerged() {
+        createTable("CREATE TABLE district (id INTEGER PRIMARY KEY, next_o INTEGER, ytd INTEGER)",
+                "INSERT INTO district VALUES (1, 3000, 100)");
+        String[][] pairs = {
+            {"UPDATE doctor SET shift = 4 WHERE id = 1", "UPDATE doctor SET on_call = FALSE WHERE id = 1"},
+            {"UPDATE district SET next_o = next_o + 1 WHERE id = 1 RETURNING next_o", "UPDATE district SET ytd = 0 WHERE id = 1"},
+        };
+        for (String[] pair : pairs) {
+            exec(a, pair[0]);
+            exec(b, pair[1]);
+            b.commit();
+            assertEquals(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, a::commit).code(), pair[0]);
+            a.rollback();
+        }
+        assertEquals(0, node.transactions().mergedWrites());
+    }
+
+    private void createTable(String create, String insert) {
+        a.setAutoCommit(true);
+        exec(a, create);
+        exec(a, insert);
+        a.setAutoCommit(false);
     }
 
     private void goOffCall() {
