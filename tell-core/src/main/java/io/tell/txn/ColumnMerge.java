@@ -6,8 +6,8 @@ import java.util.Set;
  * Whether an update given a {@link RowMerge} can be written on top of the versions a record
  * gained after the one its snapshot saw, and the row it then writes. Each newer version must be
  * live, agree with the version seen on every part of the row the transaction read
- * ({@link RowProjection}; a read of the whole row forbids merging), and leave the columns the
- * update changed as they were; the row written is the newest version with the update's
+ * ({@link RowProjection}; a read of the whole row, or none noted, forbids merging), and join the
+ * update as its {@link RowMerge} says; the row written is the newest version with the update's
  * changes. Whether those versions are committed is the caller's to check: a merge may only build
  * on committed versions (docs/transactions.md, "Column merges").
  */
@@ -18,10 +18,10 @@ final class ColumnMerge {
     /**
      * The row {@code e}'s update writes on top of {@code now} (its own new row when nothing newer
      * than the version seen is there), or null when it cannot: then the newer versions are a
-     * write-write conflict. The tids of the newer versions are added to {@code newer}.
+     * write-write conflict. The tids of the newer versions are added to {@code newer} (null: not wanted).
      */
     static byte[] onto(Transaction.Entry e, TxStart start, MvccRecord now, Set<Long> newer) {
-        if (e.merge == null || e.newRow == null || e.readWhole) {
+        if (e.merge == null || e.newRow == null || e.usedWhole()) {
             return null;
         }
         RowVersion seen = e.record.visibleTo(start.snapshot(), start.tid());
@@ -36,7 +36,9 @@ final class ColumnMerge {
                     || !ReadValidator.agrees(e, seen, v) || e.merge.merge(seen.row(), e.newRow, v.row()) == null) {
                 return null;
             }
-            newer.add(v.tid());
+            if (newer != null) {
+                newer.add(v.tid());
+            }
         }
         return null; // the version seen is gone: the record was deleted and written again since
     }

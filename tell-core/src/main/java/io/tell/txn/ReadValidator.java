@@ -163,7 +163,7 @@ final class ReadValidator {
         if (!seenLive || !otherLive) {
             return seenLive == otherLive;
         }
-        for (RowProjection p : e.readParts == null ? List.<RowProjection>of() : e.readParts) {
+        for (RowProjection p : e.readParts) {
             if (!p.same(seen.row(), other.row())) {
                 return false;
             }

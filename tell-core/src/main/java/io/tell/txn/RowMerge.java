@@ -11,9 +11,18 @@ package io.tell.txn;
 @FunctionalInterface
 public interface RowMerge {
     /**
-     * The row {@code theirs} with every column that {@code ours} changed from {@code base} set as
-     * in {@code ours}; null when a column changed in both, or a column that no merge may touch
-     * (an indexed one) changed in either. All three are live rows of one record.
+     * The row {@code theirs} with the changes that turned {@code base} into {@code ours}; null
+     * when they cannot join: a column changed in both (unless the change is one that can be made
+     * again on their value, such as an addition), or a column that no merge may touch (an indexed
+     * one) changed in either. All three are live rows of one record.
      */
     byte[] merge(byte[] base, byte[] ours, byte[] theirs);
+
+    /**
+     * How the row merges once this write of it was followed by {@code later}, another write of
+     * the same row in the same transaction that gives a merge.
+     */
+    default RowMerge then(RowMerge later) {
+        return later;
+    }
 }

@@ -36,7 +36,7 @@ public final class Transaction implements AutoCloseable {
         byte[] newRow;
         /** An index the commit fills for this row as if the row were new ({@link #reindex}). */
         TableIndex reindexed;
-        /** Some read used the whole row (SERIALIZABLE validation compares versions, not values). */
+        /** Some read used the whole row (SERIALIZABLE validation compares versions, not values; no column merge). */
         boolean readWhole;
         /** The parts of the row the other reads used; null when no read narrowed it (the whole row counts). */
         List<RowProjection> readParts;
@@ -81,6 +81,8 @@ public final class Transaction implements AutoCloseable {
     private long alongVersion = -1;
     /** Hot records this transaction wrote, read again along with each fetch of records. */
     private final WatchedRecords watched = new WatchedRecords();
+    /** Set once readers of this snapshot read in parallel ({@link #readInParallel}): no later update merges. */
+    private boolean readInParallel;
 
     /** What one change replaced in {@code entry}. */
     private record Undo(Entry entry, boolean written, byte[] newRow, TableIndex reindexed, RowMerge merge) {
@@ -128,7 +130,8 @@ public final class Transaction implements AutoCloseable {
      * snapshot with a buffer of its own, and returns their results in order; the calling thread
      * waits. Only while {@link #readsInParallel}. The records the readers fetched are not kept
      * in this transaction's buffer (a later read or write here fetches again: a write still
-     * conflicts with any version its snapshot does not see). When a read fails, the others are
+     * conflicts with any version its snapshot does not see, and no later update merges with
+     * one, as what the readers used is not noted here). When a read fails, the others are
      * waited for and the first failure is thrown; when a reader's store call failed (which
      * would have rolled this transaction back, had it read itself) this transaction rolls back.
      */
@@ -136,6 +139,7 @@ public final class Transaction implements AutoCloseable {
         if (!readsInParallel()) {
             throw new IllegalStateException("transaction " + start.tid() + " cannot read in parallel (SERIALIZABLE, written to, or ended)");
         }
+        readInParallel = true;
         List<java.util.concurrent.CompletableFuture<T>> running = new ArrayList<>(reads.size());
         List<Transaction> readers = new ArrayList<>(reads.size());
         for (java.util.function.Function<Transaction, T> read : reads) {
@@ -329,12 +333,12 @@ public final class Transaction implements AutoCloseable {
         return fetched;
     }
 
-    /** Notes what a read used of {@code e}: SERIALIZABLE validates it, and a column merge must leave it as read. */
+    /** Notes what a read used of {@code e}, at every level: SERIALIZABLE validates it, and a column merge must leave it as read. */
     private void markRead(Entry e, RowProjection used) {
         if (used == null) {
             e.readWhole = true;
         } else if (e.readParts == null) {
-            e.readParts = List.of(used); // most records are read once: a scan's rows cost no list each
+            e.readParts = List.of(used); // most records are read once: an immutable one-element list
         } else if (!e.readWhole && !e.readParts.contains(used)) {
             List<RowProjection> parts = new ArrayList<>(e.readParts);
             parts.add(used);
@@ -444,6 +448,9 @@ public final class Transaction implements AutoCloseable {
      * every write of the row in this transaction gives one.
      */
     public boolean update(String domain, byte[] key, byte[] row, RowMerge merge) {
+        if (readInParallel) {
+            merge = null; // the parallel readers' buffers noted what they read, not this one's
+        }
         Entry e = entryForWrite(new RecordKey(domain, key), merge != null);
         if (visibleRow(e) == null) {
             return false;
@@ -681,6 +688,8 @@ public final class Transaction implements AutoCloseable {
     private Entry refreshed(Entry e) {
         Versioned stored = guard(() -> TellException.join(manager.store().getAsync(e.key)));
         Entry fresh = new Entry(e.key, stored);
+        fresh.readWhole = e.readWhole; // what was read of the row still counts
+        fresh.readParts = e.readParts;
         buffer.put(e.key, fresh);
         return fresh;
     }
@@ -717,7 +726,7 @@ public final class Transaction implements AutoCloseable {
      * ({@link ColumnMerge}); whether they commit is the commit's to learn.
      */
     private boolean mergeable(Entry mine, MvccRecord now) {
-        return mine != null && mine.written && ColumnMerge.onto(mine, start, now, new java.util.HashSet<>()) != null;
+        return mine != null && mine.written && ColumnMerge.onto(mine, start, now, null) != null;
     }
 
     /** Rolls back and returns the write-write conflict on {@code e}, whose newest version this snapshot does not see. */
@@ -740,7 +749,7 @@ public final class Transaction implements AutoCloseable {
             throw new IllegalArgumentException("row is null (use delete)");
         }
         remember(e);
-        e.merge = merge != null && (!e.written || e.merge != null) ? merge : null;
+        e.merge = merge == null ? null : !e.written ? merge : e.merge == null ? null : e.merge.then(merge);
         markWritten(e);
         e.newRow = row.clone();
     }

@@ -50,6 +50,8 @@ public final class TransactionManager implements AutoCloseable {
     private final LongAdder commits = new LongAdder();
     private final LongAdder aborts = new LongAdder();
     private final LongAdder merges = new LongAdder();
+    /** The snapshot of a transaction of this node that started lately (not always the very latest); null before the first. */
+    private volatile SnapshotDescriptor latest;
     private final HotRecords hotRecords = new HotRecords();
     /** Snapshot bases of this node's running transactions by tid, for the lease's lav hold. */
     private final ConcurrentHashMap<Long, Long> running = new ConcurrentHashMap<>();
@@ -111,6 +113,7 @@ public final class TransactionManager implements AutoCloseable {
 
     private Transaction started(TxStart start, Isolation isolation, NodeLease.Registration r) {
         running.put(start.tid(), start.snapshot().base());
+        latest = start.snapshot();
         SharedRecordBuffer s = shared;
         if (s != null) {
             s.started(start.snapshot());
@@ -342,9 +345,17 @@ public final class TransactionManager implements AutoCloseable {
         }
     }
 
-    /** A snapshot as this node's commit manager hands them out now: one call; the read-only transaction it starts ends at once. */
+    /** A snapshot a transaction of this node started with lately, or null: a tid visible there has completed. */
+    SnapshotDescriptor latestSnapshot() {
+        return latest;
+    }
+
+    /**
+     * A snapshot as this node's commit manager hands them out now: a read-only start (one round
+     * trip) whose end is reported without waiting.
+     */
     SnapshotDescriptor currentSnapshot() {
-        Transaction probe = beginReadOnly();
+        Transaction probe = beginReadOnly(); // which makes it the latest snapshot, for other commits to use
         try {
             return probe.snapshot();
         } finally {
