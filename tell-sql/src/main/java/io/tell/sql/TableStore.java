@@ -7,6 +7,7 @@ import io.tell.index.BTreeConfig;
 import io.tell.index.IndexEntry;
 import io.tell.index.KeyEncoder;
 import io.tell.index.ScanRange;
+import io.tell.sql.exec.ExecContext;
 import io.tell.sql.internal.IndexKeySize;
 import io.tell.sql.internal.RidAllocator;
 import io.tell.sql.internal.RowLayout;
@@ -57,8 +58,8 @@ public final class TableStore {
 
     private final TableDef def;
     private final RowLayout codec;
-    /** Per column, whether some index (the primary key's included) has it: an update changing one never merges. */
-    private final boolean[] indexed;
+    /** What this table's UPDATEs merge with newer committed versions of their rows by ({@link RowMerger}). */
+    private final RowMerger.Table merging;
     private final TableIndex primaryKey;
     private final KeyEncoder pkEncoder;
     private final TableIndex allRows;
@@ -86,7 +87,7 @@ public final class TableStore {
     public TableStore(TransactionManager tm, TableDef def, TableStore earlier) {
         this.def = def;
         this.codec = new RowLayout(def);
-        this.indexed = new boolean[def.columns().size()];
+        boolean[] indexed = new boolean[def.columns().size()];
         for (int c : def.columnIndexes(def.primaryKey())) {
             indexed[c] = true;
         }
@@ -95,6 +96,7 @@ public final class TableStore {
                 indexed[c] = true;
             }
         }
+        this.merging = new RowMerger.Table(codec, indexed, this::validate);
         this.rids = new RidAllocator(tm.store(), def.ridCounter(), TableDef.RID_COUNTER_KEY, RID_BATCH);
         if (def.pkTree() != null) {
             pkEncoder = encoder(def.primaryKey());
@@ -256,7 +258,7 @@ public final class TableStore {
     /**
      * As {@link #range(Transaction, String, Object[], boolean, Object[], boolean, int, int[])},
      * the statement using only the columns at {@code read} (ascending; null: all) of the rows
-     * it decodes: what an UPDATE reads of the rows it changes ({@link #update(Transaction, long, Object[], boolean)}).
+     * it decodes: what an UPDATE reads of the rows it changes ({@link #merge}).
      */
     public List<Row> range(Transaction tx, String index, Object[] from, boolean fromInclusive,
                            Object[] to, boolean toInclusive, int limit, int[] wanted, int[] read) {
@@ -529,41 +531,30 @@ public final class TableStore {
 
     /** Replaces the row with {@code rid}; false when {@code tx} sees none. */
     public boolean update(Transaction tx, long rid, Object[] values) {
-        return update(tx, rid, values, false);
+        return update(tx, rid, values, null);
     }
 
     /**
-     * Replaces the row with {@code rid}; false when {@code tx} sees none. {@code mergeable}: the
-     * statement read of the row only what its reads told the transaction (the columns of its
-     * conditions and expressions), so a concurrent committed change of other columns, none of
-     * them indexed, is merged in rather than a conflict ({@link #merge}).
+     * Replaces the row with {@code rid}; false when {@code tx} sees none. With a {@code merge}
+     * ({@link #merge}; null: none) a concurrent committed change of other columns is merged in
+     * rather than a conflict.
      */
-    public boolean update(Transaction tx, long rid, Object[] values, boolean mergeable) {
-        return tx.update(def.rowDomain(), TableIndex.ridKey(rid), encodeChecked(values), mergeable ? this::merge : null);
+    public boolean update(Transaction tx, long rid, Object[] values, RowMerge merge) {
+        return tx.update(def.rowDomain(), TableIndex.ridKey(rid), encodeChecked(values), merge);
     }
 
     /**
-     * {@code theirs} with the columns that {@code ours} changed from {@code base} as in {@code ours};
-     * null when a column changed in both, or an indexed column (the primary key's included) in
-     * either: an index entry is kept for one row version's key, and the merged row must be
-     * where the index says. Values compare as decoded (a numeric value rewritten with another
-     * scale counts as changed).
+     * How an UPDATE merges ({@link RowMerger}) that assigned the columns at {@code assigned},
+     * read of its rows only what its reads told the transaction (the columns of its condition
+     * and new values), and set each column of {@code reapplied} from that column's value alone,
+     * with the parameters of {@code ctx}.
      */
-    private byte[] merge(byte[] base, byte[] ours, byte[] theirs) {
-        Object[] b = codec.decode(base);
-        Object[] o = codec.decode(ours);
-        Object[] t = codec.decode(theirs);
-        for (int i = 0; i < b.length; i++) {
-            boolean oursChanged = !java.util.Objects.deepEquals(b[i], o[i]);
-            boolean theirsChanged = !java.util.Objects.deepEquals(b[i], t[i]);
-            if (oursChanged && theirsChanged || (oursChanged || theirsChanged) && indexed[i]) {
-                return null;
-            }
-            if (oursChanged) {
-                t[i] = o[i];
-            }
+    public RowMerge merge(int[] assigned, List<RowMerger.Reapplied> reapplied, ExecContext ctx) {
+        boolean[] columns = new boolean[def.columns().size()];
+        for (int c : assigned) {
+            columns[c] = true;
         }
-        return codec.encode(t);
+        return new RowMerger(merging, columns, reapplied, ctx);
     }
 
     /** Deletes the row with {@code rid}; false when {@code tx} sees none. */

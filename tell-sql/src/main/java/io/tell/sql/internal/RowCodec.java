@@ -143,6 +143,11 @@ public final class RowCodec {
         return out;
     }
 
+    /** The number of columns an encoded row holds (more than this codec's when written under a later layout). */
+    public static int columns(byte[] bytes) {
+        return header(new ByteSource(bytes));
+    }
+
     /** Reads the format and returns the row's column count. */
     private static int header(ByteSource in) {
         int format = in.read();

@@ -60,6 +60,11 @@ public final class RowLayout {
         return codec.decode(bytes, slots == null ? columns : slotsOf(columns));
     }
 
+    /** Whether an encoded row holds more slots than this layout has: it was written under a later one (a column added). */
+    public boolean isLater(byte[] bytes) {
+        return RowCodec.columns(bytes) > width;
+    }
+
     public Object decodeColumn(byte[] bytes, int column) {
         return codec.decodeColumn(bytes, slots == null ? column : slots[column]);
     }

@@ -6,11 +6,11 @@ import io.tell.sql.TableDef;
 import io.tell.sql.TableStore;
 import io.tell.sql.exec.Cursor;
 import io.tell.sql.exec.ExecNode;
+import io.tell.txn.RowMerge;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
@@ -20,7 +20,6 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.core.TableScan;
-import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 
 /**
@@ -28,8 +27,9 @@ import org.apache.calcite.rex.RexNode;
  * completely first and every new row validated (types, lengths, NOT NULL) before the first write, so a statement
  * that fails on bad data changes nothing. UPDATE and DELETE take each row's rid from the scan
  * of the target table at the bottom of the input (the left-most path through filters,
- * projections and joins). Produces one row, the number of rows changed, or with RETURNING
- * ({@link Implementor#returnRows}) one row per changed row.
+ * projections and joins). An UPDATE by key or index merges with concurrent changes of other
+ * columns ({@link MergeableUpdate}). Produces one row, the number of rows changed, or with
+ * RETURNING ({@link Implementor#returnRows}) one row per changed row.
  */
 public final class TellTableModify extends TableModify implements TellRel {
     public TellTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, Prepare.CatalogReader catalogReader,
@@ -53,18 +53,14 @@ public final class TellTableModify extends TableModify implements TellRel {
             throw TellException.of(ErrorCode.INTERNAL, op + " reached TellTableModify; MERGE has a plan of its own");
         }
         int width = def.columns().size();
-        int[] reads = null;
-        if (op != Operation.INSERT) {
-            RelNode scan = targetScan(getInput(), def);
-            if (op == Operation.UPDATE && impl.returner() == null && impl.upsert() == null && impl.rowChecks() == null
-                    && impl.foreignKeys() == null) {
-                reads = updateReads(getInput(), scan, width);
-            }
-            impl.setRidSource(scan, reads);
-        }
-        boolean mergeable = reads != null;
-        ExecNode in = impl.visit(getInput());
         int[] updated = op == Operation.UPDATE ? def.columnIndexes(getUpdateColumnList()) : new int[0];
+        RelNode scan = op == Operation.INSERT ? null : targetScan(getInput(), def);
+        MergeableUpdate merging = op == Operation.UPDATE && impl.returner() == null && impl.upsert() == null
+                && impl.rowChecks() == null && impl.foreignKeys() == null ? MergeableUpdate.of(getInput(), scan, updated) : null;
+        if (scan != null) {
+            impl.setRidSource(scan, merging == null ? null : merging.reads());
+        }
+        ExecNode in = impl.visit(getInput());
         Implementor.RowReturner returner = impl.returner();
         Upsert upsert = impl.upsert();
         RowChecks checks = impl.rowChecks();
@@ -100,6 +96,7 @@ public final class TellTableModify extends TableModify implements TellRel {
             }
             long count = 0;
             List<Object[]> returned = new ArrayList<>();
+            RowMerge merge = merging == null ? null : store.merge(updated, merging.reapplied(), ctx);
             for (int i = 0; i < rows.size(); i++) {
                 boolean changed = switch (op) {
                     case INSERT -> {
@@ -117,7 +114,7 @@ public final class TellTableModify extends TableModify implements TellRel {
                             fks.checkParents(ctx.transaction(), rows.get(i), olds.get(i));
                             fks.beforeUpdate(ctx.transaction(), olds.get(i), rows.get(i));
                         }
-                        yield store.update(ctx.transaction(), rids.get(i), rows.get(i), mergeable);
+                        yield store.update(ctx.transaction(), rids.get(i), rows.get(i), merge);
                     }
                     default -> {
                         if (fks != null) {
@@ -145,39 +142,6 @@ public final class TellTableModify extends TableModify implements TellRel {
             checks.check(row, ctx);
         }
         return row;
-    }
-
-    /**
-     * The columns an UPDATE shaped Project(Filter?(index scan)) uses of each row: those its
-     * condition and new values read (the scan adds its key's); null for any other shape, which
-     * counts as using whole rows. Such an UPDATE merges with concurrent changes of other columns
-     * ({@link TableStore#update(io.tell.txn.Transaction, long, Object[], boolean)}).
-     */
-    private static int[] updateReads(RelNode input, RelNode scan, int width) {
-        if (!(best(input) instanceof TellProject project) || !(scan instanceof TellIndexScan)
-                || scan.getRowType().getFieldCount() != width) {
-            return null;
-        }
-        RelNode below = best(project.getInput());
-        RexNode condition = null;
-        if (below instanceof TellFilter filter) {
-            condition = filter.getCondition();
-            below = best(filter.getInput());
-        }
-        List<RexNode> projects = project.getProjects();
-        if (below != scan || projects.size() < width) {
-            return null;
-        }
-        for (int i = 0; i < width; i++) {
-            if (!(projects.get(i) instanceof RexInputRef ref) || ref.getIndex() != i) {
-                return null;
-            }
-        }
-        return RelOptUtil.InputFinder.bits(projects.subList(width, projects.size()), condition).toArray();
-    }
-
-    private static RelNode best(RelNode rel) {
-        return rel instanceof org.apache.calcite.plan.volcano.RelSubset subset ? subset.getBest() : rel;
     }
 
     private static RelNode targetScan(RelNode rel, TableDef def) {

@@ -252,6 +252,45 @@ class IsolationSqlTest {
         }
     }
 
+    /**
+     * Two Payments adding to one district's total both commit: each statement set the total
+     * from its own value alone, so the later commit computes it again from the earlier one's
+     * value. A transaction that also read the total, or whose condition did, conflicts.
+     */
+    @Test
+    void additionsToOneTotalBothCount() {
+        createTable("CREATE TABLE district (id INTEGER PRIMARY KEY, next_o INTEGER, ytd DECIMAL(12, 2))",
+                "INSERT INTO district VALUES (1, 3000, 100.00)");
+        for (Isolation isolation : new Isolation[] {Isolation.SNAPSHOT, Isolation.SERIALIZABLE}) {
+            a.setIsolation(isolation);
+            b.setIsolation(isolation);
+            java.math.BigDecimal before = (java.math.BigDecimal) scalar(a, "SELECT ytd FROM district WHERE id = 1");
+            a.commit();
+            assertEquals(1L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE id = 1")); // a's snapshot is taken
+            exec(a, "UPDATE district SET ytd = ytd + 10.25 WHERE id = 1");
+            exec(b, "UPDATE district SET ytd = ytd + 1.50 WHERE id = 1");
+            b.commit();
+            a.commit();
+            assertEquals(before.add(new java.math.BigDecimal("11.75")), scalar(a, "SELECT ytd FROM district WHERE id = 1"), isolation.name());
+            a.commit();
+        }
+        String[][] alsoRead = {
+            {"UPDATE district SET ytd = ytd + 10 WHERE id = 1", "SELECT ytd FROM district WHERE id = 1"},
+            {"UPDATE district SET ytd = ytd + 1 WHERE id = 1 AND ytd > 0"},
+            {"UPDATE district SET next_o = next_o + 1, ytd = ytd + next_o WHERE id = 1"},
+        };
+        for (String[] statements : alsoRead) {
+            assertEquals(1L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE id = 1"));
+            for (String sql : statements) {
+                exec(a, sql);
+            }
+            exec(b, "UPDATE district SET ytd = ytd + 1 WHERE id = 1");
+            b.commit();
+            assertEquals(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, a::commit).code(), statements[0]);
+            a.rollback();
+        }
+    }
+
     /** Updates whose conditions read the column the other changed still conflict: no write skew inside a row. */
     @Test
     void updatesThatReadWhatTheOtherChangedStillConflict() {
@@ -283,6 +322,37 @@ class IsolationSqlTest {
             a.rollback();
         }
         assertEquals(0, node.transactions().mergedWrites());
+    }
+
+    /** A column an update assigns is written, even to the value it had: another writer's change of it is a conflict. */
+    @Test
+    void aColumnSetToItsOwnValueStillConflicts() {
+        exec(a, "UPDATE doctor SET on_call = TRUE WHERE id = 1"); // it is TRUE already
+        exec(b, "UPDATE doctor SET on_call = FALSE WHERE id = 1");
+        b.commit();
+        assertEquals(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, a::commit).code());
+        a.rollback();
+        assertEquals(false, scalar(a, "SELECT on_call FROM doctor WHERE id = 1"));
+    }
+
+    /**
+     * A transaction that read the whole row (SELECT *) never merges its update of it, also
+     * when the node's shared buffer served the read and the update read the row again.
+     */
+    @Test
+    void anUpdateOfARowReadWholeIsNotMerged() {
+        for (String url : new String[] {"jdbc:tell:mem:", "jdbc:tell:mem:?buffer=shared"}) {
+            try (ProcessingNode n = ProcessingNode.connect(url); SqlSession x = n.openSession(); SqlSession y = n.openSession()) {
+                exec(x, "CREATE TABLE district (id INTEGER PRIMARY KEY, next_o INTEGER, ytd INTEGER)");
+                exec(x, "INSERT INTO district VALUES (1, 3000, 100)");
+                x.setAutoCommit(false);
+                scalar(x, "SELECT * FROM district WHERE id = 1");
+                exec(x, "UPDATE district SET next_o = next_o + 1 WHERE id = 1");
+                exec(y, "UPDATE district SET ytd = ytd + 10 WHERE id = 1");
+                assertEquals(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, x::commit).code(), url);
+                assertEquals(0, n.transactions().mergedWrites(), url);
+            }
+        }
     }
 
     private void createTable(String create, String insert) {

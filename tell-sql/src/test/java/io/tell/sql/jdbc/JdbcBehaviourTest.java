@@ -314,11 +314,15 @@ class JdbcBehaviourTest {
         try (Connection first = DriverManager.getConnection(url); Connection second = DriverManager.getConnection(url)) {
             first.setAutoCommit(false);
             second.setAutoCommit(false);
-            String add = "UPDATE ACCOUNT SET BALANCE = BALANCE + ? WHERE ID = 1";
+            // Each reads the balance it changes (the overdraft check): a plain addition would merge
+            // with the other's instead (docs/transactions.md, "Column merges").
+            String add = "UPDATE ACCOUNT SET BALANCE = BALANCE + ? WHERE ID = 1 AND BALANCE >= ?";
             try (PreparedStatement a = first.prepareStatement(add); PreparedStatement b = second.prepareStatement(add)) {
                 a.setInt(1, 10);
+                a.setInt(2, -10);
                 assertEquals(1, a.executeUpdate());
                 b.setInt(1, 20);
+                b.setInt(2, -20);
                 assertEquals(1, b.executeUpdate());
                 first.commit();
                 SQLException conflict = assertThrows(SQLException.class, second::commit);
