@@ -14,7 +14,10 @@ public interface RowMerge {
      * The row {@code theirs} with the changes that turned {@code base} into {@code ours}; null
      * when they cannot join: a column changed in both (unless the change is one that can be made
      * again on their value, such as an addition), or a column that no merge may touch (an indexed
-     * one) changed in either. All three are live rows of one record.
+     * one) changed in either. All three are live rows of one record. A change made again on
+     * their value depends on their commit, so it is sound only when every other read of the
+     * transaction is validated (SERIALIZABLE): else the transaction would come after them for
+     * this row and before them for a row of theirs it read.
      */
     byte[] merge(byte[] base, byte[] ours, byte[] theirs);
 

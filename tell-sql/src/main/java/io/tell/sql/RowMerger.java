@@ -14,9 +14,9 @@ import java.util.function.UnaryOperator;
  * set on the newer version, provided it changed none of them and no indexed column is
  * assigned or changed there (an index entry is kept for one key of the row, and the merged row
  * must be where the index says). A column the statement set from its own value alone ({@code
- * SET c = c + ?}, read nowhere else in the statement) is computed again from the newer
- * version's value ({@link Reapplied}): two additions to a total both count, as if one ran after
- * the other. A newer version written under a later table layout (a column added since) is
+ * SET c = c + ?}, read nowhere else in the statement) is computed again, under SERIALIZABLE, from
+ * the newer version's value ({@link Reapplied}): two additions to a total both count, as if one
+ * ran after the other. A newer version written under a later table layout (a column added since) is
  * never merged onto. Immutable.
  */
 public final class RowMerger implements RowMerge {
@@ -32,7 +32,7 @@ public final class RowMerger implements RowMerge {
     /** The columns the update assigned. */
     private final boolean[] assigned;
     private final List<Reapplied> reapplied;
-    /** The statement's context, whose parameters the re-applied expressions use; null when none are. */
+    /** The statement's context, whose parameters and time the re-applied expressions use; null when there are none. */
     private final ExecContext ctx;
 
     RowMerger(Table table, boolean[] assigned, List<Reapplied> reapplied, ExecContext ctx) {
