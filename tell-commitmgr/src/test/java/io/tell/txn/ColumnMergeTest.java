@@ -253,6 +253,35 @@ class ColumnMergeTest {
         assertArrayEquals(new long[] {5, 7, 0, 0}, committed());
     }
 
+    /**
+     * A merge needs the other writer committed: when a later start of this node already shows
+     * it, the commit manager is not asked again; otherwise one read-only start asks it.
+     */
+    @Test
+    void aMergeAsksTheCommitManagerOnlyWhenTheNodeHasNotSeenTheOtherCommit() {
+        CountingCommitManager counting = new CountingCommitManager(cm);
+        TransactionManager node = new TransactionManager(mem, counting, "pn-merge-counted");
+        try {
+            Transaction t = node.begin();
+            add(t, 0, 5, true);
+            commitsElsewhere(1, 7); // another node's commit
+            node.begin().rollback(); // a later start of this node, which shows it committed
+            long probes = counting.counts().readOnlyStarts();
+            t.commit();
+            assertEquals(probes, counting.counts().readOnlyStarts());
+
+            Transaction u = node.begin();
+            add(u, 0, 1, true);
+            commitsElsewhere(1, 1); // no start of this node since
+            u.commit();
+            assertEquals(probes + 1, counting.counts().readOnlyStarts());
+            assertArrayEquals(new long[] {6, 8, 0, 0}, committed());
+            assertEquals(2, node.mergedWrites());
+        } finally {
+            node.close();
+        }
+    }
+
     /** Readers of the snapshot on other threads note what they read in their own buffers: no later update merges. */
     @Test
     void noUpdateMergesAfterReadsInParallel() {

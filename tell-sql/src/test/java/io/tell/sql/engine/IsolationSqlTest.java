@@ -296,6 +296,24 @@ class IsolationSqlTest {
         }
     }
 
+    /** A re-applied addition that no longer fits its column is a conflict; the retry reports the error itself. */
+    @Test
+    void anAdditionThatNoLongerFitsIsAConflictAndItsRetryTheError() {
+        createTable("CREATE TABLE totals (id INTEGER PRIMARY KEY, total DECIMAL(4, 0))", "INSERT INTO totals VALUES (1, 9000)");
+        a.setIsolation(Isolation.SERIALIZABLE);
+        b.setIsolation(Isolation.SERIALIZABLE);
+        assertEquals(1L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE id = 1")); // a's snapshot is taken
+        exec(a, "UPDATE totals SET total = total + 500 WHERE id = 1");
+        exec(b, "UPDATE totals SET total = total + 900 WHERE id = 1");
+        b.commit();
+        assertEquals(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, a::commit).code());
+        a.rollback();
+        TellException retry = assertThrows(TellException.class, () -> exec(a, "UPDATE totals SET total = total + 500 WHERE id = 1"));
+        org.junit.jupiter.api.Assertions.assertNotEquals(ErrorCode.TX_CONFLICT, retry.code(), retry::getMessage);
+        a.rollback();
+        assertEquals(new java.math.BigDecimal("9900"), scalar(a, "SELECT total FROM totals WHERE id = 1"));
+    }
+
     /**
      * An addition is never re-applied over a writer whose other changes the transaction did not
      * see: the flag read before that writer changed it and the total after would be in no serial
