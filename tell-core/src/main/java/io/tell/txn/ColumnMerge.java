@@ -28,13 +28,20 @@ final class ColumnMerge {
         if (seen == null || seen.deleted()) {
             return null;
         }
+        byte[] onNewest = null; // versions come newest first: the first merge is the row written
         for (RowVersion v : now.versions()) {
             if (v.tid() == seen.tid()) {
-                return v == now.newest() ? e.newRow : e.merge.merge(seen.row(), e.newRow, now.newest().row());
+                return onNewest == null ? e.newRow : onNewest;
             }
-            if (v.tid() == start.tid() || v.deleted() || start.snapshot().isVisible(v.tid())
-                    || !ReadValidator.agrees(e, seen, v) || e.merge.merge(seen.row(), e.newRow, v.row()) == null) {
+            if (start.sees(v.tid()) || v.deleted() || !ReadValidator.agrees(e, seen, v)) {
                 return null;
+            }
+            byte[] merged = e.merge.merge(seen.row(), e.newRow, v.row());
+            if (merged == null) {
+                return null;
+            }
+            if (onNewest == null) {
+                onNewest = merged;
             }
             if (newer != null) {
                 newer.add(v.tid());

@@ -484,7 +484,7 @@ final class Committer {
 
     /** True for a version neither ours nor visible to our snapshot: committed after it, or in flight. */
     private boolean invisible(RowVersion v) {
-        return v != null && v.tid() != start.tid() && !start.snapshot().isVisible(v.tid());
+        return v != null && !start.sees(v.tid());
     }
 
     /**

@@ -252,7 +252,7 @@ final class IndexWriter {
         if (newest == null) {
             return Holding.FREE;
         }
-        boolean settled = newest.tid() == start.tid() || start.snapshot().isVisible(newest.tid());
+        boolean settled = start.sees(newest.tid());
         if (holdsKey(newest, index, key)) {
             return settled ? Holding.COMMITTED : Holding.UNDECIDED;
         }

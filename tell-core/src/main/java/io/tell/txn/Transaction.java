@@ -740,7 +740,7 @@ public final class Transaction implements AutoCloseable {
     /** True when the record's newest version is neither ours nor visible to our snapshot. */
     private boolean newerThanSnapshot(Entry e) {
         RowVersion newest = e.record.newest();
-        return newest != null && newest.tid() != start.tid() && !start.snapshot().isVisible(newest.tid());
+        return newest != null && !start.sees(newest.tid());
     }
 
     /** Buffers {@code row} as {@code e}'s new row; {@code merge} (null: none) holds only while every write of {@code e} gives one. */

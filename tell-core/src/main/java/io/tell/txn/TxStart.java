@@ -24,6 +24,11 @@ public record TxStart(long tid, SnapshotDescriptor snapshot, long lav, Writers w
         return tid < 0;
     }
 
+    /** Whether this transaction sees the versions of {@code writer}: its own, or those its snapshot sees. */
+    public boolean sees(long writer) {
+        return writer == tid || snapshot.isVisible(writer);
+    }
+
     /**
      * Whether the transaction {@code writer}, whose versions this snapshot does not see, may have
      * begun validating before the snapshot was taken.

@@ -32,6 +32,8 @@ public final class RowMerger implements RowMerge {
     /** The columns the update assigned. */
     private final boolean[] assigned;
     private final List<Reapplied> reapplied;
+    /** Per column, whether it is among {@link #reapplied}. */
+    private final boolean[] again;
     /** The statement's context, whose parameters and time the re-applied expressions use; null when there are none. */
     private final ExecContext ctx;
 
@@ -39,6 +41,10 @@ public final class RowMerger implements RowMerge {
         this.table = table;
         this.assigned = assigned;
         this.reapplied = List.copyOf(reapplied);
+        this.again = new boolean[assigned.length];
+        for (Reapplied r : reapplied) {
+            again[r.column()] = true;
+        }
         this.ctx = ctx;
     }
 
@@ -59,10 +65,6 @@ public final class RowMerger implements RowMerge {
         Object[] o = table.codec().decode(ours);
         Object[] t = table.codec().decode(theirs);
         Object[] merged = t.clone();
-        boolean[] again = new boolean[b.length];
-        for (Reapplied r : reapplied) {
-            again[r.column()] = true;
-        }
         for (int i = 0; i < b.length; i++) {
             boolean theirsChanged = !Objects.deepEquals(b[i], t[i]);
             if ((assigned[i] || theirsChanged) && table.indexed()[i]) {

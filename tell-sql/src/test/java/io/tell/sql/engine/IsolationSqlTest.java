@@ -58,8 +58,7 @@ class IsolationSqlTest {
 
     @Test
     void writeSkewAbortsOneUnderSerializable() {
-        a.setIsolation(Isolation.SERIALIZABLE);
-        b.setIsolation(Isolation.SERIALIZABLE);
+        both(Isolation.SERIALIZABLE);
         goOffCall();
         a.commit();
         TellException e = assertThrows(TellException.class, b::commit);
@@ -263,8 +262,7 @@ class IsolationSqlTest {
     void additionsToOneTotalBothCountUnderSerializable() {
         createTable("CREATE TABLE district (id INTEGER PRIMARY KEY, next_o INTEGER, ytd DECIMAL(12, 2))",
                 "INSERT INTO district VALUES (1, 3000, 100.00)");
-        a.setIsolation(Isolation.SERIALIZABLE);
-        b.setIsolation(Isolation.SERIALIZABLE);
+        both(Isolation.SERIALIZABLE);
         assertEquals(1L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE id = 1")); // a's snapshot is taken
         exec(a, "UPDATE district SET ytd = ytd + 10.25 WHERE id = 1");
         exec(b, "UPDATE district SET ytd = ytd + 1.50 WHERE id = 1");
@@ -279,8 +277,7 @@ class IsolationSqlTest {
             {"UPDATE district SET ytd = ytd + 1 WHERE id = 1", "UPDATE district SET ytd = ytd + 1 WHERE id = 1"},
         };
         for (Isolation isolation : new Isolation[] {Isolation.SERIALIZABLE, Isolation.SNAPSHOT}) {
-            a.setIsolation(isolation);
-            b.setIsolation(isolation);
+            both(isolation);
             for (String[] statements : isolation == Isolation.SNAPSHOT
                     ? new String[][] {{"UPDATE district SET ytd = ytd + 10 WHERE id = 1"}} : conflicting) {
                 assertEquals(1L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE id = 1"));
@@ -300,8 +297,7 @@ class IsolationSqlTest {
     @Test
     void anAdditionThatNoLongerFitsIsAConflictAndItsRetryTheError() {
         createTable("CREATE TABLE totals (id INTEGER PRIMARY KEY, total DECIMAL(4, 0))", "INSERT INTO totals VALUES (1, 9000)");
-        a.setIsolation(Isolation.SERIALIZABLE);
-        b.setIsolation(Isolation.SERIALIZABLE);
+        both(Isolation.SERIALIZABLE);
         assertEquals(1L, scalar(a, "SELECT COUNT(*) FROM doctor WHERE id = 1")); // a's snapshot is taken
         exec(a, "UPDATE totals SET total = total + 500 WHERE id = 1");
         exec(b, "UPDATE totals SET total = total + 900 WHERE id = 1");
@@ -323,8 +319,7 @@ class IsolationSqlTest {
     void anAdditionAfterAStaleReadOfAnotherRowConflicts() {
         createTable("CREATE TABLE totals (id INTEGER PRIMARY KEY, total INTEGER)", "INSERT INTO totals VALUES (1, 0)");
         for (Isolation isolation : new Isolation[] {Isolation.SNAPSHOT, Isolation.SERIALIZABLE}) {
-            a.setIsolation(isolation);
-            b.setIsolation(isolation);
+            both(isolation);
             assertEquals(true, scalar(a, "SELECT on_call FROM doctor WHERE id = 2"));
             exec(a, "UPDATE totals SET total = total + 5 WHERE id = 1");
             exec(b, "UPDATE doctor SET on_call = NOT on_call WHERE id = 2");
@@ -399,6 +394,12 @@ class IsolationSqlTest {
                 assertEquals(0, n.transactions().mergedWrites(), url);
             }
         }
+    }
+
+    /** Both sessions at {@code level}. */
+    private void both(Isolation level) {
+        a.setIsolation(level);
+        b.setIsolation(level);
     }
 
     private void createTable(String create, String insert) {
