@@ -70,6 +70,11 @@ class ColumnMergeTest {
         }
 
         @Override
+        public boolean reapplies(byte[] base, byte[] theirs) {
+            return !java.util.Arrays.equals(base, theirs);
+        }
+
+        @Override
         public RowMerge then(RowMerge later) {
             return MERGE;
         }
@@ -189,6 +194,39 @@ class ColumnMergeTest {
         });
         t.commit();
         assertArrayEquals(new long[] {12, 0, 0, 0}, committed());
+    }
+
+    /**
+     * An addition re-applied on another writer's value puts the transaction after that writer:
+     * at both levels it commits only if that writer changed nothing else it read.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Isolation.class, names = {"SNAPSHOT", "SERIALIZABLE"})
+    void aReappliedAdditionCommitsOnlyIfTheOtherWriterChangedNothingElseItRead(Isolation isolation) {
+        byte[] other = {2};
+        tm.run(1, tx -> {
+            tx.insert(D, other, bytes(new long[COLUMNS]));
+            return null;
+        });
+        for (boolean readOther : new boolean[] {false, true}) {
+            Transaction t = tm.begin(isolation);
+            if (readOther) {
+                t.get(D, other, COLUMN[0]);
+            }
+            increment(t, 0, 5);
+            tm.run(1, tx -> {
+                tx.update(D, other, bytes(new long[] {readOther ? 2 : 1, 0, 0, 0})); // changes what t may read of it
+                increment(tx, 0, 7);
+                return null;
+            });
+            if (readOther) {
+                assertSame(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, t::commit).code());
+            } else {
+                t.commit();
+            }
+        }
+        assertArrayEquals(new long[] {5 + 7 + 7, 0, 0, 0}, committed());
+        assertEquals(1, tm.mergedWrites());
     }
 
     @Test

@@ -12,6 +12,10 @@ import java.util.Set;
  * on committed versions (docs/transactions.md, "Column merges").
  */
 final class ColumnMerge {
+    /** The row a merge writes, and whether it computed a column again from a newer version's value ({@link RowMerge#reapplies}). */
+    record Onto(byte[] row, boolean reapplied) {
+    }
+
     private ColumnMerge() {
     }
 
@@ -20,7 +24,7 @@ final class ColumnMerge {
      * than the version seen is there), or null when it cannot: then the newer versions are a
      * write-write conflict. The tids of the newer versions are added to {@code newer} (null: not wanted).
      */
-    static byte[] onto(Transaction.Entry e, TxStart start, MvccRecord now, Set<Long> newer) {
+    static Onto onto(Transaction.Entry e, TxStart start, MvccRecord now, Set<Long> newer) {
         if (e.merge == null || e.newRow == null || e.usedWhole()) {
             return null;
         }
@@ -29,9 +33,10 @@ final class ColumnMerge {
             return null;
         }
         byte[] onNewest = null; // versions come newest first: the first merge is the row written
+        boolean reapplied = false;
         for (RowVersion v : now.versions()) {
             if (v.tid() == seen.tid()) {
-                return onNewest == null ? e.newRow : onNewest;
+                return new Onto(onNewest == null ? e.newRow : onNewest, reapplied);
             }
             if (start.sees(v.tid()) || v.deleted() || !ReadValidator.agrees(e, seen, v)) {
                 return null;
@@ -43,6 +48,7 @@ final class ColumnMerge {
             if (onNewest == null) {
                 onNewest = merged;
             }
+            reapplied = reapplied || e.merge.reapplies(seen.row(), v.row());
             if (newer != null) {
                 newer.add(v.tid());
             }

@@ -18,8 +18,8 @@ import java.util.Set;
 /**
  * Try-commit of one transaction (paper §4.2): log the write set, add new index entries
  * ({@link IndexWriter}), apply every record with a conditional write on the version that was
- * read (one batch), claim unique keys, validate reads when SERIALIZABLE ({@link ReadValidator}),
- * then report to the commit manager. The log write carries, in the same batch, what the commit
+ * read (one batch), claim unique keys, validate reads when SERIALIZABLE or when a column merge
+ * re-applied a change ({@link ReadValidator}), then report to the commit manager. The log write carries, in the same batch, what the commit
  * leaves for the sweeper ({@link GarbageLog}) and a check of every record the transaction read
  * before writing it: a record that another writer has changed since fails the commit there,
  * before any index entry or record is written (under contention most conflicts are found so,
@@ -38,8 +38,13 @@ final class Committer {
     private final Transaction tx;
     private final TxStart start;
     private final List<Transaction.Entry> writes;
-    private final Iterable<Transaction.Entry> validatedBuffer;
-    private final List<ReadValidator.ScannedRange> validatedScans;
+    /** True under SERIALIZABLE: every commit validates what the transaction read. */
+    private final boolean serializable;
+    /**
+     * Set once a merge computed a column again from another writer's value ({@link RowMerge#reapplies}):
+     * the commit then validates what the transaction read, at any level, before it is decided.
+     */
+    private boolean reapplied;
     /** True while an apply batch is out without answers: then any record may carry a version of ours. */
     private boolean applyInDoubt;
     /** Records the log batch's checks found changed, as read again: the bases their writes build on. */
@@ -63,16 +68,13 @@ final class Committer {
     private record Base(MvccRecord record, Versioned stored, byte[] row) {
     }
 
-    /** {@code buffer} and {@code scans} are null unless the transaction is SERIALIZABLE. */
-    Committer(TransactionManager manager, Transaction tx, List<Transaction.Entry> writes,
-              Iterable<Transaction.Entry> buffer, List<ReadValidator.ScannedRange> scans) {
+    Committer(TransactionManager manager, Transaction tx, List<Transaction.Entry> writes) {
         this.manager = manager;
         this.store = manager.store();
         this.tx = tx;
         this.start = tx.start();
         this.writes = writes;
-        this.validatedBuffer = buffer;
-        this.validatedScans = scans;
+        this.serializable = tx.isolation() == Isolation.SERIALIZABLE;
     }
 
     /**
@@ -83,8 +85,8 @@ final class Committer {
         long tid = start.tid();
         if (writes.isEmpty()) {
             try {
-                if (validatedBuffer != null) {
-                    ReadValidator.validate(manager, start, validatedBuffer, validatedScans);
+                if (serializable) {
+                    ReadValidator.validate(manager, start, tx.entries(), tx.scans());
                 }
             } catch (RuntimeException | Error e) {
                 manager.reportAborted(tid);
@@ -140,15 +142,17 @@ final class Committer {
             }
             boolean bumped = apply(tid, applied, withApply) && store.ordersBatches();
             List<WriteOp> withClaims = new ArrayList<>(bumped ? List.of() : bumps);
-            if (decision != null && claimsLast) {
+            if (decision != null && claimsLast && !reapplied) { // a retried write may have re-applied since
                 withClaims.add(decision);
                 decisionInDoubt = true;
             }
             indexes.claimUniqueKeys(withClaims, this::decided);
-            if (validatedBuffer != null) {
+            if (serializable) {
                 // Snapshots taken from now on count us as possibly serialized before them (TxStart.Writers).
                 manager.validating(start);
-                ReadValidator.validate(manager, start, validatedBuffer, validatedScans);
+            }
+            if (serializable || reapplied) {
+                ReadValidator.validate(manager, start, tx.entries(), tx.scans());
             }
             observe(CommitObserver.Step.APPLIED);
             manager.merged(merged.size());
@@ -188,11 +192,11 @@ final class Committer {
      * This commit's decision, for the node to make itself: the move of its log entry from
      * {@code WRITING} to {@code COMMITTED}, chained to the writes of the last batch, so it is
      * made exactly when they all are, and the commit manager has nothing left to decide. None
-     * under SERIALIZABLE (reads are validated after the writes) or without a valid lease
-     * (its recovery decides).
+     * when reads are validated after the writes (SERIALIZABLE, or a merge re-applied a change)
+     * or without a valid lease (its recovery decides).
      */
     private WriteOp decision() {
-        if (validatedBuffer != null || !tx.holdsLease()) {
+        if (serializable || reapplied || !tx.holdsLease()) {
             return null;
         }
         byte[] committed = TxLog.encode(entry.in(TxLog.State.COMMITTED));
@@ -474,12 +478,13 @@ final class Committer {
             return new Base(record, stored, e.newRow);
         }
         Set<Long> theirs = new HashSet<>();
-        byte[] row = ColumnMerge.onto(e, start, record, theirs);
-        if (row == null || !committed(theirs)) {
+        ColumnMerge.Onto onto = ColumnMerge.onto(e, start, record, theirs);
+        if (onto == null || onto.reapplied() && !tx.readsValidated() || !committed(theirs)) {
             throw conflict(tid, e.key);
         }
+        reapplied |= onto.reapplied();
         merged.add(e.key);
-        return new Base(record, stored, row);
+        return new Base(record, stored, onto.row());
     }
 
     /** True for a version neither ours nor visible to our snapshot: committed after it, or in flight. */

@@ -38,7 +38,7 @@ import java.util.Set;
  */
 final class ReadValidator {
     /** An index range the transaction scanned, with the entries it found. */
-    record ScannedRange(TableIndex index, ScanRange range, Set<IndexEntry> entries) {
+    record ScannedRange(TableIndex index, ScanRange range, List<IndexEntry> entries) {
     }
 
     private ReadValidator() {
@@ -98,8 +98,9 @@ final class ReadValidator {
             ranges.forEach(s -> bounds.add(s.range()));
             List<List<IndexEntry>> now = ix.getKey().tree().scanBatch(bounds);
             for (int i = 0; i < ranges.size(); i++) {
+                Set<IndexEntry> before = new HashSet<>(ranges.get(i).entries());
                 for (IndexEntry e : now.get(i)) {
-                    if (!ranges.get(i).entries().contains(e)
+                    if (!before.contains(e)
                             && !written.contains(new RecordKey(ix.getKey().table(), TableIndex.ridKey(e.rid())))) {
                         throw failed(start, "a row entered the scanned range of index " + ix.getKey().name());
                     }

@@ -14,12 +14,20 @@ public interface RowMerge {
      * The row {@code theirs} with the changes that turned {@code base} into {@code ours}; null
      * when they cannot join: a column changed in both (unless the change is one that can be made
      * again on their value, such as an addition), or a column that no merge may touch (an indexed
-     * one) changed in either. All three are live rows of one record. A change made again on
-     * their value depends on their commit, so it is sound only when every other read of the
-     * transaction is validated (SERIALIZABLE): else the transaction would come after them for
-     * this row and before them for a row of theirs it read.
+     * one) changed in either. All three are live rows of one record.
      */
     byte[] merge(byte[] base, byte[] ours, byte[] theirs);
+
+    /**
+     * True when {@link #merge} computes some column again from {@code theirs}'s value of it
+     * where that differs from {@code base}'s (a change made again on their value, such as an
+     * addition). Such a merge puts the transaction after their writer, so its commit validates
+     * every other read it made, as SERIALIZABLE does: else it would come after them for this row
+     * and before them for a row of theirs it read (docs/transactions.md, "Column merges").
+     */
+    default boolean reapplies(byte[] base, byte[] theirs) {
+        return false;
+    }
 
     /**
      * How the row merges once this write of it was followed by {@code later}, another write of

@@ -25,6 +25,13 @@ import java.util.Map;
 public final class Transaction implements AutoCloseable {
     enum State { ACTIVE, COMMITTED, ABORTED }
 
+    /**
+     * Index entries of scans a transaction below SERIALIZABLE notes at most, so that a commit
+     * whose column merge re-applies a change can validate them; a transaction that scans more
+     * (an analytical query) keeps none and merges no re-applied change.
+     */
+    public static final int NOTED_ENTRIES = 10_000;
+
     /** What the buffer holds for one record: as read from the store, and the pending write. */
     static final class Entry {
         final RecordKey key;
@@ -66,7 +73,12 @@ public final class Transaction implements AutoCloseable {
     private final Map<RecordKey, Entry> buffer = new LinkedHashMap<>();
     /** The version sets this transaction has read, for the node's shared buffer; null until it reads through one. */
     private SharedRecordBuffer.TxUnits units;
+    /** The index ranges this read-write transaction scanned, for validation ({@link #scanned}). */
     private final List<ReadValidator.ScannedRange> scans = new ArrayList<>();
+    /** Index entries in {@link #scans}; below SERIALIZABLE, past {@value #NOTED_ENTRIES} scans are no longer noted. */
+    private int scannedEntries;
+    /** Set below SERIALIZABLE once a scan went unnoted: no merge may then re-apply a change ({@link #readsValidated}). */
+    private boolean scansDropped;
     private final TreeReads treeReads = new TreeReads();
     /** The buffer's written entries, so that readers merging in their own writes need not walk every read. */
     private final List<Entry> written = new ArrayList<>();
@@ -593,8 +605,7 @@ public final class Transaction implements AutoCloseable {
             }
         }
         try {
-            List<ReadValidator.ScannedRange> validate = isolation == Isolation.SERIALIZABLE ? scans : null;
-            new Committer(manager, this, writes, validate == null ? null : buffer.values(), validate).commit();
+            new Committer(manager, this, writes).commit();
             state = State.COMMITTED;
         } catch (RuntimeException | Error e) {
             // The committer has reverted and reported whatever it started; only a pending
@@ -660,13 +671,41 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
-     * Called by the index reader: remembers a scanned range for SERIALIZABLE validation. A
-     * read-only transaction keeps none: it never re-scans ({@link ReadValidator}).
+     * Called by the index reader: remembers a scanned range for validation, which SERIALIZABLE
+     * makes at every commit with writes, and a commit below it only when a column merge
+     * re-applied a change ({@link RowMerge#reapplies}). A read-only transaction keeps none: it
+     * never re-scans ({@link ReadValidator}). {@code entries} is not changed afterwards.
      */
     void scanned(TableIndex index, io.tell.index.ScanRange range, List<io.tell.index.IndexEntry> entries) {
-        if (isolation == Isolation.SERIALIZABLE && !start.readOnly()) {
-            scans.add(new ReadValidator.ScannedRange(index, range, new java.util.HashSet<>(entries)));
+        if (start.readOnly() || scansDropped) {
+            return;
         }
+        scannedEntries += entries.size();
+        if (isolation != Isolation.SERIALIZABLE && scannedEntries > NOTED_ENTRIES) {
+            scansDropped = true;
+            scans.clear();
+            return;
+        }
+        scans.add(new ReadValidator.ScannedRange(index, range, entries));
+    }
+
+    /** The index ranges this transaction scanned, for its validation. */
+    List<ReadValidator.ScannedRange> scans() {
+        return scans;
+    }
+
+    /** Every record this transaction read or wrote, for its validation. */
+    Iterable<Entry> entries() {
+        return buffer.values();
+    }
+
+    /**
+     * True when this transaction's reads can all be validated at commit: always under
+     * SERIALIZABLE; below it, unless a scan went unnoted ({@link #NOTED_ENTRIES}). A column merge
+     * re-applies a change only then.
+     */
+    boolean readsValidated() {
+        return !scansDropped;
     }
 
     private Entry entry(RecordKey key) {
@@ -726,7 +765,8 @@ public final class Transaction implements AutoCloseable {
      * ({@link ColumnMerge}); whether they commit is the commit's to learn.
      */
     private boolean mergeable(Entry mine, MvccRecord now) {
-        return mine != null && mine.written && ColumnMerge.onto(mine, start, now, null) != null;
+        ColumnMerge.Onto onto = mine != null && mine.written ? ColumnMerge.onto(mine, start, now, null) : null;
+        return onto != null && (!onto.reapplied() || readsValidated());
     }
 
     /** Rolls back and returns the write-write conflict on {@code e}, whose newest version this snapshot does not see. */

@@ -14,10 +14,10 @@ import java.util.function.UnaryOperator;
  * set on the newer version, provided it changed none of them and no indexed column is
  * assigned or changed there (an index entry is kept for one key of the row, and the merged row
  * must be where the index says). A column the statement set from its own value alone ({@code
- * SET c = c + ?}, read nowhere else in the statement) is computed again, under SERIALIZABLE, from
- * the newer version's value ({@link Reapplied}): two additions to a total both count, as if one
- * ran after the other. A newer version written under a later table layout (a column added since) is
- * never merged onto. Immutable.
+ * SET c = c + ?}, read nowhere else in the statement) is computed again from the newer version's
+ * value ({@link Reapplied}): two additions to a total both count, as if one ran after the other
+ * (the commit then validates the transaction's other reads: {@link #reapplies}). A newer version
+ * written under a later table layout (a column added since) is never merged onto. Immutable.
  */
 public final class RowMerger implements RowMerge {
     /** A column the statement set from its own value alone, and the expression that did. */
@@ -81,6 +81,22 @@ public final class RowMerger implements RowMerge {
             merged[r.column()] = r.expr().eval(t, ctx);
         }
         return table.codec().encode(table.validate().apply(merged));
+    }
+
+    /** True when a re-applied column of {@code theirs} differs from {@code base}'s: the merge then computed it from their value. */
+    @Override
+    public boolean reapplies(byte[] base, byte[] theirs) {
+        if (reapplied.isEmpty()) {
+            return false;
+        }
+        Object[] b = table.codec().decode(base);
+        Object[] t = table.codec().decode(theirs);
+        for (Reapplied r : reapplied) {
+            if (!Objects.deepEquals(b[r.column()], t[r.column()])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -13,7 +13,6 @@ import io.tell.sql.internal.RidAllocator;
 import io.tell.sql.internal.RowLayout;
 import io.tell.store.RecordKey;
 import io.tell.txn.IndexedRow;
-import io.tell.txn.Isolation;
 import io.tell.txn.RowMerge;
 import io.tell.txn.RowProjection;
 import io.tell.txn.TableIndex;
@@ -548,16 +547,16 @@ public final class TableStore {
      * How an UPDATE merges ({@link RowMerger}) that assigned the columns at {@code assigned},
      * read of its rows only what its reads told the transaction (the columns of its condition
      * and new values), and set each column of {@code reapplied} from that column's value alone,
-     * with the parameters and statement time of {@code ctx}. Columns are re-applied only under
-     * SERIALIZABLE, whose validation of every other read makes the transaction's place after
-     * the writer it merges with true; below it they merge as assigned columns (docs/transactions.md).
+     * with the parameters and statement time of {@code ctx}. A commit that re-applies a column
+     * validates the transaction's other reads, which makes its place after the writer it merges
+     * with true (docs/transactions.md, "Column merges").
      */
     public RowMerge merge(int[] assigned, List<RowMerger.Reapplied> reapplied, ExecContext ctx) {
         boolean[] columns = new boolean[def.columns().size()];
         for (int c : assigned) {
             columns[c] = true;
         }
-        if (ctx.transaction().isolation() != Isolation.SERIALIZABLE || reapplied.isEmpty()) {
+        if (reapplied.isEmpty()) {
             return new RowMerger(merging, columns, List.of(), null);
         }
         ctx.statementTime(); // fixed now: a re-application at commit uses the statement's time, not the clock's
