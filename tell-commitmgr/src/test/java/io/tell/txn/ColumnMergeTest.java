@@ -229,6 +229,43 @@ class ColumnMergeTest {
         assertEquals(1, tm.mergedWrites());
     }
 
+    /**
+     * Below SERIALIZABLE the reads are validated before the records are written; a write refused
+     * then (another writer committed in between) that merges again is validated again before
+     * the commit is decided: a record read that the later writer changed fails it.
+     */
+    @Test
+    void aMergeMadeAgainWhenTheApplyIsRefusedIsValidatedAgain() {
+        byte[] other = {2};
+        tm.run(1, tx -> {
+            tx.insert(D, other, bytes(new long[COLUMNS]));
+            return null;
+        });
+        Transaction t = tm.begin(Isolation.SNAPSHOT);
+        t.get(D, other, COLUMN[0]);
+        increment(t, 0, 5);
+        tm.run(1, tx -> {
+            increment(tx, 0, 7); // merged onto at the commit; nothing t read changed
+            return null;
+        });
+        tm.observeCommits((step, tid) -> {
+            if (tid == t.tid() && step == CommitObserver.Step.INDEXED) { // validated, not yet written
+                tm.observeCommits(null);
+                tm.run(1, tx -> {
+                    tx.update(D, other, bytes(new long[] {1, 0, 0, 0}));
+                    increment(tx, 0, 11);
+                    return null;
+                });
+            }
+        });
+        try {
+            assertSame(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, t::commit).code());
+        } finally {
+            tm.observeCommits(null);
+        }
+        assertArrayEquals(new long[] {7 + 11, 0, 0, 0}, committed());
+    }
+
     @Test
     void aRowWrittenTwiceMergesByWhatTheMergeSaysThen() {
         Transaction t = tm.begin();

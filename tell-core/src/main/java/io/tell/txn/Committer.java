@@ -18,8 +18,9 @@ import java.util.Set;
 /**
  * Try-commit of one transaction (paper §4.2): log the write set, add new index entries
  * ({@link IndexWriter}), apply every record with a conditional write on the version that was
- * read (one batch), claim unique keys, validate reads when SERIALIZABLE or when a column merge
- * re-applied a change ({@link ReadValidator}), then report to the commit manager. The log write carries, in the same batch, what the commit
+ * read (one batch), claim unique keys, validate reads when SERIALIZABLE ({@link ReadValidator};
+ * below it, before the records are written, only when a column merge re-applied a change), then
+ * report to the commit manager. The log write carries, in the same batch, what the commit
  * leaves for the sweeper ({@link GarbageLog}) and a check of every record the transaction read
  * before writing it: a record that another writer has changed since fails the commit there,
  * before any index entry or record is written (under contention most conflicts are found so,
@@ -41,10 +42,11 @@ final class Committer {
     /** True under SERIALIZABLE: every commit validates what the transaction read. */
     private final boolean serializable;
     /**
-     * Set once a merge computed a column again from another writer's value ({@link RowMerge#reapplies}):
-     * the commit then validates what the transaction read, at any level, before it is decided.
+     * Set below SERIALIZABLE when a merge computed a column again from another writer's value
+     * ({@link RowMerge#reapplies}) and the transaction's reads have not been validated since:
+     * no decision is made before they are ({@link #validateReapplied}).
      */
-    private boolean reapplied;
+    private boolean unvalidated;
     /** True while an apply batch is out without answers: then any record may carry a version of ours. */
     private boolean applyInDoubt;
     /** Records the log batch's checks found changed, as read again: the bases their writes build on. */
@@ -127,6 +129,7 @@ final class Committer {
         try {
             checkPreconditions(tid, logged.subList(garbage.isEmpty() ? 1 : 2, logged.size()));
             rereadChanged(tid, checked, logged.subList(logged.size() - checked.size(), logged.size()));
+            validateReapplied();
             indexes.addEntries();
             observe(CommitObserver.Step.INDEXED);
             // Bumps follow the record writes: in the apply batch itself on a store that runs a
@@ -142,7 +145,7 @@ final class Committer {
             }
             boolean bumped = apply(tid, applied, withApply) && store.ordersBatches();
             List<WriteOp> withClaims = new ArrayList<>(bumped ? List.of() : bumps);
-            if (decision != null && claimsLast && !reapplied) { // a retried write may have re-applied since
+            if (decision != null && claimsLast && !unvalidated) { // a retried write may have re-applied since
                 withClaims.add(decision);
                 decisionInDoubt = true;
             }
@@ -150,10 +153,9 @@ final class Committer {
             if (serializable) {
                 // Snapshots taken from now on count us as possibly serialized before them (TxStart.Writers).
                 manager.validating(start);
-            }
-            if (serializable || reapplied) {
                 ReadValidator.validate(manager, start, tx.entries(), tx.scans());
             }
+            validateReapplied();
             observe(CommitObserver.Step.APPLIED);
             manager.merged(merged.size());
         } catch (RuntimeException | Error e) {
@@ -192,11 +194,11 @@ final class Committer {
      * This commit's decision, for the node to make itself: the move of its log entry from
      * {@code WRITING} to {@code COMMITTED}, chained to the writes of the last batch, so it is
      * made exactly when they all are, and the commit manager has nothing left to decide. None
-     * when reads are validated after the writes (SERIALIZABLE, or a merge re-applied a change)
-     * or without a valid lease (its recovery decides).
+     * under SERIALIZABLE (reads are validated after the writes) or without a valid lease
+     * (its recovery decides).
      */
     private WriteOp decision() {
-        if (serializable || reapplied || !tx.holdsLease()) {
+        if (serializable || !tx.holdsLease()) {
             return null;
         }
         byte[] committed = TxLog.encode(entry.in(TxLog.State.COMMITTED));
@@ -331,6 +333,20 @@ final class Committer {
             throw TellException.of(ErrorCode.TX_FENCED, "transaction " + tid + " was fenced by a commit manager before it wrote");
         }
         return results;
+    }
+
+    /**
+     * Below SERIALIZABLE, once a merge re-applied a change onto another writer's committed
+     * version: fails the commit unless every other read of the transaction is still as it saw
+     * it ({@link ReadValidator}, no store call when it read nothing else). The transaction then
+     * behaves as one whose snapshot was taken now, after that writer, which is snapshot
+     * isolation; a write that merges again later is validated again before the decision.
+     */
+    private void validateReapplied() {
+        if (unvalidated) {
+            ReadValidator.validate(manager, start, tx.entries(), tx.scans());
+            unvalidated = false;
+        }
     }
 
     /** TX_CONFLICT, before any record is written, when a precondition's record changed. */
@@ -482,7 +498,7 @@ final class Committer {
         if (onto == null || onto.reapplied() && !tx.readsValidated() || !committed(theirs)) {
             throw conflict(tid, e.key);
         }
-        reapplied |= onto.reapplied();
+        unvalidated |= onto.reapplied() && !serializable;
         merged.add(e.key);
         return new Base(record, stored, onto.row());
     }
