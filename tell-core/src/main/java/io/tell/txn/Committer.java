@@ -510,19 +510,29 @@ final class Committer {
 
     /**
      * Whether every tid of {@code tids} is completed in a snapshot of the commit manager this
-     * node reports to: the latest any transaction of this node started with, else one asked for
-     * (at most {@value #MERGE_POLLS}, a millisecond or two apart), since a version seen in the
-     * store is usually that of a commit about to be reported. A snapshot that sees us will then
-     * see them too. A completed tid whose version is still in the record committed: an aborted
-     * one's versions are reverted before it completes, and that revert would fail our write.
+     * node reports to: the latest any transaction of this node started with; for this node's own
+     * commits, the acknowledgement of their reports ({@link RecentCommits}); else a snapshot
+     * asked for (at most {@value #MERGE_POLLS}, a millisecond or two apart), since a version seen
+     * in the store is usually that of a commit about to be reported. A snapshot that sees us will
+     * then see them too. A completed tid whose version is still in the record committed: an
+     * aborted one's versions are reverted before it completes, and that revert would fail our write.
      */
     private boolean committed(Set<Long> tids) {
         SnapshotDescriptor latest = manager.latestSnapshot();
-        if (latest != null && tids.stream().allMatch(latest::isVisible)) {
-            return true;
+        List<Long> unknown = new ArrayList<>(tids.size());
+        for (long tid : tids) {
+            if (latest != null && latest.isVisible(tid)) {
+                continue;
+            }
+            Boolean here = manager.committedHere(tid);
+            if (here == null) {
+                unknown.add(tid);
+            } else if (!here) {
+                return false;
+            }
         }
-        for (int poll = 0; ; poll++) {
-            if (probe != null && tids.stream().allMatch(probe::isVisible)) {
+        for (int poll = 0; !unknown.isEmpty(); poll++) {
+            if (probe != null && unknown.stream().allMatch(probe::isVisible)) {
                 return true;
             }
             if (poll == MERGE_POLLS) {
@@ -538,6 +548,7 @@ final class Committer {
             }
             probe = manager.currentSnapshot();
         }
+        return true;
     }
 
     private static boolean sameNewest(RowVersion a, RowVersion b) {

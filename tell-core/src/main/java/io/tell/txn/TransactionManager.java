@@ -58,6 +58,8 @@ public final class TransactionManager implements AutoCloseable {
     private volatile NodeLease lease;
     /** Reports sent and not yet acknowledged, which {@link #close} waits for. */
     private final Set<CompletableFuture<Void>> unacknowledged = ConcurrentHashMap.newKeySet();
+    /** The commits reported lately, for column merges onto their versions. */
+    private final RecentCommits recentCommits = new RecentCommits();
     private volatile CommitObserver observer;
     /** The node's shared record buffer; null for {@link Buffering#TRANSACTION}. */
     private volatile SharedRecordBuffer shared;
@@ -351,6 +353,14 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     /**
+     * Whether {@code tid} is a commit of this node that its commit manager acknowledged
+     * ({@link RecentCommits#committed}): null when this node did not report it lately.
+     */
+    Boolean committedHere(long tid) {
+        return recentCommits.committed(tid);
+    }
+
+    /**
      * A snapshot as this node's commit manager hands them out now: a read-only start (one round
      * trip) whose end is reported without waiting.
      */
@@ -489,6 +499,9 @@ public final class TransactionManager implements AutoCloseable {
         CompletableFuture<Void> done = new CompletableFuture<>();
         unacknowledged.add(done);
         done.whenComplete((ok, failure) -> unacknowledged.remove(done));
+        if (tid > 0 && (outcome == Outcome.DECIDED || outcome == Outcome.COMMITTED && version > 0)) {
+            recentCommits.reported(tid, done); // a commit with versions, which a merge may build on
+        }
         send(tid, outcome, version, done, 1);
         return done;
     }
