@@ -3,9 +3,6 @@ package io.tell.txn;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The commits this node reported lately, by tid, with the acknowledgements of their reports:
@@ -42,17 +39,6 @@ final class RecentCommits {
         synchronized (this) {
             ack = reports.get(tid);
         }
-        if (ack == null) {
-            return null;
-        }
-        try {
-            ack.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | TimeoutException e) {
-            return false;
-        }
+        return ack == null ? null : TransactionManager.completesWithin(ack, WAIT_MILLIS);
     }
 }

@@ -512,8 +512,13 @@ public final class TransactionManager implements AutoCloseable {
      */
     private boolean awaitReports(Duration wait) {
         CompletableFuture<?>[] pending = unacknowledged.toArray(CompletableFuture[]::new);
+        return completesWithin(CompletableFuture.allOf(pending), wait.toMillis());
+    }
+
+    /** True when {@code future} completes normally within {@code millis}; false when it fails, times out or the wait is interrupted. */
+    static boolean completesWithin(CompletableFuture<?> future, long millis) {
         try {
-            CompletableFuture.allOf(pending).get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            future.get(millis, TimeUnit.MILLISECONDS);
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
