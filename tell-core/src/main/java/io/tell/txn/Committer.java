@@ -195,7 +195,8 @@ final class Committer {
      * {@code WRITING} to {@code COMMITTED}, chained to the writes of the last batch, so it is
      * made exactly when they all are, and the commit manager has nothing left to decide. None
      * under SERIALIZABLE (reads are validated after the writes) or without a valid lease
-     * (its recovery decides).
+     * (its recovery decides); nor, when a write merged again after a refused apply and
+     * re-applied a change, with the claims ({@link #validateReapplied} must come first).
      */
     private WriteOp decision() {
         if (serializable || !tx.holdsLease()) {
@@ -495,7 +496,7 @@ final class Committer {
         }
         Set<Long> theirs = new HashSet<>();
         ColumnMerge.Onto onto = ColumnMerge.onto(e, start, record, theirs);
-        if (onto == null || onto.reapplied() && !tx.readsValidated() || !committed(theirs)) {
+        if (onto == null || onto.reapplied() && !tx.readsValidatable() || !committed(theirs)) {
             throw conflict(tid, e.key);
         }
         unvalidated |= onto.reapplied() && !serializable;

@@ -75,9 +75,9 @@ public final class Transaction implements AutoCloseable {
     private SharedRecordBuffer.TxUnits units;
     /** The index ranges this read-write transaction scanned, for validation ({@link #scanned}). */
     private final List<ReadValidator.ScannedRange> scans = new ArrayList<>();
-    /** Index entries in {@link #scans}; below SERIALIZABLE, past {@value #NOTED_ENTRIES} scans are no longer noted. */
+    /** Index entries in {@link #scans} (a range that found none counts one); below SERIALIZABLE, past {@value #NOTED_ENTRIES} scans are no longer noted. */
     private int scannedEntries;
-    /** Set below SERIALIZABLE once a scan went unnoted: no merge may then re-apply a change ({@link #readsValidated}). */
+    /** Set below SERIALIZABLE once a scan went unnoted: no merge may then re-apply a change ({@link #readsValidatable}). */
     private boolean scansDropped;
     private final TreeReads treeReads = new TreeReads();
     /** The buffer's written entries, so that readers merging in their own writes need not walk every read. */
@@ -680,7 +680,7 @@ public final class Transaction implements AutoCloseable {
         if (start.readOnly() || scansDropped) {
             return;
         }
-        scannedEntries += entries.size();
+        scannedEntries += Math.max(1, entries.size()); // a range that found nothing is still one to re-scan
         if (isolation != Isolation.SERIALIZABLE && scannedEntries > NOTED_ENTRIES) {
             scansDropped = true;
             scans.clear();
@@ -704,7 +704,7 @@ public final class Transaction implements AutoCloseable {
      * SERIALIZABLE; below it, unless a scan went unnoted ({@link #NOTED_ENTRIES}). A column merge
      * re-applies a change only then.
      */
-    boolean readsValidated() {
+    boolean readsValidatable() {
         return !scansDropped;
     }
 
@@ -766,7 +766,7 @@ public final class Transaction implements AutoCloseable {
      */
     private boolean mergeable(Entry mine, MvccRecord now) {
         ColumnMerge.Onto onto = mine != null && mine.written ? ColumnMerge.onto(mine, start, now, null) : null;
-        return onto != null && (!onto.reapplied() || readsValidated());
+        return onto != null && (!onto.reapplied() || readsValidatable());
     }
 
     /** Rolls back and returns the write-write conflict on {@code e}, whose newest version this snapshot does not see. */

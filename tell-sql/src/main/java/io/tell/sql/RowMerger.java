@@ -89,14 +89,18 @@ public final class RowMerger implements RowMerge {
         if (reapplied.isEmpty()) {
             return false;
         }
-        Object[] b = table.codec().decode(base);
-        Object[] t = table.codec().decode(theirs);
-        for (Reapplied r : reapplied) {
-            if (!Objects.deepEquals(b[r.column()], t[r.column()])) {
-                return true;
+        try {
+            Object[] b = table.codec().decode(base);
+            Object[] t = table.codec().decode(theirs);
+            for (Reapplied r : reapplied) {
+                if (!Objects.deepEquals(b[r.column()], t[r.column()])) {
+                    return true;
+                }
             }
+            return false;
+        } catch (RuntimeException e) {
+            return true; // a row that does not decode: validate, as if it had changed
         }
-        return false;
     }
 
     /**
