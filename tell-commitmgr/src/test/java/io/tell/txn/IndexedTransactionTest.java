@@ -263,6 +263,51 @@ class IndexedTransactionTest {
         }
     }
 
+    /**
+     * A claim's holder row whose newest version gave the key up, written by a transaction still
+     * in flight, over a version that holds the key and committed after our snapshot: the key is
+     * not free, since that writer may yet abort and leave the row holding it. Taking it over
+     * would let two rows hold one unique key once that writer fails.
+     */
+    @Test
+    void aKeyGivenUpByAWriterInFlightIsNotFreeWhileAVersionBelowHoldsIt() throws Exception {
+        put(0, 1, "a@x", "Bern");
+        put(0, 2, "b@x", "Bern");
+        Transaction renamer = nodes.get(1).begin(); // its snapshot sees row 2 as b@x
+        put(0, 2, "k@x", "Bern"); // committed after that snapshot: row 2 holds k@x
+        CountDownLatch written = new CountDownLatch(1);
+        CountDownLatch fail = new CountDownLatch(1);
+        nodes.get(0).observeCommits((step, tid) -> {
+            if (step == CommitObserver.Step.APPLIED) { // row 2 written as b2@x, not reported
+                written.countDown();
+                await(fail);
+                throw new IllegalStateException("the writer giving k@x up fails");
+            }
+        });
+        ExecutorService one = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> givingUp = one.submit(() -> {
+                put(0, 2, "b2@x", "Bern");
+                return null;
+            });
+            assertTrue(written.await(10, TimeUnit.SECONDS));
+            renamer.put(T, TableIndex.ridKey(1), row("k@x", "Bern"));
+            TellException e = assertThrows(TellException.class, renamer::commit);
+            assertSame(ErrorCode.TX_CONFLICT, e.code(), e.toString());
+            fail.countDown();
+            assertThrows(java.util.concurrent.ExecutionException.class, () -> givingUp.get(10, TimeUnit.SECONDS));
+        } finally {
+            fail.countDown();
+            one.shutdown();
+            nodes.get(0).observeCommits(null);
+        }
+        try (Transaction tx = nodes.get(2).beginReadOnly()) {
+            assertEquals("k@x|Bern", new String(tx.get(T, TableIndex.ridKey(2)), StandardCharsets.UTF_8));
+            assertEquals("a@x|Bern", new String(tx.get(T, TableIndex.ridKey(1)), StandardCharsets.UTF_8));
+            assertEquals(List.of(2L), tx.lookup(byEmail(2), b("k@x")).stream().map(IndexedRow::rid).toList());
+        }
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await(10, TimeUnit.SECONDS);

@@ -238,10 +238,12 @@ final class IndexWriter {
     private enum Holding { COMMITTED, UNDECIDED, FREE }
 
     /**
-     * Whether a row holds {@code key} for this transaction: its newest version holds it and
-     * was committed before our snapshot (a duplicate), or a version we cannot see yet — of a
-     * transaction in flight or committed after our snapshot — holds it, or would leave the
-     * key to a version we see that holds it (undecided: a retry will know), or neither.
+     * Whether a row holds {@code key} for this transaction. Its newest version settled (ours, or
+     * committed before our snapshot): it holds the key for good (a duplicate) or not at all.
+     * Otherwise the row ends up at one of the versions from its newest down to the one our
+     * snapshot sees — a writer in flight may still abort and leave it at any version below its
+     * own, one committed after our snapshot included — so if any of them holds the key, a
+     * retry will know (undecided); if none does, the key is free.
      */
     private Holding holding(Versioned stored, TableIndex index, byte[] key) {
         if (stored == null) {
@@ -252,14 +254,18 @@ final class IndexWriter {
         if (newest == null) {
             return Holding.FREE;
         }
-        boolean settled = start.sees(newest.tid());
-        if (holdsKey(newest, index, key)) {
-            return settled ? Holding.COMMITTED : Holding.UNDECIDED;
+        if (start.sees(newest.tid())) {
+            return holdsKey(newest, index, key) ? Holding.COMMITTED : Holding.FREE;
         }
-        if (settled) {
-            return Holding.FREE;
+        for (RowVersion v : record.versions()) {
+            if (holdsKey(v, index, key)) {
+                return Holding.UNDECIDED;
+            }
+            if (start.sees(v.tid())) {
+                break;
+            }
         }
-        return holdsKey(record.visibleTo(start.snapshot(), start.tid()), index, key) ? Holding.UNDECIDED : Holding.FREE;
+        return Holding.FREE;
     }
 
     static boolean holdsKey(RowVersion v, TableIndex index, byte[] key) {
