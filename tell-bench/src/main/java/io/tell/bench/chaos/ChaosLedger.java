@@ -20,7 +20,8 @@ final class ChaosLedger {
 
     final Map<String, Begun> begun = new ConcurrentHashMap<>();
     final Set<String> acked = ConcurrentHashMap.newKeySet();
-    final Set<String> failed = ConcurrentHashMap.newKeySet();
+    /** Definite failures: transfer id to "CODE message". */
+    final Map<String, String> failed = new ConcurrentHashMap<>();
     final Set<String> doubt = ConcurrentHashMap.newKeySet();
     /** Definite failures by error code. */
     final Map<String, java.util.concurrent.atomic.LongAdder> failCodes = new ConcurrentHashMap<>();
@@ -37,7 +38,8 @@ final class ChaosLedger {
                 times.add(System.nanoTime());
             }
             case "FAIL" -> {
-                failed.add(f[1]);
+                String[] parts = line.trim().split(" ", 3);
+                failed.put(f[1], parts.length > 2 ? parts[2] : "?");
                 failCodes.computeIfAbsent(f.length > 2 ? f[2] : "?", c -> new java.util.concurrent.atomic.LongAdder()).increment();
             }
             case "DOUBT" -> doubt.add(f[1]);
@@ -123,6 +125,6 @@ final class ChaosLedger {
 
     /** Began but neither acknowledged nor definitely failed (killed in flight, or TX_COMMIT_PENDING). */
     boolean inDoubt(String id) {
-        return begun.containsKey(id) && !acked.contains(id) && !failed.contains(id);
+        return begun.containsKey(id) && !acked.contains(id) && !failed.containsKey(id);
     }
 }

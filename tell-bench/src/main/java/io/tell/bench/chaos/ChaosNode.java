@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * READY
  * BEGIN id tid from to      a transaction began (tid from the commit manager)
  * ACK id                    committed
- * FAIL id CODE              definitely not committed (a TellException other than the two below)
+ * FAIL id CODE message      definitely not committed (a TellException other than the two below)
  * DOUBT id                  TX_COMMIT_PENDING or TX_OUTCOME_UNKNOWN, or a failure that is not a TellException
  * PAUSED STEP tid           a commit stopped at STEP and blocks for good (the parent kills the JVM)
  * DONE
@@ -148,7 +148,10 @@ public final class ChaosNode {
             } catch (TellException e) {
                 tx.rollback();
                 boolean doubt = e.code() == ErrorCode.TX_COMMIT_PENDING || e.code() == ErrorCode.TX_OUTCOME_UNKNOWN;
-                emit(doubt ? "DOUBT " + id : "FAIL " + id + " " + e.code());
+                if (!doubt && e.code() != ErrorCode.TX_CONFLICT) {
+                    e.printStackTrace(); // into the node's log: where a rare definite failure came from
+                }
+                emit(doubt ? "DOUBT " + id : "FAIL " + id + " " + e.code() + " " + String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
                 pause(e.code() == ErrorCode.TX_CONFLICT ? 2 : 50);
             } catch (RuntimeException | Error e) {
                 tx.rollback();

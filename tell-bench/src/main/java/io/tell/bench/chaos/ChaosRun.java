@@ -381,11 +381,13 @@ public final class ChaosRun {
                 violations.add(lost + " acknowledged transfers are missing, e.g. "
                         + ledger.acked.stream().filter(id -> !found.containsKey(id)).findFirst().orElseThrow());
             }
-            List<String> failedApplied = ledger.failed.stream().filter(found::containsKey).toList();
+            List<String> failedApplied = ledger.failed.keySet().stream().filter(found::containsKey).sorted().toList();
             if (!failedApplied.isEmpty()) {
-                violations.add(failedApplied.size() + " failed transfers are applied, e.g. " + failedApplied.get(0));
+                String first = failedApplied.get(0);
+                violations.add(failedApplied.size() + " failed transfers are applied, e.g. " + first + " (tid "
+                        + ledger.begun.get(first).tid() + "), failed with " + ledger.failed.get(first));
             }
-            ledger.acked.stream().filter(ledger.failed::contains)
+            ledger.acked.stream().filter(ledger.failed::containsKey)
                     .forEach(id -> violations.add("transfer " + id + " both acknowledged and failed"));
             found.keySet().stream().filter(id -> !ledger.begun.containsKey(id))
                     .forEach(id -> violations.add("transfer " + id + " applied but never begun"));
