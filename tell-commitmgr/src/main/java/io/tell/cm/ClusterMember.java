@@ -225,6 +225,13 @@ final class ClusterMember {
             published.forEach(f -> f.complete(null));
             TxLogCleanup.deleteAllQuietly(store, List.copyOf(committedEntries));
             committedEntries.clear();
+            if (!owner.isClosed()) {
+                // The next group after whatever else is due on this one thread: a steady stream of
+                // reports would otherwise starve the sync tick, and this member's view of the
+                // others' completions would go stale. (At close, leave() drains it here.)
+                owner.runInBackground(this::flush);
+                return;
+            }
         }
     }
 
@@ -267,17 +274,24 @@ final class ClusterMember {
                 continue;
             }
             Versioned now = store.get(TxLog.DOMAIN, TxLog.key(p.tid()));
-            boolean done;
-            synchronized (owner) {
-                done = owner.state().isCompleted(p.tid());
+            if (now == null && !completed(p.tid())) {
+                // A member that decided it may have published it and deleted the entry, then died
+                // before answering; the report came here before this member merged that record.
+                poll(true);
             }
-            if (now != null && TxLog.decode(now.value()).state() == TxLog.State.COMMITTED || now == null && done) {
+            if (now != null && TxLog.decode(now.value()).state() == TxLog.State.COMMITTED || now == null && completed(p.tid())) {
                 decided.add(p.tid()); // decided by an earlier attempt of this report
             } else {
                 batch.remove(p);
                 p.ack().completeExceptionally(TellException.of(ErrorCode.TX_FENCED, "transaction " + p.tid()
                         + " was taken over by recovery before its commit was decided; it is aborted"));
             }
+        }
+    }
+
+    private boolean completed(long tid) {
+        synchronized (owner) {
+            return owner.state().isCompleted(tid);
         }
     }
 

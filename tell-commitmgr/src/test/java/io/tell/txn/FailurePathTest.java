@@ -181,7 +181,7 @@ class FailurePathTest {
     }
 
     @Test
-    void commitRefusedForGoodByTheCommitManagerRevertsAndReports() {
+    void aCommitRefusedForGoodIsRevertedUnlessItsNodeDecidedIt() {
         CommitManager refusing = new DelegatingCommitManager(cm) {
             @Override
             public CompletableFuture<Void> committedAsync(long tid, long logVersion) {
@@ -194,13 +194,23 @@ class FailurePathTest {
             }
         };
         try (TransactionManager refused = new TransactionManager(store, refusing, "pn-2")) {
-            Transaction tx = refused.begin();
+            // SERIALIZABLE: the commit manager decides, and refused to: not committed.
+            Transaction tx = refused.begin(Isolation.SERIALIZABLE);
             tx.insert(T, b("a"), b("v"));
             TellException e = assertThrows(TellException.class, tx::commit);
             assertSame(ErrorCode.TX_STATE, e.code());
             assertFalse(tx.isActive());
             assertReported(tx.tid());
             assertNoVersionOf(tx.tid(), b("a"));
+            // Snapshot isolation: the node decided (its entry is COMMITTED) before the report
+            // was refused, so the commit stands: pending, nothing reverted.
+            Transaction decided = refused.begin();
+            decided.insert(T, b("d"), b("v"));
+            TellException pending = assertThrows(TellException.class, decided::commit);
+            assertSame(ErrorCode.TX_COMMIT_PENDING, pending.code(), pending.toString());
+            assertTrue(MvccRecord.decode(store.get(T, b("d")).value()).hasVersionOf(decided.tid()), "the decided commit was reverted");
+            assertSame(TxLog.State.COMMITTED, TxLog.decode(store.get(TxLog.DOMAIN, TxLog.key(decided.tid())).value()).state());
+            cm.decidedAsync(decided.tid(), store.get(TxLog.DOMAIN, TxLog.key(decided.tid())).version()).join(); // as recovery would
         }
     }
 

@@ -406,9 +406,11 @@ public final class TransactionManager implements AutoCloseable {
             throw TellException.of(ErrorCode.TX_COMMIT_PENDING, "interrupted while reporting commit of tid " + tid, e);
         } catch (ExecutionException e) {
             TellException failure = TellException.unwrap(e.getCause());
-            if (failure.code() != ErrorCode.TX_FENCED && (failure.retriable() || failure.code() == ErrorCode.INTERNAL)) {
+            // A commit its node decided is durable: whatever the report meets, it is not undone.
+            if (outcome == Outcome.DECIDED
+                    || failure.code() != ErrorCode.TX_FENCED && (failure.retriable() || failure.code() == ErrorCode.INTERNAL)) {
                 throw TellException.of(ErrorCode.TX_COMMIT_PENDING, "commit of tid " + tid
-                        + " is applied but its report was given up without an answer: " + failure.getMessage(), failure);
+                        + " is applied but its report was not acknowledged: " + failure.getMessage(), failure);
             }
             throw failure;
         }
