@@ -230,6 +230,34 @@ class ColumnMergeTest {
     }
 
     /**
+     * Below SERIALIZABLE a transaction that read more records than a validation would re-read
+     * ({@link Transaction#NOTED_ENTRIES}) re-applies nothing: the addition is a conflict. One
+     * record fewer, and it merges.
+     */
+    @Test
+    void noAdditionIsReappliedAfterReadingTooManyRecordsToValidate() {
+        for (int read : new int[] {Transaction.NOTED_ENTRIES - 1, Transaction.NOTED_ENTRIES}) {
+            Transaction t = tm.begin(Isolation.SNAPSHOT);
+            List<io.tell.store.RecordKey> keys = new java.util.ArrayList<>();
+            for (int i = 0; i < read; i++) {
+                keys.add(new io.tell.store.RecordKey("absent", java.nio.ByteBuffer.allocate(4).putInt(i).array()));
+            }
+            t.getAll(keys); // plus the record it adds to: one over the limit in the second round
+            increment(t, 0, 5);
+            tm.run(1, tx -> {
+                increment(tx, 0, 7);
+                return null;
+            });
+            if (read < Transaction.NOTED_ENTRIES) {
+                t.commit();
+            } else {
+                assertSame(ErrorCode.TX_CONFLICT, assertThrows(TellException.class, t::commit).code());
+            }
+        }
+        assertArrayEquals(new long[] {5 + 7 + 7, 0, 0, 0}, committed());
+    }
+
+    /**
      * Below SERIALIZABLE the reads are validated before the records are written; a write refused
      * then (another writer committed in between) that merges again is validated again before
      * the commit is decided: a record read that the later writer changed fails it.

@@ -31,7 +31,7 @@ final class IndexReader {
      * Up to {@code limit} rows in (key, rid) order. Without a limit the whole range is read at
      * once (one leaf walk, one batched row read); with one, it is read in pages and stops as
      * soon as enough visible rows are found, and only the part of the range actually read
-     * counts as scanned (for merging the transaction's own writes); SERIALIZABLE validation then
+     * counts as scanned (for merging the transaction's own writes); read validation then
      * re-scans only up to the last row returned.
      */
     List<IndexedRow> scan(Transaction tx, java.util.Map<RecordKey, Transaction.Entry> buffer,

@@ -14,8 +14,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * SERIALIZABLE's commit-time check (the argument is in docs/transactions.md, "Why this is
- * serializable"). Committed writers serialize in the order in which they start validating,
+ * Read validation: SERIALIZABLE's commit-time check (the argument is in docs/transactions.md,
+ * "Why this is serializable"), also made below SERIALIZABLE by a commit whose merge re-applied
+ * a change onto another writer's value (before its records are written; "Column merges").
+ * Committed SERIALIZABLE writers serialize in the order in which they start validating,
  * which they do only once their own versions are in the store.
  *
  * <p>A transaction that wrote something validates against the store: a read is still valid

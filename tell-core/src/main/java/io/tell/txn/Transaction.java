@@ -43,7 +43,7 @@ public final class Transaction implements AutoCloseable {
         byte[] newRow;
         /** An index the commit fills for this row as if the row were new ({@link #reindex}). */
         TableIndex reindexed;
-        /** Some read used the whole row (SERIALIZABLE validation compares versions, not values; no column merge). */
+        /** Some read used the whole row (read validation compares versions, not values; no column merge). */
         boolean readWhole;
         /** The parts of the row the other reads used; null when no read narrowed it (the whole row counts). */
         List<RowProjection> readParts;
@@ -226,7 +226,7 @@ public final class Transaction implements AutoCloseable {
 
     /**
      * The row at {@code key} as this transaction sees it, or null; the caller uses only the part
-     * {@code used} says (null: the whole row), which is all SERIALIZABLE validation compares.
+     * {@code used} says (null: the whole row), which is all read validation compares.
      */
     public byte[] get(String domain, byte[] key, RowProjection used) {
         Entry e = entry(new RecordKey(domain, key));
@@ -381,7 +381,7 @@ public final class Transaction implements AutoCloseable {
     /**
      * The row holding one key of a unique index: {@code range} must hold at most one key (every
      * column of {@code index} bound by equality). As {@link #scanIndex}, except that a row found
-     * records no scanned range for SERIALIZABLE validation: the row is in the read set, and
+     * records no scanned range for read validation: the row is in the read set, and
      * another row can take the key only after a writer changed this one (unique claims), which
      * the validation of this row sees whenever that writer must come first. Finding none records
      * the range as any scan does.
@@ -701,11 +701,12 @@ public final class Transaction implements AutoCloseable {
 
     /**
      * True when this transaction's reads can all be validated at commit: always under
-     * SERIALIZABLE; below it, unless a scan went unnoted ({@link #NOTED_ENTRIES}). A column merge
+     * SERIALIZABLE; below it, unless a scan went unnoted or it read more than {@value
+     * #NOTED_ENTRIES} records (a validation re-reads them all, in one batch). A column merge
      * re-applies a change only then.
      */
     boolean readsValidatable() {
-        return !scansDropped;
+        return isolation == Isolation.SERIALIZABLE || !scansDropped && buffer.size() <= NOTED_ENTRIES;
     }
 
     private Entry entry(RecordKey key) {

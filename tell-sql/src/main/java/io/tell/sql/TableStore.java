@@ -266,7 +266,7 @@ public final class TableStore {
         ScanRange range = scanRange(t, new Bounds(from, fromInclusive, to, toInclusive));
         // A point lookup of a unique key goes straight to the row whose rid was last found for
         // it; if that row holds the key, it is the only one (the key is unique), and no range is
-        // recorded for SERIALIZABLE validation (see Transaction.lookupUnique, which the lookup
+        // recorded for read validation (see Transaction.lookupUnique, which the lookup
         // uses otherwise).
         boolean point = limit > 0 && isUniquePoint(t, from, fromInclusive, to, toInclusive);
         RowProjection used = read == null ? null : used(t, read);
@@ -459,7 +459,7 @@ public final class TableStore {
     /**
      * What a read that decodes only {@code wanted} (ascending) through {@code t}'s index (null:
      * the rid tree, keyed on nothing) used of a row: those columns and the key's, whose values put
-     * the row in the range scanned (or kept it out). SERIALIZABLE validation compares only these
+     * the row in the range scanned (or kept it out). Read validation compares only these
      * ({@link RowProjection}), and a column merge leaves them as read ({@link RowMerge}). Kept per
      * index and column array (a plan's arrays live as long as it).
      */
