@@ -75,6 +75,59 @@ class SnapshotIsolationTest {
         }
     }
 
+    /**
+     * A write refused because another transaction of this node has a version in flight waits
+     * for that winner to finish before failing: the retry's snapshot then holds the winner's
+     * commit, rather than meeting its version in flight again.
+     */
+    @Test
+    void theLoserOfAConflictWithAWriterOfThisNodeInItsCommitWaitsForItsOutcome() throws Exception {
+        committedInsert(1, "v0");
+        java.util.concurrent.CountDownLatch applied = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        tm.observeCommits((step, tid) -> {
+            if (step == CommitObserver.Step.APPLIED) { // its version is in the store, not yet reported
+                applied.countDown();
+                try {
+                    release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.Future<?> winner = pool.submit(() -> {
+                try (Transaction t = tm.begin()) {
+                    t.update(D, k(1), b("winner"));
+                    t.commit();
+                }
+                return null;
+            });
+            assertTrue(applied.await(10, java.util.concurrent.TimeUnit.SECONDS));
+            tm.observeCommits(null);
+            Transaction loser = tm.begin();
+            Thread[] loserThread = new Thread[1];
+            java.util.concurrent.Future<TellException> lost = pool.submit(() -> {
+                loserThread[0] = Thread.currentThread();
+                return assertThrows(TellException.class, () -> loser.update(D, k(1), b("loser")));
+            });
+            // The loser waits (parked) for the winner; the winner goes on only then.
+            long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while ((loserThread[0] == null || loserThread[0].getState() != Thread.State.TIMED_WAITING) && System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            assertFalse(lost.isDone(), "the loser failed while the winner was still in its commit");
+            release.countDown();
+            assertSame(ErrorCode.TX_CONFLICT, lost.get(10, java.util.concurrent.TimeUnit.SECONDS).code());
+            assertEquals("winner", read(1), "a transaction begun right after the conflict sees the winner");
+            winner.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            release.countDown();
+            pool.shutdown();
+        }
+    }
+
     @Test
     void aCommitWhosePreconditionChangedWritesNothingAndReportsItsTid() {
         RecordKey guard = new RecordKey("meta", b("dir"));

@@ -58,6 +58,8 @@ final class Committer {
     private boolean decisionInDoubt;
     /** The version of the {@code COMMITTED} entry once this node decided the commit itself; 0 before. */
     private long decidedVersion;
+    /** The writer of the newer version this commit conflicted with, 0 if none is known. */
+    private long winner;
     /** The latest snapshot asked for to learn whether the versions a column merge builds on are committed; null before. */
     private SnapshotDescriptor probe;
     /** Records whose write merges onto newer committed versions ({@link ColumnMerge}). */
@@ -497,6 +499,7 @@ final class Committer {
         Set<Long> theirs = new HashSet<>();
         ColumnMerge.Onto onto = ColumnMerge.onto(e, start, record, theirs);
         if (onto == null || onto.reapplied() && !tx.readsValidatable() || !committed(theirs)) {
+            winner = newest.tid();
             throw conflict(tid, e.key);
         }
         unvalidated |= onto.reapplied() && !serializable;
@@ -560,6 +563,11 @@ final class Committer {
         MvccRecord next = base.record().withNewest(new RowVersion(tid, base.row()), start.lav());
         Expect expect = base.stored() == null ? Expect.ABSENT : Expect.version(base.stored().version());
         return new WriteOp(e.key, next.encode(), expect);
+    }
+
+    /** After a write-write conflict: the writer whose newer version caused it (0: not known). */
+    long winner() {
+        return winner;
     }
 
     private TellException conflict(long tid, RecordKey key) {

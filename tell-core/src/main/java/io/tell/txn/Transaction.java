@@ -604,14 +604,19 @@ public final class Transaction implements AutoCloseable {
                 writes.add(e);
             }
         }
+        Committer committer = new Committer(manager, this, writes);
         try {
-            new Committer(manager, this, writes).commit();
+            committer.commit();
             state = State.COMMITTED;
         } catch (RuntimeException | Error e) {
             // The committer has reverted and reported whatever it started; only a pending
             // commit report is still on its way.
             state = e instanceof TellException te && te.code() == ErrorCode.TX_COMMIT_PENDING
                     ? State.COMMITTED : State.ABORTED;
+            if (e instanceof TellException te && te.code() == ErrorCode.TX_CONFLICT && committer.winner() != 0) {
+                manager.ended(start.tid());
+                manager.awaitEnded(committer.winner());
+            }
             throw e;
         } finally {
             manager.ended(start.tid());
@@ -774,6 +779,7 @@ public final class Transaction implements AutoCloseable {
     private TellException conflictOn(Entry e) {
         rollback();
         manager.hotRecords().conflicted(e.key);
+        manager.awaitEnded(e.record.newest().tid());
         return TellException.of(ErrorCode.TX_CONFLICT, "write-write conflict on " + e.key + ": version "
                 + e.record.newest().tid() + " is newer than snapshot of tid " + start.tid());
     }

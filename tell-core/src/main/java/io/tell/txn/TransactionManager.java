@@ -53,6 +53,9 @@ public final class TransactionManager implements AutoCloseable {
     /** The snapshot of a transaction of this node that started lately (not always the very latest); null before the first. */
     private volatile SnapshotDescriptor latest;
     private final HotRecords hotRecords = new HotRecords();
+    /** How long a loser of a write-write conflict waits for this node's winner to finish ({@link #awaitEnded}). */
+    static final long WINNER_WAIT_MILLIS = 50;
+    private static final long WINNER_POLL_NANOS = 100_000;
     /** Snapshot bases of this node's running transactions by tid, for the lease's lav hold. */
     private final ConcurrentHashMap<Long, Long> running = new ConcurrentHashMap<>();
     private volatile NodeLease lease;
@@ -164,6 +167,20 @@ public final class TransactionManager implements AutoCloseable {
             min = Math.min(min, base);
         }
         return min;
+    }
+
+    /**
+     * After a write-write conflict with {@code winner}'s newer version: waits while {@code winner}
+     * is a transaction of this node still running — in its commit, since its versions are in the
+     * store — at most {@value #WINNER_WAIT_MILLIS} ms. The loser's retry then begins with a
+     * snapshot that holds the winner's outcome instead of meeting its version in flight again
+     * (an abort and a commit-manager round trip each time). Another node's writer is not waited for.
+     */
+    void awaitEnded(long winner) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WINNER_WAIT_MILLIS);
+        while (running.containsKey(winner) && System.nanoTime() - deadline < 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(WINNER_POLL_NANOS);
+        }
     }
 
     /** A transaction of this node ended (committed, aborted or failed). */

@@ -487,6 +487,24 @@ class IsolationSqlTest {
     }
 
     /** Both sessions at {@code level}. */
+    /**
+     * TPC-C's Delivery under SERIALIZABLE: taking the oldest row of a group (ORDER BY … FETCH
+     * FIRST 1 on a composite key) conflicts with no insert of a newer row into that group —
+     * the result depends only on the range up to the row returned.
+     */
+    @Test
+    void takingTheOldestOfAGroupIsNotInvalidatedByANewerInsert() {
+        createTable("CREATE TABLE queue (w INTEGER, d INTEGER, o INTEGER, PRIMARY KEY (w, d, o))",
+                "INSERT INTO queue VALUES (1, 1, 1), (1, 1, 2), (1, 1, 3), (1, 2, 1)");
+        both(Isolation.SERIALIZABLE);
+        assertEquals(1, ((Number) scalar(a, "SELECT o FROM queue WHERE w = 1 AND d = 1 ORDER BY o FETCH FIRST 1 ROWS ONLY")).intValue());
+        exec(a, "DELETE FROM queue WHERE w = 1 AND d = 1 AND o = 1");
+        exec(b, "INSERT INTO queue VALUES (1, 1, 4)");
+        b.commit();
+        a.commit();
+        assertEquals(3L, scalar(a, "SELECT COUNT(*) FROM queue WHERE w = 1 AND d = 1"));
+    }
+
     private void both(Isolation level) {
         a.setIsolation(level);
         b.setIsolation(level);
