@@ -171,7 +171,8 @@ final class ClusterMember {
     }
 
     /**
-     * Group commit, until nothing is pending: decide the logged commits (one batch), mark every
+     * Group commit, one group per run (the next run is queued behind whatever else is due on the
+     * member's thread; at close, until nothing is pending): decide the logged commits (one batch), mark every
      * decided completion done here and acknowledge it, then publish. A completion is durable
      * before it is acknowledged: a commit by its {@code COMMITTED} log entry, which stays until a
      * record naming the tid completed is published (a member that dies in between leaves it to

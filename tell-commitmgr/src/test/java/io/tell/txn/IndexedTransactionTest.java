@@ -234,7 +234,9 @@ class IndexedTransactionTest {
             });
             ExecutorService one = Executors.newSingleThreadExecutor();
             Future<?> first = one.submit(() -> {
-                Transaction tx = nodes.get(0).begin();
+                // SERIALIZABLE: the commit manager decides, so a failure after APPLIED aborts it
+                // (a commit its node decided would stand).
+                Transaction tx = nodes.get(0).begin(Isolation.SERIALIZABLE);
                 tx.put(T, TableIndex.ridKey(firstRid), row(email, "Bern"));
                 tx.commit();
                 return null;
@@ -287,7 +289,10 @@ class IndexedTransactionTest {
         ExecutorService one = Executors.newSingleThreadExecutor();
         try {
             Future<?> givingUp = one.submit(() -> {
-                put(0, 2, "b2@x", "Bern");
+                // SERIALIZABLE: the commit manager decides, so the failure at APPLIED aborts it.
+                Transaction tx = nodes.get(0).begin(Isolation.SERIALIZABLE);
+                tx.put(T, TableIndex.ridKey(2), row("b2@x", "Bern"));
+                tx.commit();
                 return null;
             });
             assertTrue(written.await(10, TimeUnit.SECONDS));

@@ -107,14 +107,14 @@ class SnapshotIsolationTest {
             assertTrue(applied.await(10, java.util.concurrent.TimeUnit.SECONDS));
             tm.observeCommits(null);
             Transaction loser = tm.begin();
-            Thread[] loserThread = new Thread[1];
+            java.util.concurrent.atomic.AtomicReference<Thread> loserThread = new java.util.concurrent.atomic.AtomicReference<>();
             java.util.concurrent.Future<TellException> lost = pool.submit(() -> {
-                loserThread[0] = Thread.currentThread();
+                loserThread.set(Thread.currentThread());
                 return assertThrows(TellException.class, () -> loser.update(D, k(1), b("loser")));
             });
             // The loser waits (parked) for the winner; the winner goes on only then.
             long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-            while ((loserThread[0] == null || loserThread[0].getState() != Thread.State.TIMED_WAITING) && System.nanoTime() < until) {
+            while ((loserThread.get() == null || loserThread.get().getState() != Thread.State.TIMED_WAITING) && System.nanoTime() < until) {
                 Thread.onSpinWait();
             }
             assertFalse(lost.isDone(), "the loser failed while the winner was still in its commit");

@@ -161,8 +161,9 @@ final class Committer {
             observe(CommitObserver.Step.APPLIED);
             manager.merged(merged.size());
         } catch (RuntimeException | Error e) {
-            if (decisionInDoubt && settleDecision(tid, e)) {
-                manager.awaitDecidedReport(tid, decidedVersion); // the batch landed: committed
+            if (decidedVersion > 0 || decisionInDoubt && settleDecision(tid, e)) {
+                // Decided (the batch landed, whatever failed after it): committed, never undone.
+                manager.awaitDecidedReport(tid, decidedVersion);
                 return;
             }
             undoQuietly(indexes);

@@ -274,8 +274,8 @@ final class IndexWriter {
 
     private TellException undecided(Change c) {
         return TellException.of(ErrorCode.TX_CONFLICT, "unique index " + c.index().name() + " key "
-                + java.util.HexFormat.of().formatHex(c.key()) + " is being claimed by a transaction that has not"
-                + " committed yet (transaction " + start.tid() + "); retry");
+                + java.util.HexFormat.of().formatHex(c.key()) + " is held or being claimed by a transaction whose"
+                + " outcome this one cannot see yet (transaction " + start.tid() + "); retry");
     }
 
     private TellException violation(Change c) {

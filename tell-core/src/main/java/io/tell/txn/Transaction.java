@@ -28,7 +28,8 @@ public final class Transaction implements AutoCloseable {
     /**
      * Index entries of scans a transaction below SERIALIZABLE notes at most, so that a commit
      * whose column merge re-applies a change can validate them; a transaction that scans more
-     * (an analytical query) keeps none and merges no re-applied change.
+     * (an analytical query), or reads more records than this, keeps none and merges no
+     * re-applied change.
      */
     public static final int NOTED_ENTRIES = 10_000;
 

@@ -424,6 +424,11 @@ public final class TransactionManager implements AutoCloseable {
         } catch (ExecutionException e) {
             TellException failure = TellException.unwrap(e.getCause());
             // A commit its node decided is durable: whatever the report meets, it is not undone.
+            // Refused for good, it stays unacknowledged, so that closing leaves the lease to
+            // expire and recovery completes the tid from its COMMITTED entry.
+            if (outcome == Outcome.DECIDED && !failure.retriable() && failure.code() != ErrorCode.INTERNAL) {
+                unacknowledged.add(CompletableFuture.failedFuture(failure));
+            }
             if (outcome == Outcome.DECIDED
                     || failure.code() != ErrorCode.TX_FENCED && (failure.retriable() || failure.code() == ErrorCode.INTERNAL)) {
                 throw TellException.of(ErrorCode.TX_COMMIT_PENDING, "commit of tid " + tid

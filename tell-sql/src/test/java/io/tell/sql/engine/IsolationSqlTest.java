@@ -486,7 +486,6 @@ class IsolationSqlTest {
         }
     }
 
-    /** Both sessions at {@code level}. */
     /**
      * TPC-C's Delivery under SERIALIZABLE: taking the oldest row of a group (ORDER BY … FETCH
      * FIRST 1 on a composite key) conflicts with no insert of a newer row into that group —
@@ -505,6 +504,7 @@ class IsolationSqlTest {
         assertEquals(3L, scalar(a, "SELECT COUNT(*) FROM queue WHERE w = 1 AND d = 1"));
     }
 
+    /** Both sessions at {@code level}. */
     private void both(Isolation level) {
         a.setIsolation(level);
         b.setIsolation(level);
