@@ -267,6 +267,7 @@ final class ClusterMember {
             return;
         }
         List<WriteResult> results = store.writeAll(ops);
+        boolean polled = false;
         for (int i = 0; i < logged.size(); i++) {
             Pending p = logged.get(i);
             if (results.get(i) instanceof WriteResult.Written w) {
@@ -275,10 +276,12 @@ final class ClusterMember {
                 continue;
             }
             Versioned now = store.get(TxLog.DOMAIN, TxLog.key(p.tid()));
-            if (now == null && !completed(p.tid())) {
+            if (now == null && !polled && !completed(p.tid())) {
                 // A member that decided it may have published it and deleted the entry, then died
                 // before answering; the report came here before this member merged that record.
+                // One read of the others' records serves the whole batch.
                 poll(true);
+                polled = true;
             }
             if (now != null && TxLog.decode(now.value()).state() == TxLog.State.COMMITTED || now == null && completed(p.tid())) {
                 decided.add(p.tid()); // decided by an earlier attempt of this report
