@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** A writer of a record its node lately lost a conflict on gives up at its next read once another writer's version shows. */
 class HotRecordsTest {
@@ -36,10 +38,16 @@ class HotRecordsTest {
 
     @BeforeEach
     void setUp() {
+        open(Buffering.TRANSACTION);
+    }
+
+    /** A new store and node buffering as {@code buffering} (the store's first node fixes whether it keeps version sets). */
+    private void open(Buffering buffering) {
         mem = RecordStores.open("mem:");
         store = new CountingRecordStore(mem);
         cm = LocalCommitManager.open(mem, LocalCommitManager.Options.embedded());
         tm = new TransactionManager(store, cm, "pn-hot");
+        tm.useBuffering(buffering, 1000, 1000);
         for (int i = 0; i < 10; i++) {
             int key = i;
             tm.run(1, tx -> {
@@ -88,8 +96,12 @@ class HotRecordsTest {
         tm.run(1, tx -> tx.update(D, k(key), v(value)));
     }
 
-    @Test
-    void aWriterOfAHotRecordGivesUpAtItsNextReadAtNoRoundTripOfItsOwn() {
+    /** Also through a shared buffer: its store calls carry the check as well. */
+    @ParameterizedTest
+    @EnumSource(value = Buffering.class, names = {"TRANSACTION", "SYNCED"})
+    void aWriterOfAHotRecordGivesUpAtItsNextReadAtNoRoundTripOfItsOwn(Buffering buffering) {
+        tearDown();
+        open(buffering);
         makeHot(1);
         Transaction a = tm.begin();
         assertTrue(a.update(D, k(1), v(10)));

@@ -300,6 +300,39 @@ class SharedBufferTest {
     }
 
     /**
+     * A record a transaction asks to read along (the SQL layer's catalog check) rides in the
+     * first store call its reads through the buffer make, and waits for one while the buffer
+     * serves everything.
+     */
+    @Test
+    void aRecordReadAlongRidesTheBuffersStoreCall() {
+        CountingRecordStore counted = new CountingRecordStore(store);
+        TransactionManager reader = new TransactionManager(counted, cm, "pn-counted");
+        reader.useBuffering(Buffering.SYNCED, 100, 1000);
+        nodes.add(reader);
+        fund(reader);
+        RecordKey directory = new RecordKey("other", key(1));
+        reader.run(1, tx -> {
+            tx.insert(directory.domain(), directory.key(), amount(1));
+            return null;
+        });
+        long stored = TellException.join(store.getAsync(directory)).version();
+        for (int i = 0; i < 5; i++) { // the unit's set moved under the funding: kept again once read unchanged
+            assertEquals(BALANCE, balance(reader, 2));
+        }
+        try (Transaction tx = reader.beginReadOnly()) {
+            tx.readAlong(directory);
+            CountingRecordStore.Counts before = counted.counts();
+            assertEquals(BALANCE, amountOf(tx.get(T, key(2))));
+            assertEquals(-1, tx.alongVersion(), "served from the buffer: nothing read along yet");
+            assertEquals(BALANCE, amountOf(tx.get(T, key(20))));
+            assertEquals(stored, tx.alongVersion(), "read along with the fetch");
+            assertEquals(1, counted.counts().minus(before).reads(), "no store call of its own");
+            tx.commit();
+        }
+    }
+
+    /**
      * A copy taken while a writer's version was in the record, the writer failing and reverting
      * afterwards without moving the unit's version set: a snapshot that counts the aborted tid
      * as completed must not see its version through the copy.

@@ -31,9 +31,10 @@ import java.util.concurrent.atomic.LongAdder;
  * without a bump: such copies are re-read.) A transaction reads each unit's set at most once
  * ({@link TxUnits}): one read serves every later read of the unit in the transaction. Sets ride
  * in the batches that fetch records, with, on a transaction's first fetch, the sets of the units
- * whose copies recently proved good ({@link #stableUnits}); a set is read on its own before the
- * records only when every record asked for has a copy in a unit whose copies have not lately
- * proved stale.
+ * whose sets the node lately read unchanged ({@link #stableUnits}); a set is read on its own
+ * before the records only when every record asked for has a copy in a unit not lately found
+ * changed. Copies of records in units whose sets keep changing are not kept at all: they would
+ * never serve, and keeping them costs the node CPU and memory on every fetch.
  *
  * <p>The buffer never needs invalidating for correctness; a node drops what its own commits wrote
  * only so that the next reader does not fetch twice. Size is bounded by dropping arbitrary
@@ -44,8 +45,27 @@ final class SharedRecordBuffer {
     record Read(Versioned stored, boolean buffered) {
     }
 
+    /**
+     * The records asked for, in order, and the riders as read by the first store call the read
+     * made (null when it made none: everything came from the buffer).
+     */
+    record Fetched(List<Read> reads, List<Versioned> riders) {
+    }
+
     /** A copy, the snapshot it is good for, its unit's set version read before it (-1: unknown), and whether it is settled. */
     private record Cached(Versioned stored, SnapshotDescriptor goodFor, long unitVersion, boolean settled) {
+    }
+
+    /**
+     * A unit's set as this node last read it, and a score: up by one each time the set was read
+     * unchanged since, down by four each time it had moved, within ±16. A unit above zero is
+     * stable, worth reading ahead; below zero, written too often for copies of its records to be
+     * worth keeping (TPC-C's STOCK against its ITEM).
+     */
+    private record UnitHistory(long version, int score) {
+        UnitHistory next(long now) {
+            return new UnitHistory(now, Math.max(-16, Math.min(16, score + (now == version ? 1 : -4))));
+        }
     }
 
     /** The version sets one transaction has read since it got its snapshot, by unit. */
@@ -56,18 +76,15 @@ final class SharedRecordBuffer {
 
     /** Stable units read along with a transaction's first fetch, at most. */
     static final int PREFETCHED_UNITS = 32;
-    /** Units whose record of copies proving good or stale is kept, at most. */
+    /** Units whose sets' history is kept, at most. */
     private static final int TRACKED_UNITS = 4096;
 
     private final RecordStore store;
     private final VersionSets sets;
     private final int capacity;
     private final Map<RecordKey, Cached> entries = new ConcurrentHashMap<>();
-    /**
-     * Per unit, how its copies fared when its set was read: up by one for each copy found good,
-     * down by four for each found stale. A unit above zero is stable: worth reading ahead.
-     */
-    private final Map<RecordKey, Integer> unitScores = new ConcurrentHashMap<>();
+    /** Per unit, its set as this node last read it and how its reads have fared ({@link UnitHistory}). */
+    private final Map<RecordKey, UnitHistory> history = new ConcurrentHashMap<>();
     /** The newest snapshot this node has been handed: every tid it sees had completed before any read sent now. */
     private volatile SnapshotDescriptor newest = SnapshotDescriptor.ofBase(0);
     private final LongAdder hits = new LongAdder();
@@ -92,9 +109,10 @@ final class SharedRecordBuffer {
     /**
      * The records of {@code keys} for a reader at {@code v} whose version sets so far are
      * {@code units}: from the buffer where good, else from the store (one round trip; two when a
-     * set is worth reading first).
+     * set is worth reading first). {@code riders}, records the transaction wants read along
+     * (never buffered), ride in the first store call, if there is one.
      */
-    List<Read> read(List<RecordKey> keys, SnapshotDescriptor v, TxUnits units) {
+    Fetched read(List<RecordKey> keys, SnapshotDescriptor v, TxUnits units, List<RecordKey> riders) {
         Read[] out = new Read[keys.size()];
         List<Integer> stale = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
@@ -107,19 +125,21 @@ final class SharedRecordBuffer {
             }
         }
         if (stale.isEmpty()) {
-            return List.of(out);
+            return new Fetched(List.of(out), null);
         }
+        List<Versioned> riding = null;
         if (sets != null) {
             stale = serveByUnits(keys, stale, v, units, out);
             if (!stale.isEmpty() && worthReadingUnitsFirst(keys, stale, units)) {
-                readUnits(unknownUnits(keys, stale, units), units);
+                riding = readUnits(unknownUnits(keys, stale, units), units, riders);
                 stale = serveByUnits(keys, stale, v, units, out);
             }
         }
         if (!stale.isEmpty()) {
-            fetch(keys, stale, units, out);
+            List<Versioned> got = fetch(keys, stale, units, out, riding == null ? riders : List.of());
+            riding = riding == null ? got : riding;
         }
-        return List.of(out);
+        return new Fetched(List.of(out), riding);
     }
 
     /** Serves the keys at {@code positions} whose copies the transaction's sets vouch for; returns the others. */
@@ -137,9 +157,7 @@ final class SharedRecordBuffer {
                 entries.put(k, new Cached(c.stored, v, c.unitVersion, true));
                 out[i] = new Read(c.stored, true);
                 unitHits.increment();
-                score(unit, true);
             } else {
-                score(unit, false);
                 left.add(i);
             }
         }
@@ -154,8 +172,7 @@ final class SharedRecordBuffer {
         for (int i : positions) {
             Cached c = entries.get(keys.get(i));
             RecordKey unit = sets.unitOf(keys.get(i));
-            if (c == null || !c.settled || c.unitVersion < 0 || units.versions.containsKey(unit)
-                    || unitScores.getOrDefault(unit, 0) < 0) {
+            if (c == null || !c.settled || c.unitVersion < 0 || units.versions.containsKey(unit) || score(unit) < 0) {
                 return false;
             }
         }
@@ -174,20 +191,36 @@ final class SharedRecordBuffer {
         return new ArrayList<>(out);
     }
 
-    private void readUnits(List<RecordKey> unitKeys, TxUnits units) {
-        List<Versioned> got = TellException.join(store.getAllAsync(unitKeys));
+    /** Reads the sets of {@code unitKeys} with {@code riders} after them; returns the riders as read. */
+    private List<Versioned> readUnits(List<RecordKey> unitKeys, TxUnits units, List<RecordKey> riders) {
+        List<Versioned> got = TellException.join(store.getAllAsync(concat(unitKeys, riders)));
         for (int u = 0; u < unitKeys.size(); u++) {
-            units.versions.put(unitKeys.get(u), got.get(u) == null ? 0L : got.get(u).version());
+            long version = got.get(u) == null ? 0L : got.get(u).version();
+            units.versions.put(unitKeys.get(u), version);
+            noteSet(unitKeys.get(u), version);
         }
+        return got.subList(unitKeys.size(), got.size());
+    }
+
+    private static List<RecordKey> concat(List<RecordKey> a, List<RecordKey> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        List<RecordKey> out = new ArrayList<>(a.size() + b.size());
+        out.addAll(a);
+        out.addAll(b);
+        return out;
     }
 
     /**
      * Fetches the records at {@code positions} in one batch, with the sets the transaction has
      * not read of their units (and, on its first fetch, of the node's stable units). A copy's
      * unit version is one read before it: by an earlier batch of the transaction, or earlier in
-     * this batch when the store runs a batch in order (sets are put first).
+     * this batch when the store runs a batch in order (sets are put first). {@code riders} go
+     * last; returns them as read.
      */
-    private void fetch(List<RecordKey> keys, List<Integer> positions, TxUnits units, Read[] out) {
+    private List<Versioned> fetch(List<RecordKey> keys, List<Integer> positions, TxUnits units, Read[] out,
+                                  List<RecordKey> riders) {
         List<RecordKey> records = new ArrayList<>(positions.size());
         for (int i : positions) {
             records.add(keys.get(i));
@@ -205,45 +238,51 @@ final class SharedRecordBuffer {
             }
         }
         boolean inOrder = store.ordersBatches();
-        List<RecordKey> batch = new ArrayList<>(unitKeys.size() + records.size());
+        List<RecordKey> batch = new ArrayList<>(unitKeys.size() + records.size() + riders.size());
         batch.addAll(unitKeys);
         batch.addAll(records);
+        batch.addAll(riders);
         SnapshotDescriptor goodFor = newest; // taken before the read is sent
         List<Versioned> got = TellException.join(store.getAllAsync(batch));
         Map<RecordKey, Long> read = new HashMap<>();
         for (int u = 0; u < unitKeys.size(); u++) {
-            read.put(unitKeys.get(u), got.get(u) == null ? 0L : got.get(u).version());
+            long version = got.get(u) == null ? 0L : got.get(u).version();
+            read.put(unitKeys.get(u), version);
+            noteSet(unitKeys.get(u), version);
         }
         for (int j = 0; j < records.size(); j++) {
             RecordKey k = records.get(j);
             Versioned stored = got.get(unitKeys.size() + j);
-            long unitVersion = -1;
-            if (sets != null) {
-                RecordKey unit = sets.unitOf(k);
-                Long before = units.versions.get(unit);
-                Long now = read.get(unit);
-                Cached old = entries.get(k);
-                if (now != null && old != null && old.settled && old.unitVersion >= 0) {
-                    score(unit, now == old.unitVersion); // would the copy have been good?
-                }
-                unitVersion = before != null ? before : inOrder && now != null ? now : -1;
-            }
-            remember(k, new Cached(stored, goodFor, unitVersion, settled(stored, goodFor)));
             out[positions.get(j)] = new Read(stored, false);
             misses.increment();
+            if (sets == null) {
+                remember(k, new Cached(stored, goodFor, -1, settled(stored, goodFor)));
+                continue;
+            }
+            RecordKey unit = sets.unitOf(k);
+            if (score(unit) < 0) {
+                entries.remove(k); // written too often to be worth keeping
+                continue;
+            }
+            Long before = units.versions.get(unit);
+            Long now = read.get(unit);
+            long unitVersion = before != null ? before : inOrder && now != null ? now : -1;
+            remember(k, new Cached(stored, goodFor, unitVersion, settled(stored, goodFor)));
         }
         units.versions.putAll(read);
+        int ridersAt = unitKeys.size() + records.size();
+        return got.subList(ridersAt, got.size());
     }
 
-    /** The units worth reading ahead, best first: those whose copies have proved good lately. */
+    /** The units worth reading ahead, best first: those whose sets have lately been read unchanged. */
     private List<RecordKey> stableUnits() {
-        List<Map.Entry<RecordKey, Integer>> good = new ArrayList<>();
-        for (Map.Entry<RecordKey, Integer> e : unitScores.entrySet()) {
-            if (e.getValue() > 0) {
+        List<Map.Entry<RecordKey, UnitHistory>> good = new ArrayList<>();
+        for (Map.Entry<RecordKey, UnitHistory> e : history.entrySet()) {
+            if (e.getValue().score() > 0) {
                 good.add(e);
             }
         }
-        good.sort((a, b) -> Integer.compare(b.getValue(), a.getValue()));
+        good.sort((a, b) -> Integer.compare(b.getValue().score(), a.getValue().score()));
         List<RecordKey> out = new ArrayList<>();
         for (int i = 0; i < Math.min(PREFETCHED_UNITS, good.size()); i++) {
             out.add(good.get(i).getKey());
@@ -251,14 +290,21 @@ final class SharedRecordBuffer {
         return out;
     }
 
-    private void score(RecordKey unit, boolean good) {
-        if (unitScores.size() >= TRACKED_UNITS && !unitScores.containsKey(unit)) {
-            unitScores.keySet().removeIf(u -> unitScores.getOrDefault(u, 0) <= 0);
-            if (unitScores.size() >= TRACKED_UNITS) {
+    /** The unit's score; zero for one not judged yet. */
+    private int score(RecordKey unit) {
+        UnitHistory h = history.get(unit);
+        return h == null ? 0 : h.score();
+    }
+
+    /** This node read {@code unit}'s set at {@code version}. */
+    private void noteSet(RecordKey unit, long version) {
+        if (history.size() >= TRACKED_UNITS && !history.containsKey(unit)) {
+            history.values().removeIf(h -> h.score() <= 0);
+            if (history.size() >= TRACKED_UNITS) {
                 return;
             }
         }
-        unitScores.merge(unit, good ? 1 : -4, (a, b) -> Math.max(-16, Math.min(16, a + b)));
+        history.merge(unit, new UnitHistory(version, 0), (old, ignored) -> old.next(version));
     }
 
     /** Drops the entries of {@code keys} (this node wrote them, or tried to). */

@@ -286,19 +286,9 @@ public final class Transaction implements AutoCloseable {
      * when a watched record shows a version this snapshot does not see.
      */
     private List<Entry> fetchFromStore(List<RecordKey> missing) {
-        RecordKey rider = along;
         List<Entry> checked = watched.current();
-        List<RecordKey> asked = missing;
-        if (rider != null || !checked.isEmpty()) {
-            asked = new ArrayList<>(missing);
-            if (rider != null) {
-                asked.add(rider);
-            }
-            for (Entry e : checked) {
-                asked.add(e.key);
-            }
-        }
-        List<RecordKey> ask = asked;
+        List<RecordKey> riders = riders(checked);
+        List<RecordKey> ask = riders.isEmpty() ? missing : concat(missing, riders);
         List<Versioned> got = guard(() -> ask.size() == 1
                 ? java.util.Collections.singletonList(TellException.join(manager.store().getAsync(ask.get(0))))
                 : TellException.join(manager.store().getAllAsync(ask)));
@@ -306,8 +296,29 @@ public final class Transaction implements AutoCloseable {
         for (int i = 0; i < missing.size(); i++) {
             fetched.add(new Entry(missing.get(i), got.get(i)));
         }
-        int next = missing.size();
-        if (rider != null) {
+        takeRiders(checked, got.subList(missing.size(), got.size()));
+        return fetched;
+    }
+
+    /** The records to read along with the next store call: the one {@link #readAlong} asked for, then the {@code checked} ones. */
+    private List<RecordKey> riders(List<Entry> checked) {
+        if (along == null && checked.isEmpty()) {
+            return List.of();
+        }
+        List<RecordKey> riders = new ArrayList<>(checked.size() + 1);
+        if (along != null) {
+            riders.add(along);
+        }
+        for (Entry e : checked) {
+            riders.add(e.key);
+        }
+        return riders;
+    }
+
+    /** Takes what {@link #riders} asked for, as read ({@code got}, in order). */
+    private void takeRiders(List<Entry> checked, List<Versioned> got) {
+        int next = 0;
+        if (along != null) {
             Versioned v = got.get(next++);
             along = null;
             alongVersion = v == null ? 0 : v.version();
@@ -315,7 +326,13 @@ public final class Transaction implements AutoCloseable {
         if (!checked.isEmpty()) {
             checkWatched(checked, got.subList(next, got.size()));
         }
-        return fetched;
+    }
+
+    private static List<RecordKey> concat(List<RecordKey> a, List<RecordKey> b) {
+        List<RecordKey> out = new ArrayList<>(a.size() + b.size());
+        out.addAll(a);
+        out.addAll(b);
+        return out;
     }
 
     /** Fails with the conflict when a watched record, as just read ({@code now}, in order), has a version this snapshot does not see. */
@@ -333,15 +350,21 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
-    /** The records of {@code missing} through the node's shared buffer. */
+    /** The records of {@code missing} through the node's shared buffer, with the riders of {@link #fetchFromStore} if it calls the store. */
     private List<Entry> fetchThrough(SharedRecordBuffer shared, List<RecordKey> missing) {
         if (units == null) {
             units = new SharedRecordBuffer.TxUnits();
         }
-        List<SharedRecordBuffer.Read> got = guard(() -> shared.read(missing, start.snapshot(), units));
+        List<Entry> checked = watched.current();
+        List<RecordKey> riders = riders(checked);
+        SharedRecordBuffer.Fetched got = guard(() -> shared.read(missing, start.snapshot(), units, riders));
         List<Entry> fetched = new ArrayList<>(missing.size());
         for (int i = 0; i < missing.size(); i++) {
-            fetched.add(new Entry(missing.get(i), got.get(i).stored(), got.get(i).buffered()));
+            SharedRecordBuffer.Read read = got.reads().get(i);
+            fetched.add(new Entry(missing.get(i), read.stored(), read.buffered()));
+        }
+        if (got.riders() != null) {
+            takeRiders(checked, got.riders());
         }
         return fetched;
     }
@@ -579,7 +602,7 @@ public final class Transaction implements AutoCloseable {
      * records that are not buffered yet, at no round trip of its own; {@link #alongVersion()}
      * then gives its store version. The SQL layer checks the catalog's directory so: a statement
      * runs on the catalog it has cached and the check arrives with the statement's first rows.
-     * Reads through the node's shared buffer, and index leaves, do not carry it.
+     * Index leaves do not carry it, nor does a read the node's shared buffer serves entirely.
      */
     public void readAlong(RecordKey key) {
         checkActive();
@@ -857,9 +880,7 @@ public final class Transaction implements AutoCloseable {
         if (!e.written) {
             e.written = true;
             written.add(e);
-            if (sharedBuffer() == null) { // reads through the shared buffer do not carry the check
-                watched.consider(e, manager.hotRecords());
-            }
+            watched.consider(e, manager.hotRecords());
         }
     }
 
