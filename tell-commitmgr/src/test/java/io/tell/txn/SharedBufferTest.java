@@ -1,6 +1,7 @@
 package io.tell.txn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -297,6 +298,48 @@ class SharedBufferTest {
         assertEquals(55, balance(plain, 5));
         set(writer, 7, 70);
         assertEquals(70, balance(reader, 7), "the reader's own bump did not hide another node's later write");
+    }
+
+    /**
+     * A node that asks for the best buffering (the default over a store) gets version sets on a
+     * new store that runs batches in order, and the transaction buffer where the store keeps no
+     * sets or cannot order a commit's bumps behind its writes; a store so decided stays so.
+     */
+    @Test
+    void theBestBufferingIsSyncedWhereTheStoreOrdersBatchesAndKeepsVersionSets() {
+        TransactionManager first = new TransactionManager(store, cm, "pn-best");
+        nodes.add(first);
+        assertSame(Buffering.SYNCED, first.useBestBuffering(100, 1000));
+        fund(first);
+        assertEquals(BALANCE, balance(first, 1));
+        assertEquals(BALANCE, balance(first, 1));
+        assertTrue(first.sharedBufferCounts()[2] > 0, "reads go through the shared buffer");
+
+        RecordStore plain = RecordStores.open("mem:");
+        RecordStore unordered = new io.tell.store.ForwardingRecordStore(RecordStores.open("mem:")) {
+            @Override
+            public boolean ordersBatches() {
+                return false;
+            }
+        };
+        try (LocalCommitManager plainCm = LocalCommitManager.open(plain, LocalCommitManager.Options.embedded());
+             LocalCommitManager unorderedCm = LocalCommitManager.open(unordered, LocalCommitManager.Options.embedded())) {
+            TransactionManager keepsNone = new TransactionManager(plain, plainCm, "pn-tx");
+            keepsNone.useBuffering(Buffering.TRANSACTION, 100, 1000);
+            TransactionManager late = new TransactionManager(plain, plainCm, "pn-late");
+            assertSame(Buffering.TRANSACTION, late.useBestBuffering(100, 1000), "the store's first node chose none");
+            TransactionManager onUnordered = new TransactionManager(unordered, unorderedCm, "pn-unordered");
+            assertSame(Buffering.TRANSACTION, onUnordered.useBestBuffering(100, 1000));
+            TellException e = assertThrows(TellException.class,
+                    () -> new TransactionManager(unordered, unorderedCm, "pn-synced").useBuffering(Buffering.SYNCED, 100, 1000));
+            assertSame(ErrorCode.BAD_CONFIGURATION, e.code(), "the first node fixed the unordered store to keep none");
+            keepsNone.close();
+            late.close();
+            onUnordered.close();
+        } finally {
+            plain.close();
+            unordered.close();
+        }
     }
 
     /**

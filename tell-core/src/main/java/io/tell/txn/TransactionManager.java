@@ -263,7 +263,24 @@ public final class TransactionManager implements AutoCloseable {
      * {@link Buffering#SYNCED} on a store that keeps no version sets.
      */
     public synchronized void useBuffering(Buffering buffering, int unitSize, int capacity) {
-        VersionSets sets = VersionSets.open(store, buffering == Buffering.SYNCED, unitSize);
+        use(buffering, VersionSets.open(store, buffering == Buffering.SYNCED, unitSize), capacity);
+    }
+
+    /**
+     * {@link Buffering#SYNCED} where it pays and the store allows it, else
+     * {@link Buffering#TRANSACTION}; returns the one chosen. Synced needs a store that runs a
+     * batch in order (a commit's bumps then ride in its apply batch at no call of their own) and
+     * that keeps version sets, as a new store does when this node is its first. Call before the
+     * first transaction; {@code unitSize} and {@code capacity} as for {@link #useBuffering}.
+     */
+    public synchronized Buffering useBestBuffering(int unitSize, int capacity) {
+        VersionSets sets = VersionSets.decide(store, store.ordersBatches(), unitSize);
+        Buffering chosen = sets != null && store.ordersBatches() ? Buffering.SYNCED : Buffering.TRANSACTION;
+        use(chosen, sets, capacity);
+        return chosen;
+    }
+
+    private void use(Buffering buffering, VersionSets sets, int capacity) {
         versionSets = sets;
         versionSetsKnown = true;
         shared = buffering == Buffering.TRANSACTION ? null

@@ -41,9 +41,24 @@ final class VersionSets {
 
     /**
      * The store's setting, fixed by the first node that asks: version sets of units of
-     * {@code unitSize} records when {@code wanted}, none otherwise. Null when the store keeps none.
+     * {@code unitSize} records when {@code wanted}, none otherwise. Null when the store keeps none;
+     * {@link ErrorCode#BAD_CONFIGURATION} when {@code wanted} and it keeps none.
      */
     static VersionSets open(RecordStore store, boolean wanted, int unitSize) {
+        VersionSets sets = decide(store, wanted, unitSize);
+        if (sets == null && wanted) {
+            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "buffer=synced needs version sets, and this store keeps none: "
+                    + "its first node chose otherwise, and nodes that do not bump version sets may be running; "
+                    + "use buffer=tx or buffer=shared here, or start every node of a new store with buffer=synced");
+        }
+        return sets;
+    }
+
+    /**
+     * As {@link #open}, except that a store that keeps none gives null whatever is
+     * {@code wanted}: version sets where the store keeps them or this node decides for it.
+     */
+    static VersionSets decide(RecordStore store, boolean wanted, int unitSize) {
         if (unitSize < 1) {
             throw new IllegalArgumentException("cache unit size must be positive: " + unitSize);
         }
@@ -55,11 +70,6 @@ final class VersionSets {
         int size = stored == null || stored.value().length != 4 ? -1 : ByteBuffer.wrap(stored.value()).getInt();
         if (size < 0) {
             throw TellException.of(ErrorCode.CORRUPT_DATA, "malformed version-set setting " + SETTING);
-        }
-        if (size == 0 && wanted) {
-            throw TellException.of(ErrorCode.BAD_CONFIGURATION, "buffer=synced needs version sets, and this store keeps none: "
-                    + "its first node chose otherwise, and nodes that do not bump version sets may be running; "
-                    + "use buffer=tx or buffer=shared here, or start every node of a new store with buffer=synced");
         }
         return size == 0 ? null : new VersionSets(size);
     }

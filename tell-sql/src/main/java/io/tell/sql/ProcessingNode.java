@@ -70,7 +70,11 @@ public final class ProcessingNode implements AutoCloseable {
         this.transactions = new TransactionManager(store, commitManager, nodeId);
         try {
             TellUrl.Buffer buffer = url.buffer();
-            transactions.useBuffering(buffer.mode(), buffer.unitSize(), buffer.capacity());
+            if (buffer.mode() == null) {
+                transactions.useBestBuffering(buffer.unitSize(), buffer.capacity());
+            } else {
+                transactions.useBuffering(buffer.mode(), buffer.unitSize(), buffer.capacity());
+            }
         } catch (RuntimeException e) {
             transactions.close();
             rawCommitManager.close();

@@ -30,8 +30,10 @@ import java.util.List;
  * Either form takes {@code gc=on} (e.g. {@code jdbc:tell:mem:shop?gc=on}): the node then hosts a
  * background sweeper ({@link io.tell.gc.Sweeper}), active while it holds the cluster-wide lease.
  * Off by default. Either form also takes {@code buffer=tx|shared|synced} (how the node buffers
- * records, {@link io.tell.txn.Buffering}; default {@code tx}), {@code bufferUnit=N} (records per
- * cache unit of version sets, default {@value #DEFAULT_BUFFER_UNIT}) and {@code bufferSize=N}
+ * records, {@link io.tell.txn.Buffering}; by default {@code tx} embedded, and over a store
+ * {@code synced} where it runs a batch in order and keeps version sets — a new standalone Redis
+ * does — else {@code tx}), {@code bufferUnit=N} (records per
+ * cache unit of version sets, default {@value #DEFAULT_BUFFER_UNIT}: about a table each) and {@code bufferSize=N}
  * (entries of a shared buffer, default {@value #DEFAULT_BUFFER_SIZE}), and {@code parallelism=N}:
  * how many threads one query's scans of large tables may run on (default 1: none but the
  * caller's; an OLAP pool's server sets the machine's cores, {@code docs/server.md}).
@@ -40,14 +42,18 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
                       boolean gc, int leaseMs, String cmSecretFile, String cmTlsCa, Buffer buffer, int parallelism) {
     public static final String PREFIX = "jdbc:tell:";
     public static final int DEFAULT_LEASE_MS = 3000;
-    public static final int DEFAULT_BUFFER_UNIT = 100;
+    public static final int DEFAULT_BUFFER_UNIT = 1_000_000;
     public static final int DEFAULT_BUFFER_SIZE = 200_000;
     public static final int MAX_PARALLELISM = 256;
 
-    /** How the node buffers records: the strategy, records per cache unit, and the shared buffer's bound. */
+    /**
+     * How the node buffers records: the strategy (null: the best the store allows,
+     * {@link io.tell.txn.TransactionManager#useBestBuffering}), records per cache unit, and the
+     * shared buffer's bound.
+     */
     public record Buffer(io.tell.txn.Buffering mode, int unitSize, int capacity) {
-        static Buffer defaults() {
-            return new Buffer(io.tell.txn.Buffering.TRANSACTION, DEFAULT_BUFFER_UNIT, DEFAULT_BUFFER_SIZE);
+        static Buffer defaults(boolean embedded) {
+            return new Buffer(embedded ? io.tell.txn.Buffering.TRANSACTION : null, DEFAULT_BUFFER_UNIT, DEFAULT_BUFFER_SIZE);
         }
 
         /** This with {@code option} applied; null when it is not a buffer option. */
@@ -93,7 +99,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             int q = rest.indexOf('?');
             boolean gc = false;
             int parallelism = 1;
-            Buffer buffer = Buffer.defaults();
+            Buffer buffer = Buffer.defaults(true);
             if (q >= 0) {
                 for (String option : rest.substring(q + 1).split("&")) {
                     Buffer b = buffer.with(url, option);
@@ -124,7 +130,7 @@ public record TellUrl(String text, String storeUrl, String commitManagers, boole
             boolean gc = false;
             int leaseMs = DEFAULT_LEASE_MS;
             int parallelism = 1;
-            Buffer buffer = Buffer.defaults();
+            Buffer buffer = Buffer.defaults(false);
             if (q >= 0) {
                 for (String option : rest.substring(q + 1).split("&")) {
                     Buffer b = buffer.with(url, option);

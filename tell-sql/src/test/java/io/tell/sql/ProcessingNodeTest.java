@@ -42,6 +42,8 @@ class ProcessingNodeTest {
         }
         assertEquals(new TellUrl.Buffer(io.tell.txn.Buffering.TRANSACTION, TellUrl.DEFAULT_BUFFER_UNIT, TellUrl.DEFAULT_BUFFER_SIZE),
                 mem.buffer());
+        assertEquals(new TellUrl.Buffer(null, TellUrl.DEFAULT_BUFFER_UNIT, TellUrl.DEFAULT_BUFFER_SIZE), redis.buffer(),
+                "over a store the node takes the best buffering the store allows");
         assertEquals(new TellUrl.Buffer(io.tell.txn.Buffering.SYNCED, 10, 500),
                 TellUrl.parse("jdbc:tell:redis://h:1?cm=c:1&buffer=synced&bufferUnit=10&bufferSize=500").buffer());
         assertEquals("redis://h:1", TellUrl.parse("jdbc:tell:redis://h:1?cm=c:1&buffer=shared").storeUrl());
@@ -66,6 +68,8 @@ class ProcessingNodeTest {
             assertSame(ErrorCode.BAD_CONFIGURATION, e.code());
             assertTrue(e.getMessage().contains("buffer=synced"), e.getMessage());
             first.transactions().useBuffering(io.tell.txn.Buffering.SHARED, 10, 100); // needs none
+            assertSame(io.tell.txn.Buffering.TRANSACTION, first.transactions().useBestBuffering(10, 100),
+                    "the default falls back where the store keeps no version sets");
         }
         try (ProcessingNode synced = ProcessingNode.connect("jdbc:tell:mem:?buffer=synced")) {
             SqlSession s = synced.openSession();
