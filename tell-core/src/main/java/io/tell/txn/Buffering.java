@@ -7,7 +7,10 @@ import java.util.Locale;
  * {@code docs/transactions.md}, "Buffering").
  */
 public enum Buffering {
-    /** Each transaction keeps what it read for its own re-reads; nothing is shared (the default). */
+    /**
+     * Each transaction keeps what it read for its own re-reads; nothing is shared (the default
+     * embedded, and over a store that cannot take {@link #SYNCED}).
+     */
     TRANSACTION("tx"),
     /**
      * A record buffer shared by the node's transactions: an entry read after snapshot {@code C}

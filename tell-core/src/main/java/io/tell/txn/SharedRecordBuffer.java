@@ -31,10 +31,11 @@ import java.util.concurrent.atomic.LongAdder;
  * without a bump: such copies are re-read.) A transaction reads each unit's set at most once
  * ({@link TxUnits}): one read serves every later read of the unit in the transaction. Sets ride
  * in the batches that fetch records, with, on a transaction's first fetch, the sets of the units
- * whose sets the node lately read unchanged ({@link #stableUnits}); a set is read on its own
- * before the records only when every record asked for has a copy in a unit not lately found
- * changed. Copies of records in units whose sets keep changing are not kept at all: they would
- * never serve, and keeping them costs the node CPU and memory on every fetch.
+ * whose sets the node lately read unchanged and whose copies served ({@link #stableUnits}); a set
+ * is read on its own before the records only when every record asked for has a copy in a unit
+ * not lately found changed. Copies of records in units whose sets keep changing are not kept at
+ * all, and their sets are read only now and then: they would never serve, and keeping them costs
+ * the node CPU and memory on every fetch, and the store a read.
  *
  * <p>The buffer never needs invalidating for correctness; a node drops what its own commits wrote
  * only so that the next reader does not fetch twice. Size is bounded by dropping arbitrary
@@ -57,16 +58,25 @@ final class SharedRecordBuffer {
     }
 
     /**
-     * A unit's set as this node last read it, and a score: up by one each time the set was read
-     * unchanged since, down by four each time it had moved, within ±16. A unit above zero is
-     * stable, worth reading ahead; below zero, written too often for copies of its records to be
-     * worth keeping (TPC-C's STOCK against its ITEM).
+     * A unit's set as this node last read it, a score, and whether a copy of the unit has served
+     * a read since the set last moved. The score goes up by one each time the set was read
+     * unchanged since, down by four each time it had moved, within ±16. A stable unit (above
+     * zero) that served is worth reading ahead; one below zero is written too often for copies
+     * of its records to be worth keeping, or its set worth reading (TPC-C's STOCK against its
+     * ITEM; a table's rows loaded long ago and never read again are stable and useless).
      */
-    private record UnitHistory(long version, int score) {
+    private record UnitHistory(long version, int score, boolean served) {
         UnitHistory next(long now) {
-            return new UnitHistory(now, Math.max(-16, Math.min(16, score + (now == version ? 1 : -4))));
+            if (now < version) {
+                return this; // an older read answered late: a store's versions only grow, it says nothing new
+            }
+            boolean same = now == version;
+            return new UnitHistory(now, Math.max(-16, Math.min(16, score + (same ? 1 : -4))), same && served);
         }
     }
+
+    /** One in this many reads of a unit below zero still reads its set, so that a unit written no more can recover. */
+    private static final int RECHECK_EVERY = 16;
 
     /** The version sets one transaction has read since it got its snapshot, by unit. */
     static final class TxUnits {
@@ -154,9 +164,10 @@ final class SharedRecordBuffer {
             if (c == null || !c.settled || c.unitVersion < 0 || version == null) {
                 left.add(i);
             } else if (version == c.unitVersion) {
-                entries.put(k, new Cached(c.stored, v, c.unitVersion, true));
+                entries.replace(k, c, new Cached(c.stored, v, c.unitVersion, true)); // unless another thread stored a newer copy
                 out[i] = new Read(c.stored, true);
                 unitHits.increment();
+                history.computeIfPresent(unit, (u, h) -> h.served() ? h : new UnitHistory(h.version(), h.score(), true));
             } else {
                 left.add(i);
             }
@@ -166,7 +177,7 @@ final class SharedRecordBuffer {
 
     /**
      * True when every key left has a settled copy in a unit the transaction has not read yet and
-     * whose copies have not lately proved stale (a unit not yet judged is tried).
+     * that is not below zero (a unit not yet judged is tried).
      */
     private boolean worthReadingUnitsFirst(List<RecordKey> keys, List<Integer> positions, TxUnits units) {
         for (int i : positions) {
@@ -228,6 +239,7 @@ final class SharedRecordBuffer {
         List<RecordKey> unitKeys = List.of();
         if (sets != null) {
             unitKeys = unknownUnits(keys, positions, units);
+            unitKeys.removeIf(u -> score(u) < 0 && java.util.concurrent.ThreadLocalRandom.current().nextInt(RECHECK_EVERY) != 0);
             if (!units.prefetched) {
                 units.prefetched = true;
                 for (RecordKey unit : stableUnits()) {
@@ -274,11 +286,11 @@ final class SharedRecordBuffer {
         return got.subList(ridersAt, got.size());
     }
 
-    /** The units worth reading ahead, best first: those whose sets have lately been read unchanged. */
+    /** The units worth reading ahead, best first: those whose sets have lately been read unchanged and whose copies served. */
     private List<RecordKey> stableUnits() {
         List<Map.Entry<RecordKey, UnitHistory>> good = new ArrayList<>();
         for (Map.Entry<RecordKey, UnitHistory> e : history.entrySet()) {
-            if (e.getValue().score() > 0) {
+            if (e.getValue().score() > 0 && e.getValue().served()) {
                 good.add(e);
             }
         }
@@ -299,12 +311,13 @@ final class SharedRecordBuffer {
     /** This node read {@code unit}'s set at {@code version}. */
     private void noteSet(RecordKey unit, long version) {
         if (history.size() >= TRACKED_UNITS && !history.containsKey(unit)) {
-            history.values().removeIf(h -> h.score() <= 0);
+            // Units not judged either way go; those below zero stay, or their copies would be kept again.
+            history.values().removeIf(h -> h.score() == 0);
             if (history.size() >= TRACKED_UNITS) {
                 return;
             }
         }
-        history.merge(unit, new UnitHistory(version, 0), (old, ignored) -> old.next(version));
+        history.merge(unit, new UnitHistory(version, 0, false), (old, ignored) -> old.next(version));
     }
 
     /** Drops the entries of {@code keys} (this node wrote them, or tried to). */

@@ -271,7 +271,11 @@ public final class TransactionManager implements AutoCloseable {
      * {@link Buffering#TRANSACTION}; returns the one chosen. Synced needs a store that runs a
      * batch in order (a commit's bumps then ride in its apply batch at no call of their own) and
      * that keeps version sets, as a new store does when this node is its first. Call before the
-     * first transaction; {@code unitSize} and {@code capacity} as for {@link #useBuffering}.
+     * first transaction, from a thread that may call the store directly (a Redis store orders
+     * batches only on such threads, not on an event loop's); {@code unitSize} and
+     * {@code capacity} as for {@link #useBuffering}. The store's first node fixes its setting
+     * for good: a first node that chose the transaction buffer, or a tool that commits without
+     * choosing, leaves every later node the transaction buffer.
      */
     public synchronized Buffering useBestBuffering(int unitSize, int capacity) {
         VersionSets sets = VersionSets.decide(store, store.ordersBatches(), unitSize);

@@ -71,7 +71,10 @@ public final class ProcessingNode implements AutoCloseable {
         try {
             TellUrl.Buffer buffer = url.buffer();
             if (buffer.mode() == null) {
-                transactions.useBestBuffering(buffer.unitSize(), buffer.capacity());
+                io.tell.txn.Buffering chosen = transactions.useBestBuffering(buffer.unitSize(), buffer.capacity());
+                org.slf4j.LoggerFactory.getLogger(ProcessingNode.class).info("buffer={} ({}: the store {})", chosen.option(),
+                        "the default", chosen == io.tell.txn.Buffering.SYNCED ? "keeps version sets"
+                                : "keeps none or cannot order a commit's bumps behind its writes");
             } else {
                 transactions.useBuffering(buffer.mode(), buffer.unitSize(), buffer.capacity());
             }
