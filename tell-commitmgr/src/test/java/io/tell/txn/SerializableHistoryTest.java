@@ -176,6 +176,21 @@ class SerializableHistoryTest {
     }
 
     /**
+     * The same with reads served by the node's shared buffer, by the snapshot test: a copy
+     * taken before a writer's version arrived serves readers whose snapshot has not moved since
+     * (with version sets, units this hot are not buffered at all: read five times for each write
+     * at least, {@code SharedRecordBuffer.UnitHistory}).
+     */
+    @Test
+    void concurrentSerializableHistoriesThroughASharedBufferAreAcyclic() throws Exception {
+        tm.useBuffering(Buffering.SHARED, 1, 1000);
+        runAndCheck("history through the shared buffer", Long.getLong("tell.seed", 7), 41, KEYS, setup(),
+                SerializableHistoryTest::attempt);
+        long[] served = tm.sharedBufferCounts();
+        assertTrue(served[0] > 20, "the buffer served reads: " + java.util.Arrays.toString(served));
+    }
+
+    /**
      * The same over two columns per record ("writer of column 0,writer of column 1"): reads use
      * one column ({@link RowProjection}), writes change one column and keep the other, so a
      * reader of one column may commit past a writer of the other. The graph is over (record,

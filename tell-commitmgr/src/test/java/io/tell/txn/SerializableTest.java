@@ -210,6 +210,34 @@ class SerializableTest {
         assertSame(ErrorCode.TX_CONFLICT, e.code());
     }
 
+    /**
+     * The reader's copy from the node's shared buffer was taken before the writer's version
+     * reached the record; the writer was validating when the reader's snapshot was taken (the
+     * same snapshot as the copy's, no commit in between, so the copy serves it). The reader must
+     * fail as if it had read the store: its commit reads the copy's record again.
+     */
+    @Test
+    void readerFailsWhenItsBufferedCopyPredatesAVersionOfAWriterValidatingAtItsSnapshot() throws Exception {
+        tm.useBuffering(Buffering.SHARED, 1, 1000);
+        put(1, "s1|on");
+        try (Transaction warm = tm.beginReadOnly(Isolation.SERIALIZABLE)) {
+            assertArrayEquals(b("s1|on"), warm.get(D, k(1))); // the copy, taken before any writer
+            warm.commit();
+        }
+        Transaction writer = tm.begin(Isolation.SERIALIZABLE);
+        writer.update(D, k(1), b("s1|off"));
+        Transaction[] reader = new Transaction[1];
+        long[] before = new long[1];
+        whileCommitWaits(writer, () -> {
+            reader[0] = tm.beginReadOnly(Isolation.SERIALIZABLE);
+            before[0] = tm.sharedBufferCounts()[0];
+            assertArrayEquals(b("s1|on"), reader[0].get(D, k(1)));
+        });
+        assertEquals(before[0] + 1, tm.sharedBufferCounts()[0], "the reader's row came from the buffer's copy");
+        TellException e = assertThrows(TellException.class, reader[0]::commit);
+        assertSame(ErrorCode.TX_CONFLICT, e.code());
+    }
+
     @Test
     void readerCommitsWhenAWriterValidatingAtItsSnapshotAbortsBeforeItsCommit() {
         put(1, "s1|on");

@@ -30,7 +30,7 @@ import java.util.Set;
  * this transaction in a serial order is seen. The re-scans of one index go in one batch.
  *
  * <p>A transaction that wrote nothing serializes at the moment its snapshot was taken, and
- * needs no store call unless it may fail: it fails only if a record, <em>as it read it</em>, held a
+ * needs no store call unless it may fail (or read through the node's shared buffer): it fails only if a record, <em>as it read it</em>, held a
  * version newer than the one it saw whose writer may have begun validating before the snapshot
  * was taken ({@link TxStart#mayPrecedeSnapshot}) and has not aborted since (the one store call,
  * made only then): such a writer may be followed by writers the snapshot
@@ -118,42 +118,69 @@ final class ReadValidator {
      * writers that may have preceded the snapshot are read again (one batch, only then), and a
      * writer whose version is gone was reverted, so it is no writer at all. (Its version cannot
      * have gone otherwise: it is newer than this snapshot's base, which holds {@code lav} back.)
+     *
+     * <p>A record the node's shared buffer served is a copy, which may predate such a version:
+     * it is read again in the same batch and judged as the store holds it now. A writer that
+     * had begun validating at the snapshot had its versions in the store before, so before the
+     * read, and still there unless it aborted; a newer writer's version counts only if its tid
+     * may have preceded the snapshot, as at the read.
      */
     private static void validateReader(TransactionManager manager, TxStart start, List<Transaction.Entry> reads) {
-        List<RecordKey> keys = new ArrayList<>();
-        List<List<Long>> writers = new ArrayList<>(); // of each record in keys, the suspects
+        List<Transaction.Entry> checked = new ArrayList<>();
+        List<List<Long>> writers = new ArrayList<>(); // of each record checked, the suspects (null: any, judged on the store's record)
         for (Transaction.Entry e : reads) {
-            RowVersion seen = e.record.visibleTo(start.snapshot(), start.tid());
-            List<Long> suspects = null;
-            for (RowVersion v : e.record.versions()) {
-                if (v == seen) {
-                    break;
-                }
-                if (start.mayPrecedeSnapshot(v.tid()) && (e.usedWhole() || !agrees(e, seen, v))) {
-                    if (suspects == null) {
-                        suspects = new ArrayList<>(1);
-                        keys.add(e.key);
-                        writers.add(suspects);
-                    }
-                    suspects.add(v.tid());
-                }
+            if (e.buffered) {
+                checked.add(e);
+                writers.add(null);
+                continue;
+            }
+            List<Long> suspects = suspects(start, e, e.record);
+            if (!suspects.isEmpty()) {
+                checked.add(e);
+                writers.add(suspects);
             }
         }
-        if (keys.isEmpty()) {
+        if (checked.isEmpty()) {
             return;
         }
+        List<RecordKey> keys = new ArrayList<>(checked.size());
+        checked.forEach(e -> keys.add(e.key));
         List<Versioned> now = TellException.join(manager.store().getAllAsync(keys));
         for (int i = 0; i < keys.size(); i++) {
             if (now.get(i) == null) {
                 continue;
             }
-            for (RowVersion v : MvccRecord.decode(now.get(i).value()).versions()) {
-                if (writers.get(i).contains(v.tid())) {
+            MvccRecord record = MvccRecord.decode(now.get(i).value());
+            List<Long> suspects = writers.get(i) != null ? writers.get(i) : suspects(start, checked.get(i), record);
+            for (RowVersion v : record.versions()) {
+                if (suspects.contains(v.tid())) {
                     throw failed(start, "record " + keys.get(i) + " held version " + v.tid()
                             + " of a transaction running when the snapshot was taken");
                 }
             }
         }
+    }
+
+    /**
+     * The tids of the versions of {@code record} newer than the one {@code e}'s snapshot saw
+     * whose writers may have begun validating before the snapshot and that differ from it on
+     * what {@code e}'s reads used.
+     */
+    private static List<Long> suspects(TxStart start, Transaction.Entry e, MvccRecord record) {
+        RowVersion seen = e.record.visibleTo(start.snapshot(), start.tid());
+        List<Long> suspects = List.of();
+        for (RowVersion v : record.versions()) {
+            if (v.tid() == tid(seen)) {
+                break;
+            }
+            if (start.mayPrecedeSnapshot(v.tid()) && (e.usedWhole() || !agrees(e, seen, v))) {
+                if (suspects.isEmpty()) {
+                    suspects = new ArrayList<>(1);
+                }
+                suspects.add(v.tid());
+            }
+        }
+        return suspects;
     }
 
     /**

@@ -271,7 +271,10 @@ public final class Transaction implements AutoCloseable {
         if (missing.isEmpty()) {
             return Arrays.asList(entries);
         }
-        SharedRecordBuffer shared = sharedBuffer();
+        // At every level: a SERIALIZABLE transaction that writes validates its reads against the
+        // store anyway, and one that writes nothing reads what the buffer served again at commit
+        // (ReadValidator), since a copy may lack a version of a writer validating at its snapshot.
+        SharedRecordBuffer shared = manager.sharedBuffer();
         List<Entry> fetched = shared == null ? fetchFromStore(missing) : fetchThrough(shared, missing);
         for (int i = 0; i < fetched.size(); i++) {
             Entry prior = buffer.putIfAbsent(missing.get(i), fetched.get(i)); // a key asked for twice is buffered once
@@ -742,15 +745,6 @@ public final class Transaction implements AutoCloseable {
         checkActive();
         Entry e = buffer.get(key);
         return e != null ? e : fetch(List.of(key)).get(0);
-    }
-
-    /**
-     * The node's shared record buffer, when it has one and this transaction may use it. SERIALIZABLE
-     * reads go to the store: a read-only one must see versions of writers still validating
-     * ({@link TxStart#validating}), which a copy older than its snapshot can miss.
-     */
-    private SharedRecordBuffer sharedBuffer() {
-        return isolation == Isolation.SERIALIZABLE ? null : manager.sharedBuffer();
     }
 
     /** {@code e} read again from the store, replacing its buffered copy. */
