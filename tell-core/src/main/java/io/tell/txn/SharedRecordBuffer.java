@@ -213,7 +213,8 @@ final class SharedRecordBuffer {
         return got.subList(unitKeys.size(), got.size());
     }
 
-    private static List<RecordKey> concat(List<RecordKey> a, List<RecordKey> b) {
+    /** {@code a} followed by {@code b}; {@code a} itself when {@code b} is empty. */
+    static List<RecordKey> concat(List<RecordKey> a, List<RecordKey> b) {
         if (b.isEmpty()) {
             return a;
         }

@@ -291,7 +291,7 @@ public final class Transaction implements AutoCloseable {
     private List<Entry> fetchFromStore(List<RecordKey> missing) {
         List<Entry> checked = watched.current();
         List<RecordKey> riders = riders(checked);
-        List<RecordKey> ask = riders.isEmpty() ? missing : concat(missing, riders);
+        List<RecordKey> ask = SharedRecordBuffer.concat(missing, riders);
         List<Versioned> got = guard(() -> ask.size() == 1
                 ? java.util.Collections.singletonList(TellException.join(manager.store().getAsync(ask.get(0))))
                 : TellException.join(manager.store().getAllAsync(ask)));
@@ -329,13 +329,6 @@ public final class Transaction implements AutoCloseable {
         if (!checked.isEmpty()) {
             checkWatched(checked, got.subList(next, got.size()));
         }
-    }
-
-    private static List<RecordKey> concat(List<RecordKey> a, List<RecordKey> b) {
-        List<RecordKey> out = new ArrayList<>(a.size() + b.size());
-        out.addAll(a);
-        out.addAll(b);
-        return out;
     }
 
     /** Fails with the conflict when a watched record, as just read ({@code now}, in order), has a version this snapshot does not see. */
