@@ -90,7 +90,7 @@ final class Committer {
         if (writes.isEmpty()) {
             try {
                 if (serializable) {
-                    ReadValidator.validate(manager, start, tx.entries(), tx.scans());
+                    ReadValidator.validate(manager, tx);
                 }
             } catch (RuntimeException | Error e) {
                 manager.reportAborted(tid);
@@ -155,7 +155,7 @@ final class Committer {
             if (serializable) {
                 // Snapshots taken from now on count us as possibly serialized before them (TxStart.Writers).
                 manager.validating(start);
-                ReadValidator.validate(manager, start, tx.entries(), tx.scans());
+                ReadValidator.validate(manager, tx);
             }
             validateReapplied();
             observe(CommitObserver.Step.APPLIED);
@@ -348,7 +348,7 @@ final class Committer {
      */
     private void validateReapplied() {
         if (unvalidated) {
-            ReadValidator.validate(manager, start, tx.entries(), tx.scans());
+            ReadValidator.validate(manager, tx);
             unvalidated = false;
         }
     }

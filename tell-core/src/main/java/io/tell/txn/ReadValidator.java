@@ -46,11 +46,11 @@ final class ReadValidator {
     private ReadValidator() {
     }
 
-    static void validate(TransactionManager manager, TxStart start, Iterable<Transaction.Entry> buffer,
-                         List<ScannedRange> scans) {
+    static void validate(TransactionManager manager, Transaction tx) {
+        TxStart start = tx.start();
         List<Transaction.Entry> reads = new ArrayList<>();
         Set<RecordKey> written = new HashSet<>();
-        for (Transaction.Entry e : buffer) {
+        for (Transaction.Entry e : tx.entries()) {
             if (e.written) {
                 written.add(e.key);
             } else {
@@ -58,7 +58,7 @@ final class ReadValidator {
             }
         }
         if (written.isEmpty()) {
-            validateReader(manager, start, reads);
+            validateReader(manager, tx, reads);
             return;
         }
         if (!reads.isEmpty()) {
@@ -91,7 +91,7 @@ final class ReadValidator {
             }
         }
         Map<TableIndex, List<ScannedRange>> byIndex = new IdentityHashMap<>();
-        for (ScannedRange s : scans) {
+        for (ScannedRange s : tx.scans()) {
             byIndex.computeIfAbsent(s.index(), i -> new ArrayList<>()).add(s);
         }
         for (Map.Entry<TableIndex, List<ScannedRange>> ix : byIndex.entrySet()) {
@@ -125,7 +125,8 @@ final class ReadValidator {
      * read, and still there unless it aborted; a newer writer's version counts only if its tid
      * may have preceded the snapshot, as at the read.
      */
-    private static void validateReader(TransactionManager manager, TxStart start, List<Transaction.Entry> reads) {
+    private static void validateReader(TransactionManager manager, Transaction tx, List<Transaction.Entry> reads) {
+        TxStart start = tx.start();
         List<Transaction.Entry> checked = new ArrayList<>();
         List<List<Long>> writers = new ArrayList<>(); // of each record checked, the suspects (null: any, judged on the store's record)
         for (Transaction.Entry e : reads) {
@@ -146,6 +147,9 @@ final class ReadValidator {
         List<RecordKey> keys = new ArrayList<>(checked.size());
         checked.forEach(e -> keys.add(e.key));
         List<Versioned> now = TellException.join(manager.store().getAllAsync(keys));
+        // A node that lost its lease no longer holds lav back: a suspect's version may have been
+        // collected before this read, and its absence would pass for an abort.
+        tx.checkLease();
         for (int i = 0; i < keys.size(); i++) {
             if (now.get(i) == null) {
                 continue;
