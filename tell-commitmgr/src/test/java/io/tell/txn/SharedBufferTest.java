@@ -57,7 +57,12 @@ class SharedBufferTest {
     }
 
     private TransactionManager node(Buffering buffering, int unitSize) {
-        TransactionManager tm = new TransactionManager(store, cm, "pn-" + nodes.size());
+        return node(store, buffering, unitSize);
+    }
+
+    /** A node over {@code over} (the store, or a counting view of it). */
+    private TransactionManager node(RecordStore over, Buffering buffering, int unitSize) {
+        TransactionManager tm = new TransactionManager(over, cm, "pn-" + nodes.size());
         tm.useBuffering(buffering, unitSize, 1000);
         nodes.add(tm);
         return tm;
@@ -252,9 +257,7 @@ class SharedBufferTest {
     @Test
     void aTransactionReadsEachUnitsSetOnceAndCommitsBumpInTheirApplyBatch() {
         CountingRecordStore counted = new CountingRecordStore(store);
-        TransactionManager reader = new TransactionManager(counted, cm, "pn-counted");
-        reader.useBuffering(Buffering.SYNCED, 100, 1000); // every account in one unit
-        nodes.add(reader);
+        TransactionManager reader = node(counted, Buffering.SYNCED, 100); // every account in one unit
         TransactionManager writer = node(Buffering.SYNCED, 100);
         fund(writer);
         for (int pass = 0; pass < 2; pass++) { // fills the buffer, then proves the unit good
@@ -305,6 +308,47 @@ class SharedBufferTest {
      * new store that runs batches in order, and the transaction buffer where the store keeps no
      * sets or cannot order a commit's bumps behind its writes; a store so decided stays so.
      */
+    /**
+     * A SERIALIZABLE transaction that wrote nothing reads again at commit only a copy read from
+     * the store before it had its snapshot that the snapshot test alone vouched for: a copy an
+     * unchanged set vouched for, or one read after the transaction began, holds every version
+     * of a writer validating at its snapshot.
+     */
+    @Test
+    void aSerializableReaderReadsAgainAtCommitOnlyCopiesOlderThanItsSnapshot() {
+        CountingRecordStore counted = new CountingRecordStore(store);
+        TransactionManager reader = node(counted, Buffering.SYNCED, 4);
+        TransactionManager writer = node(Buffering.TRANSACTION, 4);
+        fund(writer);
+        assertEquals(BALANCE, balance(reader, 1)); // a copy, older than the transactions below
+
+        long[] before = reader.sharedBufferCounts();
+        assertEquals(1, readsAtSerializableCommit(reader, counted, 1, () -> { }), "an older copy is read again");
+        assertEquals(before[0] + 1, reader.sharedBufferCounts()[0], "served by the snapshot test");
+
+        set(writer, 9, 50); // a newer snapshot, account 1's unit (accounts 0-3) unchanged
+        before = reader.sharedBufferCounts();
+        assertEquals(0, readsAtSerializableCommit(reader, counted, 1, () -> { }), "the set vouched for the copy");
+        assertEquals(before[1] + 1, reader.sharedBufferCounts()[1], "served on an unchanged unit");
+
+        before = reader.sharedBufferCounts();
+        assertEquals(0, readsAtSerializableCommit(reader, counted, 13, () -> assertEquals(BALANCE, balance(reader, 13))),
+                "a copy read after the transaction began");
+        assertEquals(before[0] + 1, reader.sharedBufferCounts()[0], "served by the snapshot test");
+    }
+
+    /** The store reads a SERIALIZABLE read-only transaction of {@code tm} makes at commit after reading {@code account}. */
+    private static long readsAtSerializableCommit(TransactionManager tm, CountingRecordStore counted, int account,
+                                                  Runnable beforeTheRead) {
+        try (Transaction tx = tm.beginReadOnly(Isolation.SERIALIZABLE)) {
+            beforeTheRead.run();
+            tx.get(T, key(account));
+            long before = counted.counts().reads();
+            tx.commit();
+            return counted.counts().reads() - before;
+        }
+    }
+
     @Test
     void theBestBufferingIsSyncedWhereTheStoreOrdersBatchesAndKeepsVersionSets() {
         TransactionManager first = new TransactionManager(store, cm, "pn-best");
@@ -350,9 +394,7 @@ class SharedBufferTest {
     @Test
     void aRecordReadAlongRidesTheBuffersStoreCall() {
         CountingRecordStore counted = new CountingRecordStore(store);
-        TransactionManager reader = new TransactionManager(counted, cm, "pn-counted");
-        reader.useBuffering(Buffering.SYNCED, 100, 1000);
-        nodes.add(reader);
+        TransactionManager reader = node(counted, Buffering.SYNCED, 100);
         TransactionManager writer = node(Buffering.TRANSACTION, 100);
         fund(writer);
         RecordKey directory = new RecordKey("other", key(1));

@@ -30,10 +30,11 @@ import java.util.Set;
  * this transaction in a serial order is seen. The re-scans of one index go in one batch.
  *
  * <p>A transaction that wrote nothing serializes at the moment its snapshot was taken, and
- * needs no store call unless it may fail (or read through the node's shared buffer): it fails only if a record, <em>as it read it</em>, held a
- * version newer than the one it saw whose writer may have begun validating before the snapshot
- * was taken ({@link TxStart#mayPrecedeSnapshot}) and has not aborted since (the one store call,
- * made only then): such a writer may be followed by writers the snapshot
+ * needs no store call unless it may fail or read a buffered copy older than its snapshot: it
+ * fails only if a record, <em>as it read it</em> (such a copy: as the store holds it at commit),
+ * held a version newer than the one it saw whose writer may have begun validating before the
+ * snapshot was taken ({@link TxStart#mayPrecedeSnapshot}) and has not aborted since (the one
+ * store call, made only then): such a writer may be followed by writers the snapshot
  * sees (the read-only anomaly of Fekete, O'Neil and O'Neil). Any writer that changed a record
  * only after the read, or added an index entry its scan did not see, validated after the
  * read, so after the snapshot.
@@ -119,18 +120,19 @@ final class ReadValidator {
      * writer whose version is gone was reverted, so it is no writer at all. (Its version cannot
      * have gone otherwise: it is newer than this snapshot's base, which holds {@code lav} back.)
      *
-     * <p>A record the node's shared buffer served is a copy, which may predate such a version:
-     * it is read again in the same batch and judged as the store holds it now. A writer that
-     * had begun validating at the snapshot had its versions in the store before, so before the
-     * read, and still there unless it aborted; a newer writer's version counts only if its tid
-     * may have preceded the snapshot, as at the read.
+     * <p>A copy from the node's shared buffer whose read was sent before the snapshot arrived
+     * ({@link SharedRecordBuffer.Read#predatesStart}) may lack such a version: it is read again
+     * in the same batch and judged as the store holds it now. A writer that had begun
+     * validating at the snapshot had its versions in the store before, so still there unless it
+     * aborted; a newer writer's version counts only if its tid may have preceded the snapshot,
+     * as at the read. Every other copy holds such versions and is judged as served.
      */
     private static void validateReader(TransactionManager manager, Transaction tx, List<Transaction.Entry> reads) {
         TxStart start = tx.start();
         List<Transaction.Entry> checked = new ArrayList<>();
         List<List<Long>> writers = new ArrayList<>(); // of each record checked, the suspects (null: any, judged on the store's record)
         for (Transaction.Entry e : reads) {
-            if (e.buffered) {
+            if (e.predatesStart) {
                 checked.add(e);
                 writers.add(null);
                 continue;
