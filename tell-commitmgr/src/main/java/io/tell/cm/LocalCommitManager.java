@@ -10,7 +10,9 @@ import io.tell.txn.TxStart;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -69,9 +71,9 @@ public final class LocalCommitManager implements CommitManager {
     private final TidRanges tids;
     /**
      * Tids that reported {@link #validatingAsync} and are not yet completed (visible, or aborted
-     * and reverted); under this monitor.
+     * and reverted), each with the snapshot current when it did; under this monitor.
      */
-    private final java.util.Set<Long> validating = new java.util.HashSet<>();
+    private final Map<Long, SnapshotDescriptor> validating = new HashMap<>();
     private final ClusterMember member;
     private long nextReaderSequence = 1;
     private volatile boolean closed;
@@ -174,14 +176,29 @@ public final class LocalCommitManager implements CommitManager {
         }
         // Kept past the report until the outcome is in the snapshots: a member acknowledges a
         // commit only once decided, and releases the tid before that.
-        validating.removeIf(state::isCompleted);
-        long[] validatingNow = new long[validating.size()];
-        int i = 0;
-        for (long tid : validating) {
-            validatingNow[i++] = tid;
+        validating.keySet().removeIf(state::isCompleted);
+        return new TxStart(id, snapshot, lav, tids.writers(precedingWriters(snapshot)));
+    }
+
+    /**
+     * The validating tids a reader of {@code snapshot} must count as possibly serialized before
+     * it: those that began validating before some transaction {@code snapshot} sees had
+     * completed. A writer that began validating at the very snapshot a reader gets (nothing
+     * completed since) precedes none of the writers the reader sees, so no path of
+     * dependencies leads back from it to the reader (docs/transactions.md, "Why this is
+     * serializable"). Sorted.
+     */
+    private long[] precedingWriters(SnapshotDescriptor snapshot) {
+        long[] out = new long[validating.size()];
+        int n = 0;
+        for (Map.Entry<Long, SnapshotDescriptor> v : validating.entrySet()) {
+            if (v.getValue() != snapshot) { // a descriptor is built anew on every change
+                out[n++] = v.getKey();
+            }
         }
-        java.util.Arrays.sort(validatingNow);
-        return new TxStart(id, snapshot, lav, tids.writers(validatingNow));
+        out = java.util.Arrays.copyOf(out, n);
+        java.util.Arrays.sort(out);
+        return out;
     }
 
     boolean isClosed() {
@@ -224,7 +241,7 @@ public final class LocalCommitManager implements CommitManager {
             return CompletableFuture.failedFuture(TellException.of(ErrorCode.TX_CONFLICT, "serialization failure: transaction "
                     + tid + " is not running at commit manager " + incarnation + ", so its readers cannot learn that it validates"));
         }
-        validating.add(tid);
+        validating.putIfAbsent(tid, state.snapshot());
         return CompletableFuture.completedFuture(null);
     }
 

@@ -83,14 +83,18 @@ class LocalCommitManagerTest {
     void aStartKnowsTheManagersWritersAndWhichOfThemValidate() {
         for (boolean isDurable : new boolean[] {false, true}) {
             RecordStore store = RecordStores.open(uniqueStore());
-            try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(3, isDurable, LONG_GRACE))) {
+            try (LocalCommitManager cm = LocalCommitManager.open(store, new LocalCommitManager.Options(4, isDurable, LONG_GRACE))) {
+                TxStart w0 = cm.start(false);
                 TxStart w1 = cm.start(false);
                 TxStart w2 = cm.start(false);
                 assertTrue(w1.writers().hears(w1.tid()), "a writer reports to the manager that started it");
                 cm.validatingAsync(w1.tid()).join();
+                TxStart same = cm.start(true);
+                assertFalse(same.mayPrecedeSnapshot(w1.tid()), "validating, but nothing completed since: it precedes nothing seen");
+                cm.committed(w0.tid());
                 TxStart reader = cm.start(true);
                 TxStart w3 = cm.start(false);
-                assertTrue(reader.mayPrecedeSnapshot(w1.tid()), "validating at the snapshot");
+                assertTrue(reader.mayPrecedeSnapshot(w1.tid()), "validating, and a commit completed since");
                 assertFalse(reader.mayPrecedeSnapshot(w2.tid()), "running, not validating: validates after the snapshot");
                 assertFalse(reader.mayPrecedeSnapshot(w3.tid()), "issued after the snapshot");
                 assertTrue(reader.mayPrecedeSnapshot(reader.writers().to() + 1000), "a tid the manager does not know");
@@ -104,7 +108,7 @@ class LocalCommitManagerTest {
                 assertEquals(ErrorCode.TX_CONFLICT, TellException.unwrap(assertThrows(Exception.class,
                         () -> cm.validatingAsync(later.tid()).join())).code(), "a reader id");
                 if (isDurable) {
-                    try (LocalCommitManager other = durable(store, 3, LONG_GRACE)) {
+                    try (LocalCommitManager other = durable(store, 4, LONG_GRACE)) {
                         assertEquals(ErrorCode.TX_CONFLICT, TellException.unwrap(assertThrows(Exception.class,
                                 () -> other.validatingAsync(w2.tid()).join())).code(), "started by another member");
                         assertTrue(other.start(true).mayPrecedeSnapshot(w2.tid()), "another member's writer is unknown");

@@ -72,7 +72,9 @@ public interface CommitManager extends AutoCloseable {
     /**
      * Tells the commit manager that SERIALIZABLE read-write transaction {@code tid}, which it
      * started, has its versions in the store and is about to validate its reads: snapshots it hands
-     * out from the moment it has done so count {@code tid} among {@link TxStart.Writers#validating}.
+     * out once some transaction has completed since count {@code tid} among
+     * {@link TxStart.Writers#validating} (a snapshot taken before any did sees no writer that
+     * {@code tid} could precede).
      * Called only for tids the start said the manager {@link TxStart.Writers#hears hears}; the
      * transaction's validation reads wait for the answer. Fails (and the transaction must abort)
      * when the manager no longer runs {@code tid}: its readers could not be told. One that wraps

@@ -29,15 +29,17 @@ import java.util.Set;
  * transaction wrote. Entries are added before their rows, so an insert that could come before
  * this transaction in a serial order is seen. The re-scans of one index go in one batch.
  *
- * <p>A transaction that wrote nothing serializes at the moment its snapshot was taken, and
- * needs no store call unless it may fail or read a buffered copy older than its snapshot: it
- * fails only if a record, <em>as it read it</em> (such a copy: as the store holds it at commit),
- * held a version newer than the one it saw whose writer may have begun validating before the
- * snapshot was taken ({@link TxStart#mayPrecedeSnapshot}) and has not aborted since (the one
- * store call, made only then): such a writer may be followed by writers the snapshot
- * sees (the read-only anomaly of Fekete, O'Neil and O'Neil). Any writer that changed a record
- * only after the read, or added an index entry its scan did not see, validated after the
- * read, so after the snapshot.
+ * <p>A transaction that wrote nothing needs no store call at commit unless it may fail: it
+ * fails only if a record, <em>as it got it</em> (from the store, or a copy from the node's
+ * shared buffer), held a version newer than the one it saw whose writer may precede the
+ * snapshot ({@link TxStart#mayPrecedeSnapshot}: it had begun validating, and some transaction
+ * the snapshot sees completed after that) and has not aborted since (the one store call, made
+ * only then): such a writer may precede writers the snapshot sees (the read-only anomaly of
+ * Fekete, O'Neil and O'Neil). A writer whose version the record did not hold, or whose index
+ * entry a scan did not find, began validating after the read, so after the snapshot — or it
+ * began before the snapshot, and then every transaction the snapshot sees completed before it
+ * began validating: a record read from the store after the snapshot, and every copy the buffer
+ * serves a snapshot that saw such a later completion, holds its versions.
  */
 final class ReadValidator {
     /** An index range the transaction scanned, with the entries it found. */
@@ -114,30 +116,19 @@ final class ReadValidator {
 
     /**
      * A transaction that wrote nothing: every version of a record newer than the one it saw,
-     * present when it read the record, must be of a writer that began validating after the
-     * snapshot was taken — or one that has aborted since: the records holding versions of
-     * writers that may have preceded the snapshot are read again (one batch, only then), and a
-     * writer whose version is gone was reverted, so it is no writer at all. (Its version cannot
-     * have gone otherwise: it is newer than this snapshot's base, which holds {@code lav} back.)
-     *
-     * <p>A copy from the node's shared buffer whose read was sent before the snapshot arrived
-     * ({@link SharedRecordBuffer.Read#predatesStart}) may lack such a version: it is read again
-     * in the same batch and judged as the store holds it now. A writer that had begun
-     * validating at the snapshot had its versions in the store before, so still there unless it
-     * aborted; a newer writer's version counts only if its tid may have preceded the snapshot,
-     * as at the read. Every other copy holds such versions and is judged as served.
+     * in the record as it got it (from the store, or a copy from the node's shared buffer),
+     * must be of a writer that may not have preceded the snapshot — or one that has aborted
+     * since: the records holding versions of writers that may have are read again (one batch,
+     * only then), and a writer whose version is gone was reverted, so it is no writer at all.
+     * (Its version cannot have gone otherwise: it is newer than this snapshot's base, which
+     * holds {@code lav} back, as long as the node's lease holds.)
      */
     private static void validateReader(TransactionManager manager, Transaction tx, List<Transaction.Entry> reads) {
         TxStart start = tx.start();
         List<Transaction.Entry> checked = new ArrayList<>();
-        List<List<Long>> writers = new ArrayList<>(); // of each record checked, the suspects (null: any, judged on the store's record)
+        List<List<Long>> writers = new ArrayList<>(); // of each record checked, the suspects
         for (Transaction.Entry e : reads) {
-            if (e.predatesStart) {
-                checked.add(e);
-                writers.add(null);
-                continue;
-            }
-            List<Long> suspects = suspects(start, e, e.record);
+            List<Long> suspects = suspects(start, e);
             if (!suspects.isEmpty()) {
                 checked.add(e);
                 writers.add(suspects);
@@ -156,26 +147,24 @@ final class ReadValidator {
             if (now.get(i) == null) {
                 continue;
             }
-            MvccRecord record = MvccRecord.decode(now.get(i).value());
-            List<Long> suspects = writers.get(i) != null ? writers.get(i) : suspects(start, checked.get(i), record);
-            for (RowVersion v : record.versions()) {
-                if (suspects.contains(v.tid())) {
+            for (RowVersion v : MvccRecord.decode(now.get(i).value()).versions()) {
+                if (writers.get(i).contains(v.tid())) {
                     throw failed(start, "record " + keys.get(i) + " held version " + v.tid()
-                            + " of a transaction running when the snapshot was taken");
+                            + " of a transaction that may precede the snapshot");
                 }
             }
         }
     }
 
     /**
-     * The tids of the versions of {@code record} newer than the one {@code e}'s snapshot saw
-     * whose writers may have begun validating before the snapshot and that differ from it on
-     * what {@code e}'s reads used.
+     * The tids of the versions of {@code e}'s record newer than the one the snapshot saw whose
+     * writers may precede the snapshot ({@link TxStart#mayPrecedeSnapshot}) and that differ from
+     * it on what {@code e}'s reads used.
      */
-    private static List<Long> suspects(TxStart start, Transaction.Entry e, MvccRecord record) {
+    private static List<Long> suspects(TxStart start, Transaction.Entry e) {
         RowVersion seen = e.record.visibleTo(start.snapshot(), start.tid());
         List<Long> suspects = List.of();
-        for (RowVersion v : record.versions()) {
+        for (RowVersion v : e.record.versions()) {
             if (v.tid() == tid(seen)) {
                 break;
             }

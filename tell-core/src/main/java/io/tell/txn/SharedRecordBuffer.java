@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.LongAdder;
  * writing and before it completed, so an unchanged set means none of them wrote the record after
  * the copy was taken. (A version of a tid in flight at the read could have been reverted since
  * without a bump: such copies are re-read.) A transaction reads each unit's set at most once
- * ({@link Reader}): one read serves every later read of the unit in the transaction. Sets ride
+ * ({@link TxUnits}): one read serves every later read of the unit in the transaction. Sets ride
  * in the batches that fetch records, with, on a transaction's first fetch, the sets of the units
  * whose sets the node lately read unchanged and whose copies served ({@link #stableUnits}); a set
  * is read on its own before the records only when every record asked for has a copy in a unit
@@ -42,13 +42,8 @@ import java.util.concurrent.atomic.LongAdder;
  * entries once it is exceeded.
  */
 final class SharedRecordBuffer {
-    /**
-     * What one read gives a transaction: the record as stored, whether it came from the buffer,
-     * and whether it is a copy the store was asked for before the transaction had its snapshot,
-     * vouched for by the snapshot test alone (it may lack versions written before the snapshot
-     * by writers the snapshot does not see; every other read holds them, see {@link #read}).
-     */
-    record Read(Versioned stored, boolean buffered, boolean predatesStart) {
+    /** What one read gives a transaction: the record as stored, and whether it came from the buffer. */
+    record Read(Versioned stored, boolean buffered) {
     }
 
     /**
@@ -58,11 +53,8 @@ final class SharedRecordBuffer {
     record Fetched(List<Read> reads, List<Versioned> riders) {
     }
 
-    /**
-     * A copy, the snapshot it is good for, its unit's set version read before it (-1: unknown),
-     * whether it is settled, and when its read was sent ({@link System#nanoTime}).
-     */
-    private record Cached(Versioned stored, SnapshotDescriptor goodFor, long unitVersion, boolean settled, long sentNanos) {
+    /** A copy, the snapshot it is good for, its unit's set version read before it (-1: unknown), and whether it is settled. */
+    private record Cached(Versioned stored, SnapshotDescriptor goodFor, long unitVersion, boolean settled) {
     }
 
     /**
@@ -86,21 +78,10 @@ final class SharedRecordBuffer {
     /** One in this many reads of a unit below zero still reads its set, so that a unit written no more can recover. */
     private static final int RECHECK_EVERY = 16;
 
-    /**
-     * One transaction as the buffer serves it: its snapshot, when it had it
-     * ({@link System#nanoTime}, read once the snapshot had arrived), and the version sets it has
-     * read since, by unit.
-     */
-    static final class Reader {
-        private final SnapshotDescriptor snapshot;
-        private final long startedNanos;
+    /** The version sets one transaction has read since it got its snapshot, by unit. */
+    static final class TxUnits {
         private final Map<RecordKey, Long> versions = new HashMap<>();
         private boolean prefetched;
-
-        Reader(SnapshotDescriptor snapshot, long startedNanos) {
-            this.snapshot = snapshot;
-            this.startedNanos = startedNanos;
-        }
     }
 
     /** Stable units read along with a transaction's first fetch, at most. */
@@ -136,24 +117,18 @@ final class SharedRecordBuffer {
     }
 
     /**
-     * The records of {@code keys} for {@code reader}: from the buffer where good, else from the
-     * store (one round trip; two when a set is worth reading first). {@code riders}, records the
-     * transaction wants read along (never buffered), ride in the first store call, if there is one.
-     *
-     * <p>A version written before the reader had its snapshot is in every record it gets, except
-     * maybe in a copy whose read was sent before then and that the snapshot test alone vouches
-     * for ({@link Read#predatesStart}): a record fetched now was read after it; a copy read since
-     * was too; and a copy an unchanged set vouches for holds every version whose writer bumped the
-     * set before the transaction read it — and a writer bumps its units after writing its records.
+     * The records of {@code keys} for a reader at {@code v} whose version sets so far are
+     * {@code units}: from the buffer where good, else from the store (one round trip; two when a
+     * set is worth reading first). {@code riders}, records the transaction wants read along
+     * (never buffered), ride in the first store call, if there is one.
      */
-    Fetched read(List<RecordKey> keys, Reader reader, List<RecordKey> riders) {
-        SnapshotDescriptor v = reader.snapshot;
+    Fetched read(List<RecordKey> keys, SnapshotDescriptor v, TxUnits units, List<RecordKey> riders) {
         Read[] out = new Read[keys.size()];
         List<Integer> stale = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             Cached c = entries.get(keys.get(i));
             if (c != null && v.isSubsetOf(c.goodFor)) {
-                out[i] = new Read(c.stored, true, c.sentNanos - reader.startedNanos <= 0);
+                out[i] = new Read(c.stored, true);
                 hits.increment();
             } else {
                 stale.add(i);
@@ -164,33 +139,33 @@ final class SharedRecordBuffer {
         }
         List<Versioned> riding = null;
         if (sets != null) {
-            stale = serveByUnits(keys, stale, reader, out);
-            if (!stale.isEmpty() && worthReadingUnitsFirst(keys, stale, reader)) {
-                riding = readUnits(unknownUnits(keys, stale, reader), reader, riders);
-                stale = serveByUnits(keys, stale, reader, out);
+            stale = serveByUnits(keys, stale, v, units, out);
+            if (!stale.isEmpty() && worthReadingUnitsFirst(keys, stale, units)) {
+                riding = readUnits(unknownUnits(keys, stale, units), units, riders);
+                stale = serveByUnits(keys, stale, v, units, out);
             }
         }
         if (!stale.isEmpty()) {
-            List<Versioned> got = fetch(keys, stale, reader, out, riding == null ? riders : List.of());
+            List<Versioned> got = fetch(keys, stale, units, out, riding == null ? riders : List.of());
             riding = riding == null ? got : riding;
         }
         return new Fetched(List.of(out), riding);
     }
 
     /** Serves the keys at {@code positions} whose copies the transaction's sets vouch for; returns the others. */
-    private List<Integer> serveByUnits(List<RecordKey> keys, List<Integer> positions, Reader reader, Read[] out) {
+    private List<Integer> serveByUnits(List<RecordKey> keys, List<Integer> positions, SnapshotDescriptor v, TxUnits units,
+                                       Read[] out) {
         List<Integer> left = new ArrayList<>();
         for (int i : positions) {
             RecordKey k = keys.get(i);
             Cached c = entries.get(k);
             RecordKey unit = sets.unitOf(k);
-            Long version = reader.versions.get(unit);
+            Long version = units.versions.get(unit);
             if (c == null || !c.settled || c.unitVersion < 0 || version == null) {
                 left.add(i);
             } else if (version == c.unitVersion) {
-                // Good for this snapshot now, unless another thread stored a newer copy meanwhile.
-                entries.replace(k, c, new Cached(c.stored, reader.snapshot, c.unitVersion, true, c.sentNanos));
-                out[i] = new Read(c.stored, true, false);
+                entries.replace(k, c, new Cached(c.stored, v, c.unitVersion, true)); // unless another thread stored a newer copy
+                out[i] = new Read(c.stored, true);
                 unitHits.increment();
                 history.computeIfPresent(unit, (u, h) -> h.served() ? h : new UnitHistory(h.version(), h.score(), true));
             } else {
@@ -204,11 +179,11 @@ final class SharedRecordBuffer {
      * True when every key left has a settled copy in a unit the transaction has not read yet and
      * that is not below zero (a unit not yet judged is tried).
      */
-    private boolean worthReadingUnitsFirst(List<RecordKey> keys, List<Integer> positions, Reader reader) {
+    private boolean worthReadingUnitsFirst(List<RecordKey> keys, List<Integer> positions, TxUnits units) {
         for (int i : positions) {
             Cached c = entries.get(keys.get(i));
             RecordKey unit = sets.unitOf(keys.get(i));
-            if (c == null || !c.settled || c.unitVersion < 0 || reader.versions.containsKey(unit) || score(unit) < 0) {
+            if (c == null || !c.settled || c.unitVersion < 0 || units.versions.containsKey(unit) || score(unit) < 0) {
                 return false;
             }
         }
@@ -216,11 +191,11 @@ final class SharedRecordBuffer {
     }
 
     /** The distinct units of the keys at {@code positions} whose sets the transaction has not read. */
-    private List<RecordKey> unknownUnits(List<RecordKey> keys, List<Integer> positions, Reader reader) {
+    private List<RecordKey> unknownUnits(List<RecordKey> keys, List<Integer> positions, TxUnits units) {
         Set<RecordKey> out = new LinkedHashSet<>();
         for (int i : positions) {
             RecordKey unit = sets.unitOf(keys.get(i));
-            if (!reader.versions.containsKey(unit)) {
+            if (!units.versions.containsKey(unit)) {
                 out.add(unit);
             }
         }
@@ -228,11 +203,11 @@ final class SharedRecordBuffer {
     }
 
     /** Reads the sets of {@code unitKeys} with {@code riders} after them; returns the riders as read. */
-    private List<Versioned> readUnits(List<RecordKey> unitKeys, Reader reader, List<RecordKey> riders) {
+    private List<Versioned> readUnits(List<RecordKey> unitKeys, TxUnits units, List<RecordKey> riders) {
         List<Versioned> got = TellException.join(store.getAllAsync(concat(unitKeys, riders)));
         for (int u = 0; u < unitKeys.size(); u++) {
             long version = got.get(u) == null ? 0L : got.get(u).version();
-            reader.versions.put(unitKeys.get(u), version);
+            units.versions.put(unitKeys.get(u), version);
             noteSet(unitKeys.get(u), version);
         }
         return got.subList(unitKeys.size(), got.size());
@@ -256,7 +231,7 @@ final class SharedRecordBuffer {
      * this batch when the store runs a batch in order (sets are put first). {@code riders} go
      * last; returns them as read.
      */
-    private List<Versioned> fetch(List<RecordKey> keys, List<Integer> positions, Reader reader, Read[] out,
+    private List<Versioned> fetch(List<RecordKey> keys, List<Integer> positions, TxUnits units, Read[] out,
                                   List<RecordKey> riders) {
         List<RecordKey> records = new ArrayList<>(positions.size());
         for (int i : positions) {
@@ -264,12 +239,12 @@ final class SharedRecordBuffer {
         }
         List<RecordKey> unitKeys = List.of();
         if (sets != null) {
-            unitKeys = unknownUnits(keys, positions, reader);
+            unitKeys = unknownUnits(keys, positions, units);
             unitKeys.removeIf(u -> score(u) < 0 && java.util.concurrent.ThreadLocalRandom.current().nextInt(RECHECK_EVERY) != 0);
-            if (!reader.prefetched) {
-                reader.prefetched = true;
+            if (!units.prefetched) {
+                units.prefetched = true;
                 for (RecordKey unit : stableUnits()) {
-                    if (!reader.versions.containsKey(unit) && !unitKeys.contains(unit)) {
+                    if (!units.versions.containsKey(unit) && !unitKeys.contains(unit)) {
                         unitKeys.add(unit);
                     }
                 }
@@ -281,7 +256,6 @@ final class SharedRecordBuffer {
         batch.addAll(records);
         batch.addAll(riders);
         SnapshotDescriptor goodFor = newest; // taken before the read is sent
-        long sent = System.nanoTime();
         List<Versioned> got = TellException.join(store.getAllAsync(batch));
         Map<RecordKey, Long> read = new HashMap<>();
         for (int u = 0; u < unitKeys.size(); u++) {
@@ -292,10 +266,10 @@ final class SharedRecordBuffer {
         for (int j = 0; j < records.size(); j++) {
             RecordKey k = records.get(j);
             Versioned stored = got.get(unitKeys.size() + j);
-            out[positions.get(j)] = new Read(stored, false, false);
+            out[positions.get(j)] = new Read(stored, false);
             misses.increment();
             if (sets == null) {
-                remember(k, new Cached(stored, goodFor, -1, settled(stored, goodFor), sent));
+                remember(k, new Cached(stored, goodFor, -1, settled(stored, goodFor)));
                 continue;
             }
             RecordKey unit = sets.unitOf(k);
@@ -303,12 +277,12 @@ final class SharedRecordBuffer {
                 entries.remove(k); // written too often to be worth keeping
                 continue;
             }
-            Long before = reader.versions.get(unit);
+            Long before = units.versions.get(unit);
             Long now = read.get(unit);
             long unitVersion = before != null ? before : inOrder && now != null ? now : -1;
-            remember(k, new Cached(stored, goodFor, unitVersion, settled(stored, goodFor), sent));
+            remember(k, new Cached(stored, goodFor, unitVersion, settled(stored, goodFor)));
         }
-        reader.versions.putAll(read);
+        units.versions.putAll(read);
         int ridersAt = unitKeys.size() + records.size();
         return got.subList(ridersAt, got.size());
     }

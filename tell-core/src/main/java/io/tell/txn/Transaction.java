@@ -40,8 +40,6 @@ public final class Transaction implements AutoCloseable {
         final MvccRecord record;
         /** Served by the node's shared buffer: good for this snapshot, possibly older than the store's. */
         final boolean buffered;
-        /** A copy read from the store before this transaction had its snapshot ({@link SharedRecordBuffer.Read#predatesStart}). */
-        final boolean predatesStart;
         boolean written;
         byte[] newRow;
         /** An index the commit fills for this row as if the row were new ({@link #reindex}). */
@@ -59,14 +57,13 @@ public final class Transaction implements AutoCloseable {
         }
 
         Entry(RecordKey key, Versioned stored) {
-            this(key, stored, false, false);
+            this(key, stored, false);
         }
 
-        Entry(RecordKey key, Versioned stored, boolean buffered, boolean predatesStart) {
+        Entry(RecordKey key, Versioned stored, boolean buffered) {
             this.key = key;
             this.stored = stored;
             this.buffered = buffered;
-            this.predatesStart = predatesStart;
             this.record = stored == null ? new MvccRecord(List.of()) : MvccRecord.decode(stored.value());
         }
     }
@@ -76,7 +73,7 @@ public final class Transaction implements AutoCloseable {
     private final Isolation isolation;
     private final Map<RecordKey, Entry> buffer = new LinkedHashMap<>();
     /** The version sets this transaction has read, for the node's shared buffer; null until it reads through one. */
-    private SharedRecordBuffer.Reader asBufferReader;
+    private SharedRecordBuffer.TxUnits units;
     /** The index ranges this read-write transaction scanned, for validation ({@link #scanned}). */
     private final List<ReadValidator.ScannedRange> scans = new ArrayList<>();
     /** Index entries in {@link #scans} (a range that found none counts one); below SERIALIZABLE, past {@value #NOTED_ENTRIES} scans are no longer noted. */
@@ -117,8 +114,6 @@ public final class Transaction implements AutoCloseable {
 
     /** Set on a reader of another transaction's snapshot ({@link #readInParallel}): its end tells no one. */
     private final boolean forked;
-    /** When this transaction had its snapshot ({@link System#nanoTime}, read after it arrived). */
-    private final long startedNanos = System.nanoTime();
 
     Transaction(TransactionManager manager, TxStart start, Isolation isolation, String leaseId, long leaseEpoch) {
         this(manager, start, isolation, leaseId == null ? manager.nodeId() : leaseId, leaseEpoch, false);
@@ -353,16 +348,16 @@ public final class Transaction implements AutoCloseable {
 
     /** The records of {@code missing} through the node's shared buffer, with the riders of {@link #fetchFromStore} if it calls the store. */
     private List<Entry> fetchThrough(SharedRecordBuffer shared, List<RecordKey> missing) {
-        if (asBufferReader == null) {
-            asBufferReader = new SharedRecordBuffer.Reader(start.snapshot(), startedNanos);
+        if (units == null) {
+            units = new SharedRecordBuffer.TxUnits();
         }
         List<Entry> checked = watched.current();
         List<RecordKey> riders = riders(checked);
-        SharedRecordBuffer.Fetched got = guard(() -> shared.read(missing, asBufferReader, riders));
+        SharedRecordBuffer.Fetched got = guard(() -> shared.read(missing, start.snapshot(), units, riders));
         List<Entry> fetched = new ArrayList<>(missing.size());
         for (int i = 0; i < missing.size(); i++) {
             SharedRecordBuffer.Read read = got.reads().get(i);
-            fetched.add(new Entry(missing.get(i), read.stored(), read.buffered(), read.predatesStart()));
+            fetched.add(new Entry(missing.get(i), read.stored(), read.buffered()));
         }
         if (got.riders() != null) {
             takeRiders(checked, got.riders());

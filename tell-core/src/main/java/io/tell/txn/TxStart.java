@@ -30,8 +30,9 @@ public record TxStart(long tid, SnapshotDescriptor snapshot, long lav, Writers w
     }
 
     /**
-     * Whether the transaction {@code writer}, whose versions this snapshot does not see, may have
-     * begun validating before the snapshot was taken.
+     * Whether the transaction {@code writer}, whose versions this snapshot does not see, may be
+     * serialized before a writer this snapshot sees: it may have begun validating before the
+     * snapshot was taken, and before some transaction the snapshot sees completed.
      */
     public boolean mayPrecedeSnapshot(long writer) {
         return writers.mayPrecede(writer);
@@ -41,8 +42,9 @@ public record TxStart(long tid, SnapshotDescriptor snapshot, long lav, Writers w
      * The writers a commit manager hears: every tid of {@code [from, to]} is its own (issued by it,
      * in this incarnation, or to be), those up to {@code issuedUpTo} handed out before the snapshot
      * was taken and the rest after it; {@code validating} (sorted) are those of them that had
-     * reported {@link CommitManager#validatingAsync} by then. Each of its writers reports to it, so
-     * every other tid it issued before the snapshot began validating after it. Of a tid outside
+     * reported {@link CommitManager#validatingAsync} by then and before some transaction the
+     * snapshot sees completed. Each of its writers reports to it, so every other tid it issued
+     * before the snapshot began validating after it, or precedes nothing the snapshot sees. Of a tid outside
      * {@code [from, to]} (a cluster peer's, an earlier incarnation's) nothing is known: it may
      * precede, which is always safe — it only makes a reader abort more often.
      */
