@@ -284,7 +284,18 @@ class BTreeConcurrencyTest {
         private void checkScan() {
             ScanRange range = TreeTesting.randomRange(rnd, space);
             boolean descending = rnd.nextBoolean();
-            List<IndexEntry> got = tree.scan(range, descending, Integer.MAX_VALUE);
+            if (!descending && rnd.nextInt(3) == 0) { // a batch of ranges, along the right links as a scan goes
+                List<ScanRange> ranges = List.of(range, TreeTesting.randomRange(rnd, space), TreeTesting.randomRange(rnd, space));
+                List<List<IndexEntry>> got = tree.scanBatch(ranges);
+                for (int i = 0; i < ranges.size(); i++) {
+                    checkScanned(ranges.get(i), false, got.get(i));
+                }
+                return;
+            }
+            checkScanned(range, descending, tree.scan(range, descending, Integer.MAX_VALUE));
+        }
+
+        private void checkScanned(ScanRange range, boolean descending, List<IndexEntry> got) {
             for (int i = 0; i < got.size(); i++) {
                 IndexEntry e = got.get(i);
                 assertTrue(range.contains(e.key()), () -> "scan result outside " + range + who);

@@ -143,6 +143,35 @@ class BatchOperationsTest {
         }
     }
 
+    /**
+     * Ranges that run past their first leaf go on along the right links in one batch more per
+     * leaf crossed, not a scan each: ten ranges of 20 entries over leaves of at most 16 cost
+     * three round trips at most (each range crosses one or two fences).
+     */
+    @Test
+    void rangesPastTheirLeavesCostABatchPerLeafCrossed() {
+        CountingRecordStore store = new CountingRecordStore(RecordStores.open("mem:"));
+        BLinkTree tree = BLinkTree.open(store, new BTreeConfig("spill", false, 16, 1000, 100, false));
+        TreeSet<IndexEntry> model = new TreeSet<>();
+        for (int k = 0; k < 2_000; k += 2) { // caches warmed by the inserts
+            tree.insert(TreeTesting.key(k), k);
+            model.add(new IndexEntry(TreeTesting.key(k), k));
+        }
+        List<ScanRange> ranges = new ArrayList<>();
+        for (int r = 0; r < 10; r++) {
+            int from = 100 + r * 170;
+            ranges.add(new ScanRange(ScanRange.inclusive(TreeTesting.key(from)), ScanRange.exclusive(TreeTesting.key(from + 40))));
+        }
+        CountingRecordStore.Counts before = store.counts();
+        List<List<IndexEntry>> batched = tree.scanBatch(ranges);
+        CountingRecordStore.Counts used = store.counts().minus(before);
+        for (int i = 0; i < ranges.size(); i++) {
+            assertEquals(TreeTesting.expectedScan(model, ranges.get(i), false, Integer.MAX_VALUE), batched.get(i));
+            assertEquals(20, batched.get(i).size());
+        }
+        assertTrue(used.total() <= 3, "ten ranges crossing leaves cost " + used);
+    }
+
     @Test
     void ascendingBulkInsertCostsAFewRoundTripsInAll() {
         CountingRecordStore store = new CountingRecordStore(RecordStores.open("mem:"));
