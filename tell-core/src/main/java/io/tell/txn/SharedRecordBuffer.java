@@ -37,6 +37,15 @@ import java.util.concurrent.atomic.LongAdder;
  * all, and their sets are read only now and then: they would never serve, and keeping them costs
  * the node CPU and memory on every fetch, and the store a read.
  *
+ * <p>What a SERIALIZABLE reader needs of a copy (docs/transactions.md, "Why this is
+ * serializable"): the writer of a version the copy lacks began validating after every tid of
+ * the snapshot the copy is good for had completed. True when the copy was read, as
+ * {@code goodFor} is the node's newest snapshot before the read was sent and the version came
+ * after the read; and true again when an unchanged set makes it good for a newer snapshot: that
+ * writer bumped the set after the copy's set version was read, the serving transaction read the
+ * set unchanged after it had its snapshot, so the bump, and the writer's validation after it,
+ * came later still.
+ *
  * <p>The buffer never needs invalidating for correctness; a node drops what its own commits wrote
  * only so that the next reader does not fetch twice. Size is bounded by dropping arbitrary
  * entries once it is exceeded.

@@ -272,8 +272,8 @@ public final class Transaction implements AutoCloseable {
             return Arrays.asList(entries);
         }
         // At every level: a SERIALIZABLE transaction that writes validates its reads against the
-        // store anyway, and one that writes nothing reads what the buffer served again at commit
-        // (ReadValidator), since a copy may lack a version of a writer validating at its snapshot.
+        // store anyway, and one that writes nothing may judge a copy as served (ReadValidator): a
+        // copy lacks no version of a writer that precedes anything its snapshot sees.
         SharedRecordBuffer shared = manager.sharedBuffer();
         List<Entry> fetched = shared == null ? fetchFromStore(missing) : fetchThrough(shared, missing);
         for (int i = 0; i < fetched.size(); i++) {
