@@ -131,12 +131,7 @@ final class Navigator {
                     }
                 }
                 if (n.beyondHigh(target, before) && n.rightSibling() != 0) {
-                    stats.movesRight.increment();
-                    NodeRef right = fetch(n.rightSibling());
-                    if (!right.node().isRemoved()) { // a removed leaf is no separator to post
-                        missing.add(new Path.Missing(n.level() + 1, n.high(), n.rightSibling(), parent));
-                    }
-                    cur = new Path.Frame(right, true);
+                    cur = rightUntilCovering(cur, target, before, missing, parent);
                     continue;
                 }
                 if (n.isRemoved()) {
@@ -144,6 +139,11 @@ final class Navigator {
                     Path left = descend(n.low(), true, 0);
                     stack = left.ancestors();
                     cur = new Path.Frame(left.node(), true);
+                    // n's range went to the leaf that absorbed it, and perhaps on to leaves split
+                    // off that one since, which no parent may list yet (a client stopped before
+                    // posting): along the links from it, not back up through parents that route
+                    // to n again.
+                    cur = rightUntilCovering(cur, target, before, missing, stack.peek());
                     continue;
                 }
                 throw TellException.of(ErrorCode.CORRUPT_DATA, "no b-tree node holds " + target + ": " + n);
@@ -253,6 +253,29 @@ final class Navigator {
 
     void setRoot(long id) {
         rootId = id;
+    }
+
+    /**
+     * From the fresh node {@code from} right along the links while {@code target} lies beyond a
+     * node's high fence; notes the nodes reached that no parent may list yet in {@code missing}
+     * ({@code parent} a guess where to post them).
+     */
+    private Path.Frame rightUntilCovering(Path.Frame from, IndexEntry target, boolean before, List<Path.Missing> missing,
+                                          Path.Frame parent) {
+        Path.Frame cur = from;
+        for (int hop = 0; hop < MAX_STEPS; hop++) {
+            BTreeNode n = cur.ref().node();
+            if (n.covers(target, before) || !n.beyondHigh(target, before) || n.rightSibling() == 0) {
+                return cur;
+            }
+            stats.movesRight.increment();
+            NodeRef right = fetch(n.rightSibling());
+            if (!right.node().isRemoved()) { // a removed leaf is no separator to post
+                missing.add(new Path.Missing(n.level() + 1, n.high(), n.rightSibling(), parent));
+            }
+            cur = new Path.Frame(right, true);
+        }
+        return cur;
     }
 
     private Path.Frame refetch(NodeRef known) {

@@ -124,6 +124,48 @@ class BTreeLeafRemovalTest {
         assertEquals(List.of(1L, 2L, 6L, 3L), List.of(added.child(0), added.child(1), added.child(2), added.child(3)));
     }
 
+    /**
+     * The state a client stopped mid-split can leave after a removal: removed leaf E stayed as the
+     * first child of parent P2 (never unlinked), its left neighbour L under P absorbed E's range
+     * and then split at E's low fence into L and N, and N was never posted. A search for a key of
+     * N through P2 meets E, finishes it (nothing left to do) and goes to L: it must walk right to
+     * N along the link, not back up through parents that route it to E again — it once did until
+     * it gave up ("does not converge"), with a cache that knew the parents.
+     */
+    @org.junit.jupiter.api.Test
+    void aSearchThroughAFirstChildRemovedLeafReachesAnUnpostedSplitOfItsLeftNeighbour() {
+        RecordStore store = RecordStores.open("mem:");
+        BTreeConfig config = new BTreeConfig("first", false, 8, 1_000, 10, false);
+        NodeStore nodes = new NodeStore(store, config.name(), false, config.idBatch(), 0);
+        long a = nodes.newId(), l = nodes.newId(), n = nodes.newId(), e = nodes.newId(), f = nodes.newId();
+        long p = nodes.newId(), p2 = nodes.newId(), g = nodes.newId();
+        IndexEntry at100 = fence(100), at200 = fence(200), at300 = fence(300);
+        nodes.create(BTreeNode.leaf(a, null, at100, l, new IndexEntry[] {entry(50)}));
+        nodes.create(BTreeNode.leaf(l, at100, at200, n, new IndexEntry[] {entry(150)}));
+        nodes.create(BTreeNode.leaf(n, at200, at300, f, new IndexEntry[] {entry(250), entry(260)}));
+        nodes.create(BTreeNode.leaf(e, at200, at300, f, new IndexEntry[0]).removed());
+        nodes.create(BTreeNode.leaf(f, at300, null, 0, new IndexEntry[] {entry(350)}));
+        nodes.create(BTreeNode.inner(p, 1, null, at200, p2, new IndexEntry[] {at100}, new long[] {a, l}));
+        nodes.create(BTreeNode.inner(p2, 1, at200, null, 0, new IndexEntry[] {at300}, new long[] {e, f}));
+        nodes.create(BTreeNode.inner(g, 2, null, null, 0, new IndexEntry[] {at200}, new long[] {p, p2}));
+        assertTrue(nodes.createRoot(g, false));
+
+        BLinkTree warm = BLinkTree.open(store, config);
+        assertEquals(List.of(150L), warm.lookup(TreeTesting.key(150))); // caches G and P
+        assertEquals(List.of(350L), warm.lookup(TreeTesting.key(350))); // and P2
+        assertEquals(List.of(250L), warm.lookup(TreeTesting.key(250)));
+        assertEquals(List.of(260L), BLinkTree.open(store, config).lookup(TreeTesting.key(260)));
+        IndexEntry inserted = entry(270);
+        assertTrue(warm.insert(inserted.key(), inserted.rid()).inserted(), "an insert into N posts N on its way");
+        TreeValidator.Report report = TreeTesting.validateAgainst(store, config.name(),
+                new TreeSet<>(List.of(entry(50), entry(150), entry(250), entry(260), inserted, entry(350))));
+        assertEquals(0, report.missingSeparators(), report.toString());
+    }
+
+    private static IndexEntry fence(int k) {
+        return new IndexEntry(TreeTesting.key(k), Long.MIN_VALUE);
+    }
+
     private static IndexEntry entry(int k) {
         return new IndexEntry(TreeTesting.key(k), k);
     }
