@@ -153,7 +153,8 @@ final class Committer {
             }
             indexes.claimUniqueKeys(withClaims, this::decided);
             if (serializable) {
-                // Snapshots taken from now on count us as possibly serialized before them (TxStart.Writers).
+                // Snapshots taken once something completed after this count us as possibly
+                // serialized before them (TxStart.Writers).
                 manager.validating(start);
                 ReadValidator.validate(manager, tx);
             }
