@@ -190,12 +190,18 @@ class SerializableTest {
     @Test
     void readerCommitsWhenAWriterRunningAtItsSnapshotValidatesOnlyAfterIt() {
         put(1, "s1|on");
-        Transaction writer = tm.begin(Isolation.SERIALIZABLE);
-        writer.update(D, k(1), b("s1|off"));
+        Transaction writer = takesOffCall(1);
         Transaction reader = tm.beginReadOnly(Isolation.SERIALIZABLE);
         writer.commit(); // running at the reader's snapshot, but validates after it
         assertArrayEquals(b("s1|on"), reader.get(D, k(1)));
         reader.commit();
+    }
+
+    /** A SERIALIZABLE writer that has taken doctor {@code rid} off call, not committed yet. */
+    private Transaction takesOffCall(long rid) {
+        Transaction writer = tm.begin(Isolation.SERIALIZABLE);
+        writer.update(D, k(rid), b("s1|off"));
+        return writer;
     }
 
     /** A commit that completes after the writer began validating: the writer may precede what later snapshots see. */
@@ -206,8 +212,7 @@ class SerializableTest {
     @Test
     void readerFailsWhenAWriterThatMayPrecedeItsSnapshotHadOverwrittenWhatItReads() throws Exception {
         put(1, "s1|on");
-        Transaction writer = tm.begin(Isolation.SERIALIZABLE);
-        writer.update(D, k(1), b("s1|off"));
+        Transaction writer = takesOffCall(1);
         Transaction[] reader = new Transaction[1];
         whileCommitWaits(writer, () -> {
             completeAnotherCommit();
@@ -228,8 +233,7 @@ class SerializableTest {
         for (int attempt = 1; ; attempt++) {
             long rid = 10 + attempt;
             put(rid, "s1|on");
-            Transaction writer = tm.begin(Isolation.SERIALIZABLE);
-            writer.update(D, k(rid), b("s1|off"));
+            Transaction writer = takesOffCall(rid);
             Transaction[] reader = new Transaction[1];
             whileCommitWaits(writer, () -> reader[0] = tm.beginReadOnly(Isolation.SERIALIZABLE));
             if (reader[0].start().mayPrecedeSnapshot(writer.tid())) {
@@ -271,8 +275,7 @@ class SerializableTest {
                 assertArrayEquals(b("s1|on"), warm.get(D, k(rid))); // the copy, taken before any writer
                 warm.commit();
             }
-            Transaction writer = tm.begin(Isolation.SERIALIZABLE);
-            writer.update(D, k(rid), b("s1|off"));
+            Transaction writer = takesOffCall(rid);
             Transaction[] reader = new Transaction[2];
             long[] counts = new long[2];
             whileCommitWaits(writer, () -> {
@@ -304,8 +307,7 @@ class SerializableTest {
         put(1, "s1|on");
         try (TransactionManager readers = new TransactionManager(store, fixture.connect(cm), "pn-readers")) {
             readers.useBuffering(Buffering.SHARED, 1, 1000);
-            Transaction writer = tm.begin(Isolation.SERIALIZABLE);
-            writer.update(D, k(1), b("s1|off"));
+            Transaction writer = takesOffCall(1);
             Transaction[] reader = new Transaction[1];
             long[] before = new long[1];
             whileCommitWaits(writer, () -> {
@@ -329,8 +331,7 @@ class SerializableTest {
         put(1, "s1|on");
         try (TransactionManager leased = new TransactionManager(store, fixture.connect(cm), "pn-leased")) {
             leased.startLease(java.time.Duration.ofMillis(200));
-            Transaction writer = tm.begin(Isolation.SERIALIZABLE);
-            writer.update(D, k(1), b("s1|off"));
+            Transaction writer = takesOffCall(1);
             Transaction[] reader = new Transaction[1];
             whileCommitWaits(writer, () -> {
                 completeAnotherCommit();
@@ -348,8 +349,7 @@ class SerializableTest {
     @Test
     void readerCommitsWhenAWriterValidatingAtItsSnapshotAbortsBeforeItsCommit() {
         put(1, "s1|on");
-        Transaction writer = tm.begin(Isolation.SERIALIZABLE);
-        writer.update(D, k(1), b("s1|off"));
+        Transaction writer = takesOffCall(1);
         Transaction[] reader = new Transaction[1];
         tm.observeCommits((step, tid) -> {
             if (tid == writer.tid() && step == CommitObserver.Step.APPLIED) {

@@ -125,20 +125,18 @@ final class ReadValidator {
      */
     private static void validateReader(TransactionManager manager, Transaction tx, List<Transaction.Entry> reads) {
         TxStart start = tx.start();
-        List<Transaction.Entry> checked = new ArrayList<>();
-        List<List<Long>> writers = new ArrayList<>(); // of each record checked, the suspects
+        List<RecordKey> keys = new ArrayList<>(); // the records to read again
+        List<List<Long>> writers = new ArrayList<>(); // of each, the suspects
         for (Transaction.Entry e : reads) {
             List<Long> suspects = suspects(start, e);
             if (!suspects.isEmpty()) {
-                checked.add(e);
+                keys.add(e.key);
                 writers.add(suspects);
             }
         }
-        if (checked.isEmpty()) {
+        if (keys.isEmpty()) {
             return;
         }
-        List<RecordKey> keys = new ArrayList<>(checked.size());
-        checked.forEach(e -> keys.add(e.key));
         List<Versioned> now = TellException.join(manager.store().getAllAsync(keys));
         // A node that lost its lease no longer holds lav back: a suspect's version may have been
         // collected before this read, and its absence would pass for an abort.
