@@ -415,6 +415,44 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
+     * The row holding unique key {@code key} of {@code index}, found through the key's claim
+     * ({@link IndexWriter}): the claim and the row it names in one store call, with what rides
+     * along ({@link #readAlong}, watched records). Null when that row, as this transaction sees
+     * it, does not hold the key (no claim, a claim left by a deleted row or taken over after this
+     * snapshot): the index, which is authoritative, must answer then. A row found is the only one
+     * this snapshot sees with the key (claims let one live row hold it at a time) and is read as
+     * {@link #lookupUnique} reads what it finds: no range recorded for read validation.
+     */
+    public IndexedRow findClaimed(TableIndex index, byte[] key, RowProjection used) {
+        if (!index.unique()) {
+            throw new IllegalArgumentException("index " + index.name() + " is not unique");
+        }
+        checkActive();
+        List<Entry> checked = watched.current();
+        List<RecordKey> riders = riders(checked);
+        List<RecordKey> ask = SharedRecordBuffer.concat(List.of(new RecordKey(index.claimDomain(), key)), riders);
+        List<Versioned> got = guard(() -> TellException.join(manager.store().getAllFollowingAsync(ask, index.table())));
+        takeRiders(checked, got.subList(1, ask.size()));
+        Versioned claim = got.get(0);
+        if (claim == null || claim.value().length != Long.BYTES) {
+            return null;
+        }
+        RecordKey rowKey = new RecordKey(index.table(), claim.value());
+        Entry e = buffer.get(rowKey); // read or written before: as this transaction has it
+        if (e == null) {
+            Entry fetched = new Entry(rowKey, got.get(ask.size()));
+            Entry prior = buffer.putIfAbsent(rowKey, fetched);
+            e = prior != null ? prior : fetched;
+        }
+        byte[] row = visibleRow(e);
+        if (row == null || !Arrays.equals(key, index.keyOf().apply(row))) {
+            return null;
+        }
+        markRead(e, used);
+        return new IndexedRow(TableIndex.ridOf(claim.value()), row);
+    }
+
+    /**
      * Reads ahead what {@link #scanIndex} with no limit will need for each of {@code ranges}:
      * the index entries of ranges that lie in one leaf each, all leaves in one batch, and then
      * every row they point to in one more, together with the rows at {@code rids} (rows the

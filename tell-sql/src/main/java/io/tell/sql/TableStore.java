@@ -265,19 +265,20 @@ public final class TableStore {
         Target t = target(index);
         ScanRange range = scanRange(t, new Bounds(from, fromInclusive, to, toInclusive));
         // A point lookup of a unique key goes straight to the row whose rid was last found for
-        // it; if that row holds the key, it is the only one (the key is unique), and no range is
-        // recorded for read validation (see Transaction.lookupUnique, which the lookup
-        // uses otherwise).
+        // it, or else to the row the key's claim names (one store call for both); if that row
+        // holds the key, it is the only one (the key is unique), and no range is recorded for
+        // read validation (see Transaction.lookupUnique, which the lookup uses otherwise).
         boolean point = limit > 0 && isUniquePoint(t, from, fromInclusive, to, toInclusive);
         RowProjection used = read == null ? null : used(t, read);
         if (point) {
             byte[] key = range.lower().key();
             Long rid = t.rids().get(key);
-            if (rid != null) {
-                byte[] row = tx.get(def.rowDomain(), TableIndex.ridKey(rid), used);
-                if (row != null && Arrays.equals(key, t.index().keyOf().apply(row))) {
-                    return List.of(new Row(rid, wanted == null ? codec.decode(row) : codec.decode(row, wanted)));
+            IndexedRow hit = rid != null ? hinted(tx, t, key, rid, used) : tx.findClaimed(t.index(), key, used);
+            if (hit != null) {
+                if (rid == null) {
+                    t.rids().put(key, hit.rid());
                 }
+                return List.of(new Row(hit.rid(), wanted == null ? codec.decode(hit.row()) : codec.decode(hit.row(), wanted)));
             }
         }
         List<IndexedRow> found = point ? tx.lookupUnique(t.index(), range, used) : tx.scanIndex(t.index(), range, limit, used);
@@ -291,6 +292,12 @@ public final class TableStore {
             }
         }
         return rows(found, wanted);
+    }
+
+    /** The row at {@code rid} if it holds {@code key} of {@code t}'s index as {@code tx} sees it, else null. */
+    private IndexedRow hinted(Transaction tx, Target t, byte[] key, long rid, RowProjection used) {
+        byte[] row = tx.get(def.rowDomain(), TableIndex.ridKey(rid), used);
+        return row != null && Arrays.equals(key, t.index().keyOf().apply(row)) ? new IndexedRow(rid, row) : null;
     }
 
     /**

@@ -64,19 +64,38 @@ public final class CountingRecordStore extends ForwardingRecordStore {
     @Override
     public CompletableFuture<List<Versioned>> getAllAsync(List<RecordKey> keys) {
         reads.increment();
+        sent(keys);
+        return delegate.getAllAsync(keys).thenApply(this::received);
+    }
+
+    /** One round trip where the backend follows the pointer itself, else two. */
+    @Override
+    public CompletableFuture<List<Versioned>> getAllFollowingAsync(List<RecordKey> keys, String domain) {
+        reads.add(delegate.followsInOneCall() ? 1 : 2);
+        sent(keys);
+        return delegate.getAllFollowingAsync(keys, domain).thenApply(this::received);
+    }
+
+    private void sent(List<RecordKey> keys) {
         long sent = 0;
         for (RecordKey k : keys) {
             sent += k.key().length;
         }
         bytesSent.add(sent);
-        return delegate.getAllAsync(keys).thenApply(values -> {
-            long received = 0;
-            for (Versioned v : values) {
-                received += v == null ? 0 : v.value().length;
-            }
-            bytesReceived.add(received);
-            return values;
-        });
+    }
+
+    private List<Versioned> received(List<Versioned> values) {
+        long received = 0;
+        for (Versioned v : values) {
+            received += v == null ? 0 : v.value().length;
+        }
+        bytesReceived.add(received);
+        return values;
+    }
+
+    @Override
+    public boolean followsInOneCall() {
+        return delegate.followsInOneCall();
     }
 
     @Override
@@ -126,6 +145,4 @@ public final class CountingRecordStore extends ForwardingRecordStore {
         scans.increment();
         return delegate.purgeAsync(domains);
     }
-
-
 }

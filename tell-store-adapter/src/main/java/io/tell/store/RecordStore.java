@@ -45,6 +45,31 @@ public interface RecordStore extends AutoCloseable {
     /** Reads many records in one go; the list has one entry per key, {@code null} where absent. */
     CompletableFuture<List<Versioned>> getAllAsync(List<RecordKey> keys);
 
+    /**
+     * Reads {@code keys} as {@link #getAllAsync} does, the first of them a pointer, and after
+     * them the record of {@code domain} whose key is the pointer's value (null when the pointer
+     * is absent or empty): one more entry at the end. A unique key's claim names its row this way, so a
+     * point read by key costs one call where the store can follow the pointer itself
+     * ({@link #followsInOneCall}), two otherwise. The pointed record is read after the pointer.
+     */
+    default CompletableFuture<List<Versioned>> getAllFollowingAsync(List<RecordKey> keys, String domain) {
+        return getAllAsync(keys).thenCompose(got -> {
+            Versioned pointer = got.get(0);
+            CompletableFuture<Versioned> pointed = pointer == null || pointer.value().length == 0
+                    ? CompletableFuture.completedFuture(null) : getAsync(new RecordKey(domain, pointer.value()));
+            return pointed.thenApply(v -> {
+                List<Versioned> out = new java.util.ArrayList<>(got);
+                out.add(v);
+                return out;
+            });
+        });
+    }
+
+    /** True when {@link #getAllFollowingAsync} costs one round trip (the store follows the pointer itself). */
+    default boolean followsInOneCall() {
+        return false;
+    }
+
     /** One conditional write (put, insert-if-absent or delete). */
     CompletableFuture<WriteResult> writeAsync(WriteOp op);
 

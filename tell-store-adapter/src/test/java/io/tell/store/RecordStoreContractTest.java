@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tell.error.TellException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -268,6 +269,40 @@ public abstract class RecordStoreContractTest {
         assertNull(got.get(1));
         assertArrayEquals(b("a1"), got.get(2).value());
         assertTrue(store.getAll(List.of()).isEmpty());
+    }
+
+    @Test
+    void aReadFollowsItsFirstRecordToTheRecordItNames() {
+        String pointers = domain("claims");
+        String rows = domain("rows");
+        store.write(WriteOp.insert(pointers, b("key"), b("rid-7")));
+        long rowVersion = store.write(WriteOp.insert(rows, b("rid-7"), b("the row"))).version();
+        store.write(WriteOp.insert(pointers, b("other"), b("x")));
+        List<Versioned> got = TellException.join(store.getAllFollowingAsync(List.of(
+                new RecordKey(pointers, b("key")), new RecordKey(pointers, b("missing")),
+                new RecordKey(pointers, b("other"))), rows));
+        assertEquals(4, got.size());
+        assertArrayEquals(b("rid-7"), got.get(0).value());
+        assertNull(got.get(1));
+        assertArrayEquals(b("x"), got.get(2).value());
+        assertArrayEquals(b("the row"), got.get(3).value());
+        assertEquals(rowVersion, got.get(3).version());
+    }
+
+    @Test
+    void aReadFollowingAnAbsentPointerOrOneToNothingEndsInNull() {
+        String pointers = domain("claims");
+        String rows = domain("rows");
+        List<Versioned> absent = TellException.join(store.getAllFollowingAsync(
+                List.of(new RecordKey(pointers, b("none"))), rows));
+        assertEquals(2, absent.size());
+        assertNull(absent.get(0));
+        assertNull(absent.get(1));
+        store.write(WriteOp.insert(pointers, b("dangling"), b("rid-gone")));
+        List<Versioned> dangling = TellException.join(store.getAllFollowingAsync(
+                List.of(new RecordKey(pointers, b("dangling"))), rows));
+        assertArrayEquals(b("rid-gone"), dangling.get(0).value());
+        assertNull(dangling.get(1));
     }
 
     @Test

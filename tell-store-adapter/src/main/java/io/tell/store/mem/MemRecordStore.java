@@ -111,6 +111,22 @@ public final class MemRecordStore implements RecordStore {
     }
 
     @Override
+    public CompletableFuture<List<Versioned>> getAllFollowingAsync(List<RecordKey> keys, String domain) {
+        List<Versioned> out = new ArrayList<>(keys.size() + 1);
+        for (RecordKey key : keys) {
+            out.add(readNow(key));
+        }
+        Versioned pointer = out.get(0);
+        out.add(pointer == null || pointer.value().length == 0 ? null : readNow(new RecordKey(domain, pointer.value())));
+        return CompletableFuture.completedFuture(out);
+    }
+
+    @Override
+    public boolean followsInOneCall() {
+        return true;
+    }
+
+    @Override
     public CompletableFuture<WriteResult> writeAsync(WriteOp op) {
         return CompletableFuture.completedFuture(writeNow(op));
     }

@@ -31,6 +31,7 @@ final class DirectClient implements AutoCloseable {
     private static final byte[] GET = RespConnection.ascii("GET");
     private static final byte[] MGET = RespConnection.ascii("MGET");
     private static final byte[] FCALL = RespConnection.ascii("FCALL");
+    private static final byte[] FOLLOW = RespConnection.ascii(RedisFunctions.FOLLOW);
     private static final byte[] WAIT = RespConnection.ascii("WAIT");
     /** Commands sent before their replies are read: bounds what a huge batch leaves in the socket buffers. */
     private static final int COMMANDS_PER_WINDOW = 16;
@@ -97,6 +98,54 @@ final class DirectClient implements AutoCloseable {
     }
 
     /**
+     * The values at {@code keys} (null where absent) and, after them, the value at {@code prefix}
+     * followed by the value bytes of the first key's record, or null when that is absent: the
+     * library's follow function, one round trip. A server that lost the library gets it again.
+     */
+    List<byte[]> follow(List<byte[]> keys, byte[] prefix) {
+        byte[][] command = new byte[keys.size() + 4][];
+        command[0] = FCALL;
+        command[1] = FOLLOW;
+        command[2] = RespConnection.ascii(Integer.toString(keys.size()));
+        for (int i = 0; i < keys.size(); i++) {
+            command[i + 3] = keys.get(i);
+        }
+        command[keys.size() + 3] = prefix;
+        return call(c -> {
+            c.send(command);
+            c.flush();
+            Object reply = c.read();
+            if (reply instanceof RespConnection.Error e && e.message().contains("Function not found")) {
+                reload(c);
+                c.send(command);
+                c.flush();
+                reply = c.read();
+            }
+            if (reply instanceof RespConnection.Error e) {
+                throw RedisErrors.translate(new RedisCommandExecutionException(e.message()));
+            }
+            if (!(reply instanceof List<?> values) || values.size() != keys.size() + 1) {
+                throw new IOException("redis protocol error: " + RedisFunctions.FOLLOW + " answered " + reply);
+            }
+            List<byte[]> out = new ArrayList<>(values.size());
+            for (Object v : values) {
+                out.add(v instanceof byte[] b ? b : null);
+            }
+            return out;
+        });
+    }
+
+    /** Loads the function library again on a server that lost it (a restart, a FUNCTION FLUSH). */
+    private static void reload(RespConnection c) throws IOException {
+        c.send(RespConnection.ascii("FUNCTION"), RespConnection.ascii("LOAD"), RespConnection.ascii("REPLACE"),
+                RedisFunctions.LIBRARY.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        c.flush();
+        if (c.read() instanceof RespConnection.Error e) {
+            throw RedisErrors.translate(new RedisCommandExecutionException(e.message()));
+        }
+    }
+
+    /**
      * Calls the write function once per element of {@code calls} (each the arguments after
      * FCALL), pipelined, and returns each call's reply array. A server that lost the function
      * library gets it again and the calls are resent (nothing ran). With replicas required, a
@@ -144,12 +193,7 @@ final class DirectClient implements AutoCloseable {
         }
         Object reached = replicas > 0 ? c.read() : null;
         if (missing && mayReload && out.isEmpty()) {
-            c.send(RespConnection.ascii("FUNCTION"), RespConnection.ascii("LOAD"), RespConnection.ascii("REPLACE"),
-                    RedisFunctions.LIBRARY.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            c.flush();
-            if (c.read() instanceof RespConnection.Error e) {
-                throw RedisErrors.translate(new RedisCommandExecutionException(e.message()));
-            }
+            reload(c);
             return window(c, calls, false);
         }
         if (failure != null) {

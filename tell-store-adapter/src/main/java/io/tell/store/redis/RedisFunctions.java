@@ -22,13 +22,15 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The server-side function library ({@code tell_v4.lua}) that makes conditional writes
+ * The server-side function library ({@code tell_v5.lua}) that makes conditional writes
  * atomic: check the expected version, draw a new version, write or delete, in one step; any
- * number of writes per call, each on its own.
+ * number of writes per call, each on its own. It also reads a pointer record and the record it
+ * names in one call ({@link #FOLLOW}, standalone servers).
  */
 final class RedisFunctions {
     static final String LIBRARY = load();
-    static final String WRITE = "tell_v4_write";
+    static final String WRITE = "tell_v5_write";
+    static final String FOLLOW = "tell_v5_follow";
 
     private static final byte[] NONE = {};
 
@@ -146,9 +148,9 @@ final class RedisFunctions {
     }
 
     private static String load() {
-        try (InputStream in = RedisFunctions.class.getResourceAsStream("tell_v4.lua")) {
+        try (InputStream in = RedisFunctions.class.getResourceAsStream("tell_v5.lua")) {
             if (in == null) {
-                throw new IllegalStateException("tell_v4.lua missing from the classpath");
+                throw new IllegalStateException("tell_v5.lua missing from the classpath");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

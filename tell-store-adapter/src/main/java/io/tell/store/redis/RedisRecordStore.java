@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The record store on Redis 7, standalone or Redis Cluster ({@link RedisStoreProvider} opens it).
  *
  * <p>Layout and versions: see {@link RedisKeys}; conditional writes run in one server-side
- * function ({@code tell_v4.lua}, see {@link RedisFunctions}), loaded on every primary at
+ * function ({@code tell_v5.lua}, see {@link RedisFunctions}), loaded on every primary at
  * open and again on a node that turns out not to have it. Costs in network round trips:
  * a read, a write or an increment is one; a batch is one per node involved, the nodes in
  * parallel (all commands are sent before any answer is awaited). With {@code replicas=N} a
@@ -129,10 +129,6 @@ public final class RedisRecordStore implements RecordStore {
     }
 
     /**
-     * Direct calls block the calling thread, which is fine for a transaction's thread and never
-     * for an event loop's (a commit manager's server, or a callback of a Lettuce future).
-     */
-    /**
      * A standalone server called directly: a batch goes out on one connection, its commands
      * pipelined in order, and the server runs them one after another.
      */
@@ -141,6 +137,40 @@ public final class RedisRecordStore implements RecordStore {
         return callsDirectly() && !(nodes instanceof ClusterNodes);
     }
 
+    /**
+     * The library's follow function on a standalone server called directly; elsewhere the
+     * pointer and then its record, two calls (in a cluster they may live on different nodes).
+     */
+    @Override
+    public CompletableFuture<List<Versioned>> getAllFollowingAsync(List<RecordKey> keys, String domain) {
+        if (!followsInOneCall()) {
+            return RecordStore.super.getAllFollowingAsync(keys, domain);
+        }
+        try {
+            List<byte[]> redisKeys = new ArrayList<>(keys.size());
+            for (RecordKey k : keys) {
+                redisKeys.add(RedisKeys.recordKey(k));
+            }
+            List<byte[]> got = direct.follow(redisKeys, RedisKeys.domainPrefix(domain));
+            List<Versioned> out = new ArrayList<>(got.size());
+            for (byte[] value : got) {
+                out.add(RedisKeys.decodeRecord(value));
+            }
+            return CompletableFuture.completedFuture(out);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(RedisErrors.translate(e));
+        }
+    }
+
+    @Override
+    public boolean followsInOneCall() {
+        return callsDirectly() && !(nodes instanceof ClusterNodes);
+    }
+
+    /**
+     * Direct calls block the calling thread, which is fine for a transaction's thread and never
+     * for an event loop's (a commit manager's server, or a callback of a Lettuce future).
+     */
     private boolean callsDirectly() {
         return direct != null && !(Thread.currentThread() instanceof FastThreadLocalThread);
     }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class RedisFunctionsTest {
     @Test
     void theLibraryIsOnTheClasspathUnderItsVersionedName() {
-        assertTrue(RedisFunctions.LIBRARY.startsWith("#!lua name=tell_v4\n"));
+        assertTrue(RedisFunctions.LIBRARY.startsWith("#!lua name=tell_v5\n"));
         assertTrue(RedisFunctions.LIBRARY.contains("register_function('" + RedisFunctions.WRITE + "'"));
     }
 

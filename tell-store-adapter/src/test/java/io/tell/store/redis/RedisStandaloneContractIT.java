@@ -1,5 +1,6 @@
 package io.tell.store.redis;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,6 +16,7 @@ import io.tell.store.RecordKey;
 import io.tell.store.RecordStore;
 import io.tell.store.RecordStoreContractTest;
 import io.tell.store.RecordStores;
+import io.tell.store.Versioned;
 import io.tell.store.WriteOp;
 import io.tell.store.WriteResult;
 import java.util.ArrayList;
@@ -91,6 +93,23 @@ class RedisStandaloneContractIT extends RecordStoreContractTest {
     void aFunctionFlushedFromTheServerIsReloadedOnDemand() {
         REDIS.process().call("FUNCTION", "FLUSH");
         assertTrue(store.write(WriteOp.insert(domain("d"), b("k"), b("v"))).written());
+    }
+
+    @Test
+    void aFollowingReadIsOneCallAndSurvivesAFlushedLibrary() {
+        store.write(WriteOp.insert(domain("c"), b("k"), b("r1")));
+        store.write(WriteOp.insert(domain("r"), b("r1"), b("row")));
+        CountingRecordStore counting = new CountingRecordStore(store);
+        assertTrue(counting.followsInOneCall());
+        REDIS.process().call("FUNCTION", "FLUSH");
+        REDIS.process().call("CONFIG", "RESETSTAT");
+        List<Versioned> got = TellException.join(counting.getAllFollowingAsync(List.of(new RecordKey(domain("c"), b("k"))), domain("r")));
+        assertArrayEquals(b("row"), got.get(1).value());
+        assertEquals(1, counting.counts().reads());
+        String stats = String.valueOf(REDIS.process().call("INFO", "commandstats"));
+        assertTrue(stats.contains("cmdstat_fcall:calls=2"), "refused, then made after the library was loaded again: " + stats);
+        // Commands a function runs count too: its two GETs, and no read besides.
+        assertTrue(stats.contains("cmdstat_get:calls=2,") && !stats.contains("cmdstat_mget:"), stats);
     }
 
     @Test

@@ -1,7 +1,7 @@
-#!lua name=tell_v4
+#!lua name=tell_v5
 --[[
-Conditional writes of Tell's record store (io.tell.store.redis.RedisRecordStore), and checks
-that ride with them.
+Conditional writes of Tell's record store (io.tell.store.redis.RedisRecordStore), the checks
+that ride with them, and reads that follow a pointer record to the record it names.
 
 A record is one string: an 8-byte big-endian version followed by the value bytes.
 One call applies any number of conditional writes, each on its own (one may conflict while the
@@ -22,7 +22,7 @@ clock is ignored beyond 2^52 microseconds (the year 2112).
 
 The library name carries its version: a changed protocol gets a new name, so clients of
 different versions can share a server (tell_v3 added checks to tell_v2, tell_v4 chained writes
-and the record's own version as a floor).
+and the record's own version as a floor, tell_v5 the pointer-following read).
 ]]
 
 local TWO_POW_52 = 4503599627370496
@@ -47,7 +47,7 @@ end
 -- new version (8 bytes) when written, 'C' .. current version (8 bytes, or nothing when absent)
 -- on a conflict or a broken chain, which changes nothing; a check answers 'W' .. current
 -- version (nothing when absent) or 'C' .. the same.
-redis.register_function('tell_v4_write', function(keys, args)
+redis.register_function('tell_v5_write', function(keys, args)
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
   if now >= TWO_POW_52 then
@@ -106,3 +106,21 @@ redis.register_function('tell_v4_write', function(keys, args)
   save_counters(drawn)
   return replies
 end)
+
+-- Reads every key (false where absent) and then the record whose key is ARGV[1] followed by the
+-- value bytes of the first key's record (its bytes after the version), or false when that record
+-- is absent: a unique key's claim and the row it names in one call. Standalone servers only: the
+-- followed key is not among KEYS, so in a cluster it may live on another node.
+redis.register_function{function_name = 'tell_v5_follow', flags = {'no-writes'}, callback = function(keys, args)
+  local replies = {}
+  for i = 1, #keys do
+    replies[i] = redis.call('GET', keys[i])
+  end
+  local pointer = replies[1]
+  if pointer and #pointer > 8 then
+    replies[#keys + 1] = redis.call('GET', args[1] .. string.sub(pointer, 9))
+  else
+    replies[#keys + 1] = false
+  end
+  return replies
+end}

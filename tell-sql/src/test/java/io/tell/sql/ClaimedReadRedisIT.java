@@ -1,0 +1,98 @@
+package io.tell.sql;
+
+import static io.tell.sql.SqlCluster.run;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.tell.store.CountingRecordStore;
+import io.tell.store.redis.RedisServerExtension;
+import io.tell.txn.Isolation;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A point read by primary key on a node that has not met the key: the key's claim names the
+ * row, and both come in one store call. The claim is only a hint: a row that does not hold the
+ * key at the reader's snapshot (deleted, or the claim taken over by a newer row) sends the read
+ * to the index. Two processing nodes over a real Redis, the reading node never having seen the
+ * rows it reads.
+ */
+class ClaimedReadRedisIT {
+    @RegisterExtension
+    static final RedisServerExtension REDIS = new RedisServerExtension();
+
+    @Test
+    void aKeyTheNodeHasNotMetCostsOneStoreCall() {
+        try (SqlCluster cluster = new SqlCluster(REDIS, 2);
+             SqlSession sa = cluster.nodes.get(0).openSession();
+             SqlSession sb = cluster.nodes.get(1).openSession()) {
+            ProcessingNode b = cluster.nodes.get(1);
+            run(sa, "CREATE TABLE known (id INT PRIMARY KEY, v INT)");
+            for (int i = 0; i < 20; i++) {
+                run(sa, "INSERT INTO known VALUES (" + i + ", " + (i * 10) + ")");
+            }
+            PreparedSql select = sb.prepare("SELECT v FROM known WHERE id = ?");
+            assertArrayEquals(new Object[] {10}, one(sb, select, 1)); // node b's catalog and the index's inner nodes
+            CountingRecordStore.Counts before = b.storeCounts();
+            assertArrayEquals(new Object[] {70}, one(sb, select, 7));
+            assertEquals(1, b.storeCounts().minus(before).reads(), "the claim and its row, the catalog's version along");
+            before = b.storeCounts();
+            assertArrayEquals(new Object[] {70}, one(sb, select, 7));
+            assertEquals(1, b.storeCounts().minus(before).reads(), "the row, whose rid the node now knows");
+
+            PreparedSql update = sb.prepare("UPDATE known SET v = v + 1 WHERE id = ?");
+            before = b.storeCounts();
+            assertEquals(1, count(sb, update, 8));
+            assertEquals(1, b.storeCounts().minus(before).reads(), "an update by key reads as a select does");
+            assertArrayEquals(new Object[] {81}, one(sa, sa.prepare("SELECT v FROM known WHERE id = ?"), 8));
+        }
+    }
+
+    @Test
+    void aClaimTakenOverAfterTheSnapshotLeavesTheReadToTheIndex() {
+        try (SqlCluster cluster = new SqlCluster(REDIS, 2);
+             SqlSession sa = cluster.nodes.get(0).openSession();
+             SqlSession sb = cluster.nodes.get(1).openSession()) {
+            run(sa, "CREATE TABLE moved (id INT PRIMARY KEY, v INT)");
+            run(sa, "INSERT INTO moved VALUES (1, 10), (2, 20), (3, 30)");
+            PreparedSql select = sb.prepare("SELECT v FROM moved WHERE id = ?");
+            sb.setIsolation(Isolation.SNAPSHOT);
+            sb.setAutoCommit(false);
+            assertArrayEquals(new Object[] {10}, one(sb, select, 1)); // b's snapshot is taken
+
+            // Key 2 moves to a new row (the claim now names it), key 3's row goes.
+            run(sa, "DELETE FROM moved WHERE id = 2");
+            run(sa, "INSERT INTO moved VALUES (2, 200)");
+            run(sa, "DELETE FROM moved WHERE id = 3");
+            assertArrayEquals(new Object[] {20}, one(sb, select, 2), "the row b's snapshot sees, through the index");
+            assertArrayEquals(new Object[] {30}, one(sb, select, 3));
+            sb.commit();
+
+            assertArrayEquals(new Object[] {200}, one(sb, select, 2), "a new snapshot: the new row");
+            try (SqlResult r = sb.execute(select, List.of(3), 0, 0)) {
+                assertFalse(r.next(), "a deleted row's claim finds nothing");
+            }
+            try (SqlResult r = sb.execute(select, List.of(99), 0, 0)) {
+                assertFalse(r.next(), "a key never inserted has no claim");
+            }
+            sb.commit();
+        }
+    }
+
+    private static Object[] one(SqlSession s, PreparedSql q, Object key) {
+        try (SqlResult r = s.execute(q, List.of(key), 0, 0)) {
+            if (!r.next()) {
+                throw new AssertionError("no row for key " + key);
+            }
+            return r.row();
+        }
+    }
+
+    private static long count(SqlSession s, PreparedSql update, Object key) {
+        try (SqlResult r = s.execute(update, List.of(key), 0, 0)) {
+            return r.updateCount();
+        }
+    }
+}
