@@ -75,10 +75,10 @@ class SerializableHistoryTest {
         return Long.parseLong(new String(row, StandardCharsets.UTF_8));
     }
 
-    private Committed setup() {
+    private Committed setup(int keyCount) {
         List<Long> keys = new ArrayList<>();
         long tid = tm.run(1, tx -> {
-            for (long key = 0; key < KEYS; key++) {
+            for (long key = 0; key < keyCount; key++) {
                 tx.put(D, k(key), Long.toString(tx.tid()).getBytes(StandardCharsets.UTF_8));
                 keys.add(key);
             }
@@ -100,6 +100,19 @@ class SerializableHistoryTest {
         return new Committed(tx.tid(), reads, writeKeys);
     }
 
+    /** The kind of a thread's next transaction: 0, 1 read-write; 2 reads only, with a tid; 3 declared read-only. */
+    private interface Mix {
+        int next(Random rnd);
+    }
+
+    private static final Mix EVEN = rnd -> rnd.nextInt(4);
+    /**
+     * One read-write transaction in forty: the units of a synced buffer stay unchanged long
+     * enough for their copies to serve (a node stops keeping copies of units written more than
+     * once per 64 reads or so, {@code SharedRecordBuffer.UnitHistory}).
+     */
+    private static final Mix READ_MOSTLY = rnd -> rnd.nextInt(40) == 0 ? 0 : 2 + rnd.nextInt(2);
+
     /**
      * One random transaction of a thread: picks {@code n} distinct items below {@code space},
      * some of them to write, and runs them; returns what committed.
@@ -109,14 +122,18 @@ class SerializableHistoryTest {
     }
 
     /**
-     * Four threads run 500 random transactions each (kinds: two read-write, one that only reads
-     * with a tid, one declared read-only), then the dependency graph of what committed must be
-     * acyclic. {@code threadSalt} keeps the two tests' random streams apart.
+     * Four threads run 500 random transactions each (kinds: read-write,
+     * reads only with a tid, declared read-only), then the dependency graph of what committed
+     * must be acyclic. {@code threadSalt} keeps the tests' random streams apart.
      */
     private void runAndCheck(String what, long seed, long threadSalt, int space, Committed setup, Step step)
             throws Exception {
+        runAndCheck(what, seed, threadSalt, space, setup, step, EVEN, 500);
+    }
+
+    private void runAndCheck(String what, long seed, long threadSalt, int space, Committed setup, Step step, Mix mix,
+                             int perThread) throws Exception {
         int threads = 4;
-        int perThread = 500;
         ConcurrentLinkedQueue<Committed> history = new ConcurrentLinkedQueue<>();
         history.add(setup);
         int[] outcomes = new int[4]; // read-write commits, reader commits, read-write failures, reader failures
@@ -136,7 +153,7 @@ class SerializableHistoryTest {
                 fs.add(pool.submit(() -> {
                     Random rnd = new Random(threadSeed);
                     for (int i = 0; i < perThread; i++) {
-                        int kind = rnd.nextInt(4); // 0, 1: read-write; 2: reads only, with a tid; 3: declared read-only
+                        int kind = mix.next(rnd);
                         List<Long> readItems = new ArrayList<>();
                         int n = 1 + rnd.nextInt(3);
                         while (readItems.size() < n) {
@@ -172,7 +189,7 @@ class SerializableHistoryTest {
 
     @Test
     void concurrentSerializableHistoriesAreAcyclic() throws Exception {
-        runAndCheck("history", Long.getLong("tell.seed", 7), 31, KEYS, setup(), SerializableHistoryTest::attempt);
+        runAndCheck("history", Long.getLong("tell.seed", 7), 31, KEYS, setup(KEYS), SerializableHistoryTest::attempt);
     }
 
     /**
@@ -184,10 +201,27 @@ class SerializableHistoryTest {
     @Test
     void concurrentSerializableHistoriesThroughASharedBufferAreAcyclic() throws Exception {
         tm.useBuffering(Buffering.SHARED, 1, 1000);
-        runAndCheck("history through the shared buffer", Long.getLong("tell.seed", 7), 41, KEYS, setup(),
+        runAndCheck("history through the shared buffer", Long.getLong("tell.seed", 7), 41, KEYS, setup(KEYS),
                 SerializableHistoryTest::attempt);
         long[] served = tm.sharedBufferCounts();
         assertTrue(served[0] > 20, "the buffer served reads: " + java.util.Arrays.toString(served));
+    }
+
+    /**
+     * The same through a buffer with version sets, read-mostly over 40 records in units of 4:
+     * copies serve because their unit's set is unchanged (then also later readers by the
+     * snapshot test, the serving reader's snapshot now the one the copy is good for), as well as
+     * by the snapshot test alone.
+     */
+    @Test
+    void concurrentSerializableHistoriesThroughVersionSetsAreAcyclic() throws Exception {
+        tm.useBuffering(Buffering.SYNCED, 4, 1000);
+        int keys = 40;
+        runAndCheck("history through version sets", Long.getLong("tell.seed", 7), 43, keys, setup(keys),
+                SerializableHistoryTest::attempt, READ_MOSTLY, 1500);
+        long[] served = tm.sharedBufferCounts();
+        assertTrue(served[0] > 20 && served[1] > 20, "copies served by the snapshot test and by unchanged sets: "
+                + java.util.Arrays.toString(served));
     }
 
     /**
@@ -237,7 +271,7 @@ class SerializableHistoryTest {
     @Test
     void checkerFindsTheCycleOfWriteSkewUnderSnapshotIsolation() {
         List<Committed> history = new ArrayList<>();
-        history.add(setup());
+        history.add(setup(KEYS));
         Transaction t1 = tm.begin(Isolation.SNAPSHOT);
         Transaction t2 = tm.begin(Isolation.SNAPSHOT);
         Map<Long, Long> r1 = Map.of(0L, writerOf(t1.get(D, k(0))), 1L, writerOf(t1.get(D, k(1))));
