@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A snapshot-isolation transaction at the key-value level. Reads see the snapshot the commit
@@ -289,18 +290,34 @@ public final class Transaction implements AutoCloseable {
      * when a watched record shows a version this snapshot does not see.
      */
     private List<Entry> fetchFromStore(List<RecordKey> missing) {
-        List<Entry> checked = watched.current();
-        List<RecordKey> riders = riders(checked);
-        List<RecordKey> ask = SharedRecordBuffer.concat(missing, riders);
-        List<Versioned> got = guard(() -> ask.size() == 1
-                ? java.util.Collections.singletonList(TellException.join(manager.store().getAsync(ask.get(0))))
-                : TellException.join(manager.store().getAllAsync(ask)));
+        List<Versioned> got = readWithRiders(missing, ask -> ask.size() == 1
+                ? manager.store().getAsync(ask.get(0)).thenApply(java.util.Collections::singletonList)
+                : manager.store().getAllAsync(ask));
         List<Entry> fetched = new ArrayList<>(missing.size());
         for (int i = 0; i < missing.size(); i++) {
             fetched.add(new Entry(missing.get(i), got.get(i)));
         }
-        takeRiders(checked, got.subList(missing.size(), got.size()));
         return fetched;
+    }
+
+    /**
+     * {@code keys} read by one store call of {@code read}, with the riders ({@link #riders})
+     * after them, taken as read; returns what the call answered without the riders: the
+     * records of {@code keys}, then anything it adds after the riders.
+     */
+    private List<Versioned> readWithRiders(List<RecordKey> keys,
+                                           java.util.function.Function<List<RecordKey>, CompletableFuture<List<Versioned>>> read) {
+        List<Entry> checked = watched.current();
+        List<RecordKey> riders = riders(checked);
+        List<RecordKey> ask = SharedRecordBuffer.concat(keys, riders);
+        List<Versioned> got = guard(() -> TellException.join(read.apply(ask)));
+        takeRiders(checked, got.subList(keys.size(), ask.size()));
+        if (riders.isEmpty()) {
+            return got;
+        }
+        List<Versioned> out = new ArrayList<>(got.subList(0, keys.size()));
+        out.addAll(got.subList(ask.size(), got.size()));
+        return out;
     }
 
     /** The records to read along with the next store call: the one {@link #readAlong} asked for, then the {@code checked} ones. */
@@ -428,11 +445,8 @@ public final class Transaction implements AutoCloseable {
             throw new IllegalArgumentException("index " + index.name() + " is not unique");
         }
         checkActive();
-        List<Entry> checked = watched.current();
-        List<RecordKey> riders = riders(checked);
-        List<RecordKey> ask = SharedRecordBuffer.concat(List.of(new RecordKey(index.claimDomain(), key)), riders);
-        List<Versioned> got = guard(() -> TellException.join(manager.store().getAllFollowingAsync(ask, index.table())));
-        takeRiders(checked, got.subList(1, ask.size()));
+        List<Versioned> got = readWithRiders(List.of(new RecordKey(index.claimDomain(), key)),
+                ask -> manager.store().getAllFollowingAsync(ask, index.table()));
         Versioned claim = got.get(0);
         if (claim == null || claim.value().length != Long.BYTES) {
             return null;
@@ -440,16 +454,32 @@ public final class Transaction implements AutoCloseable {
         RecordKey rowKey = new RecordKey(index.table(), claim.value());
         Entry e = buffer.get(rowKey); // read or written before: as this transaction has it
         if (e == null) {
-            Entry fetched = new Entry(rowKey, got.get(ask.size()));
+            Entry fetched = new Entry(rowKey, got.get(1));
+            if (!holds(fetched, index, key)) {
+                return null; // not buffered: a row that is not the answer stays out of what validation checks
+            }
             Entry prior = buffer.putIfAbsent(rowKey, fetched);
             e = prior != null ? prior : fetched;
         }
-        byte[] row = visibleRow(e);
-        if (row == null || !Arrays.equals(key, index.keyOf().apply(row))) {
+        if (!holds(e, index, key)) {
             return null;
         }
         markRead(e, used);
-        return new IndexedRow(TableIndex.ridOf(claim.value()), row);
+        return new IndexedRow(TableIndex.ridOf(claim.value()), visibleRow(e));
+    }
+
+    /** True when the row of {@code e} this transaction sees holds {@code key} in {@code index}. */
+    private boolean holds(Entry e, TableIndex index, byte[] key) {
+        byte[] row = visibleRow(e);
+        return row != null && Arrays.equals(key, index.keyOf().apply(row));
+    }
+
+    /**
+     * True when this transaction holds the entries of {@code range} of {@code index} already (a
+     * read-ahead or an earlier scan of that range): looking it up costs no store call.
+     */
+    public boolean holdsEntries(TableIndex index, io.tell.index.ScanRange range) {
+        return treeReads.holds(index, range);
     }
 
     /**

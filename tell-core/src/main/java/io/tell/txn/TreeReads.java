@@ -107,6 +107,11 @@ final class TreeReads {
         return rids;
     }
 
+    /** True when the entries of {@code range} are kept from an unlimited scan or a read-ahead: reading them costs nothing. */
+    boolean holds(TableIndex index, ScanRange range) {
+        return kept.containsKey(new Key(index, range, Integer.MAX_VALUE, Integer.MAX_VALUE));
+    }
+
     private void keep(Key key, List<IndexEntry> entries) {
         if (entries.size() > MAX_ENTRIES) {
             return;

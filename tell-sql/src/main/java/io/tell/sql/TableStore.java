@@ -205,7 +205,7 @@ public final class TableStore {
 
     private void checkKey(Transaction tx, String index, String constraint, List<String> columns, Object[] row) {
         Object[] key = io.tell.sql.exec.Rows.keyValues(row, def.columnIndexes(columns));
-        if (key != null && holding(tx, index, key).isPresent()) {
+        if (key != null && !range(tx, index, new Bounds(key, true, key, true), Integer.MAX_VALUE, null, null, false).isEmpty()) {
             throw ConstraintErrors.duplicate(constraint, columns, key, null);
         }
     }
@@ -262,18 +262,28 @@ public final class TableStore {
      */
     public List<Row> range(Transaction tx, String index, Object[] from, boolean fromInclusive,
                            Object[] to, boolean toInclusive, int limit, int[] wanted, int[] read) {
+        return range(tx, index, new Bounds(from, fromInclusive, to, toInclusive), limit, wanted, read, true);
+    }
+
+    /**
+     * The range read itself; {@code viaClaims}: whether a point lookup of a key the node has not
+     * met asks the key's claim first (not for a check that expects to find no row: a miss costs
+     * the claim and then the index).
+     */
+    private List<Row> range(Transaction tx, String index, Bounds b, int limit, int[] wanted, int[] read, boolean viaClaims) {
         Target t = target(index);
-        ScanRange range = scanRange(t, new Bounds(from, fromInclusive, to, toInclusive));
+        ScanRange range = scanRange(t, b);
         // A point lookup of a unique key goes straight to the row whose rid was last found for
         // it, or else to the row the key's claim names (one store call for both); if that row
         // holds the key, it is the only one (the key is unique), and no range is recorded for
         // read validation (see Transaction.lookupUnique, which the lookup uses otherwise).
-        boolean point = limit > 0 && isUniquePoint(t, from, fromInclusive, to, toInclusive);
+        boolean point = limit > 0 && isUniquePoint(t, b);
         RowProjection used = read == null ? null : used(t, read);
         if (point) {
             byte[] key = range.lower().key();
             Long rid = t.rids().get(key);
-            IndexedRow hit = rid != null ? hinted(tx, t, key, rid, used) : tx.findClaimed(t.index(), key, used);
+            IndexedRow hit = rid != null ? hinted(tx, t, key, rid, used)
+                    : viaClaims && !tx.holdsEntries(t.index(), range) ? tx.findClaimed(t.index(), key, used) : null;
             if (hit != null) {
                 if (rid == null) {
                     t.rids().put(key, hit.rid());
@@ -337,7 +347,7 @@ public final class TableStore {
             }
             // A unique key whose row the node knows: that row, without the index leaf (the
             // lookup checks that the row still holds the key, as range does).
-            Long rid = isUniquePoint(t, b.from(), b.fromInclusive(), b.to(), b.toInclusive())
+            Long rid = isUniquePoint(t, b)
                     ? t.rids().get(range.lower().key()) : null;
             if (rid != null) {
                 rids.add(rid);
@@ -349,8 +359,9 @@ public final class TableStore {
     }
 
     /** True when the bounds are one whole key of a unique index: at most one row matches. */
-    private static boolean isUniquePoint(Target t, Object[] from, boolean fromInclusive, Object[] to, boolean toInclusive) {
-        return t.rids() != null && from.length == t.columns().size() && fromInclusive && toInclusive && Arrays.equals(from, to);
+    private static boolean isUniquePoint(Target t, Bounds b) {
+        return t.rids() != null && b.from().length == t.columns().size() && b.fromInclusive() && b.toInclusive()
+                && Arrays.equals(b.from(), b.to());
     }
 
     /** An index with what turns key values into its bounds, and for a unique one the rids of its keys. */

@@ -4,7 +4,10 @@ import static io.tell.sql.SqlCluster.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tell.error.TellException;
 import io.tell.store.CountingRecordStore;
 import io.tell.store.redis.RedisServerExtension;
 import io.tell.txn.Isolation;
@@ -81,6 +84,55 @@ class ClaimedReadRedisIT {
         }
     }
 
+    @Test
+    void aTransactionFindsItsOwnChangesNotTheClaims() {
+        try (SqlCluster cluster = new SqlCluster(REDIS, 2);
+             SqlSession sa = cluster.nodes.get(0).openSession();
+             SqlSession sb = cluster.nodes.get(1).openSession()) {
+            run(sa, "CREATE TABLE own (id INT PRIMARY KEY, v INT)");
+            run(sa, "INSERT INTO own VALUES (5, 50), (6, 60), (7, 70)");
+            PreparedSql select = sb.prepare("SELECT v FROM own WHERE id = ?");
+            sb.setAutoCommit(false);
+            assertEquals(1, count(sb, sb.prepare("DELETE FROM own WHERE id = ?"), 5));
+            assertNone(sb, select, 5, "deleted by this transaction, its claim still naming the row");
+            assertEquals(1, count(sb, sb.prepare("UPDATE own SET id = ? WHERE id = ?"), 66, 6));
+            assertNone(sb, select, 6, "moved to another key by this transaction");
+            assertArrayEquals(new Object[] {60}, one(sb, select, 66));
+            assertEquals(1, count(sb, sb.prepare("UPDATE own SET id = ? WHERE id = ?"), 6, 66));
+            assertArrayEquals(new Object[] {60}, one(sb, select, 6), "moved back");
+            assertNone(sb, select, 66, "");
+            sb.commit();
+            PreparedSql fromA = sa.prepare("SELECT v FROM own WHERE id = ?");
+            assertNone(sa, fromA, 5, "the delete committed");
+            assertArrayEquals(new Object[] {60}, one(sa, fromA, 6));
+            assertArrayEquals(new Object[] {70}, one(sa, fromA, 7));
+        }
+    }
+
+    @Test
+    void aSerializableWriterFailsWhenARowItFoundByItsClaimChangedBeforeItCommitted() {
+        try (SqlCluster cluster = new SqlCluster(REDIS, 2);
+             SqlSession sa = cluster.nodes.get(0).openSession();
+             SqlSession sb = cluster.nodes.get(1).openSession()) {
+            run(sa, "CREATE TABLE doctors (id INT PRIMARY KEY, on_call INT)");
+            run(sa, "INSERT INTO doctors VALUES (1, 1), (2, 1)");
+            sb.setIsolation(Isolation.SERIALIZABLE);
+            sb.setAutoCommit(false);
+            assertArrayEquals(new Object[] {1}, one(sb, sb.prepare("SELECT on_call FROM doctors WHERE id = ?"), 1));
+            run(sa, "UPDATE doctors SET on_call = 0 WHERE id = 1"); // commits while b's read stands
+            assertEquals(1, count(sb, sb.prepare("UPDATE doctors SET on_call = 0 WHERE id = ?"), 2));
+            TellException e = assertThrows(TellException.class, sb::commit, "b read doctor 1 through its claim");
+            assertTrue(e.retriable(), "a serialization failure: " + e);
+            assertArrayEquals(new Object[] {1}, one(sa, sa.prepare("SELECT on_call FROM doctors WHERE id = ?"), 2));
+        }
+    }
+
+    private static void assertNone(SqlSession s, PreparedSql q, Object key, String why) {
+        try (SqlResult r = s.execute(q, List.of(key), 0, 0)) {
+            assertFalse(r.next(), "no row for key " + key + ": " + why);
+        }
+    }
+
     private static Object[] one(SqlSession s, PreparedSql q, Object key) {
         try (SqlResult r = s.execute(q, List.of(key), 0, 0)) {
             if (!r.next()) {
@@ -90,8 +142,8 @@ class ClaimedReadRedisIT {
         }
     }
 
-    private static long count(SqlSession s, PreparedSql update, Object key) {
-        try (SqlResult r = s.execute(update, List.of(key), 0, 0)) {
+    private static long count(SqlSession s, PreparedSql update, Object... params) {
+        try (SqlResult r = s.execute(update, List.of(params), 0, 0)) {
             return r.updateCount();
         }
     }
