@@ -68,12 +68,19 @@ public final class CountingRecordStore extends ForwardingRecordStore {
         return delegate.getAllAsync(keys).thenApply(this::received);
     }
 
-    /** One round trip where the backend follows the pointer itself, else two. */
+    /** One round trip where the backend follows the pointer itself, else two (one when there is nothing to follow). */
     @Override
     public CompletableFuture<List<Versioned>> getAllFollowingAsync(List<RecordKey> keys, String domain) {
-        reads.add(delegate.followsInOneCall() ? 1 : 2);
+        boolean oneCall = delegate.followsInOneCall();
+        reads.increment();
         sent(keys);
-        return delegate.getAllFollowingAsync(keys, domain).thenApply(this::received);
+        return delegate.getAllFollowingAsync(keys, domain).thenApply(values -> {
+            Versioned pointer = values.get(0);
+            if (!oneCall && pointer != null && pointer.value().length > 0) {
+                reads.increment();
+            }
+            return received(values);
+        });
     }
 
     private void sent(List<RecordKey> keys) {

@@ -138,7 +138,7 @@ final class DirectClient implements AutoCloseable {
     /** Loads the function library again on a server that lost it (a restart, a FUNCTION FLUSH). */
     private static void reload(RespConnection c) throws IOException {
         c.send(RespConnection.ascii("FUNCTION"), RespConnection.ascii("LOAD"), RespConnection.ascii("REPLACE"),
-                RedisFunctions.LIBRARY.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                RedisFunctions.LIBRARY_BYTES);
         c.flush();
         if (c.read() instanceof RespConnection.Error e) {
             throw RedisErrors.translate(new RedisCommandExecutionException(e.message()));

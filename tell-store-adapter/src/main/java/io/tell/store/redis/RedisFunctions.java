@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
  */
 final class RedisFunctions {
     static final String LIBRARY = load();
+    static final byte[] LIBRARY_BYTES = LIBRARY.getBytes(StandardCharsets.UTF_8);
     static final String WRITE = "tell_v5_write";
     static final String FOLLOW = "tell_v5_follow";
 

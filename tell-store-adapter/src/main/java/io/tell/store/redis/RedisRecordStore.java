@@ -147,24 +147,32 @@ public final class RedisRecordStore implements RecordStore {
             return RecordStore.super.getAllFollowingAsync(keys, domain);
         }
         try {
-            List<byte[]> redisKeys = new ArrayList<>(keys.size());
-            for (RecordKey k : keys) {
-                redisKeys.add(RedisKeys.recordKey(k));
-            }
-            List<byte[]> got = direct.follow(redisKeys, RedisKeys.domainPrefix(domain));
-            List<Versioned> out = new ArrayList<>(got.size());
-            for (byte[] value : got) {
-                out.add(RedisKeys.decodeRecord(value));
-            }
-            return CompletableFuture.completedFuture(out);
+            return CompletableFuture.completedFuture(decoded(direct.follow(redisKeys(keys), RedisKeys.domainPrefix(domain))));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(RedisErrors.translate(e));
         }
     }
 
+    /** True on the direct path, which only a standalone server has. */
     @Override
     public boolean followsInOneCall() {
-        return callsDirectly() && !(nodes instanceof ClusterNodes);
+        return callsDirectly();
+    }
+
+    private static List<byte[]> redisKeys(List<RecordKey> keys) {
+        List<byte[]> out = new ArrayList<>(keys.size());
+        for (RecordKey k : keys) {
+            out.add(RedisKeys.recordKey(k));
+        }
+        return out;
+    }
+
+    private static List<Versioned> decoded(List<byte[]> values) {
+        List<Versioned> out = new ArrayList<>(values.size());
+        for (byte[] value : values) {
+            out.add(RedisKeys.decodeRecord(value));
+        }
+        return out;
     }
 
     /**
@@ -187,15 +195,7 @@ public final class RedisRecordStore implements RecordStore {
     public CompletableFuture<List<Versioned>> getAllAsync(List<RecordKey> keys) {
         if (callsDirectly()) {
             try {
-                List<byte[]> redisKeys = new ArrayList<>(keys.size());
-                for (RecordKey k : keys) {
-                    redisKeys.add(RedisKeys.recordKey(k));
-                }
-                List<Versioned> out = new ArrayList<>(keys.size());
-                for (byte[] value : direct.getAll(redisKeys, KEYS_PER_MGET)) {
-                    out.add(RedisKeys.decodeRecord(value));
-                }
-                return CompletableFuture.completedFuture(out);
+                return CompletableFuture.completedFuture(decoded(direct.getAll(redisKeys(keys), KEYS_PER_MGET)));
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(RedisErrors.translate(e));
             }

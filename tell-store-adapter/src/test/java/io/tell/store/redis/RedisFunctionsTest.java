@@ -15,6 +15,7 @@ class RedisFunctionsTest {
     void theLibraryIsOnTheClasspathUnderItsVersionedName() {
         assertTrue(RedisFunctions.LIBRARY.startsWith("#!lua name=tell_v5\n"));
         assertTrue(RedisFunctions.LIBRARY.contains("register_function('" + RedisFunctions.WRITE + "'"));
+        assertTrue(RedisFunctions.LIBRARY.contains("function_name = '" + RedisFunctions.FOLLOW + "'"));
     }
 
     @Test
