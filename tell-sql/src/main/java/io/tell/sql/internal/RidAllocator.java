@@ -11,8 +11,9 @@ import java.nio.charset.StandardCharsets;
  * unique across all processing nodes, not dense: a node that stops loses the rest of its range,
  * and every range starts at or above the wall clock in microseconds
  * ({@link RecordStore#clockFloor()}), so rids are never handed out twice even by a counter that
- * a store fail-over set back, unless the fail-over took less than a range's length in
- * microseconds (10 ms at the most).
+ * a store fail-over set back, unless the fail-over took less than the counter's lead over the
+ * clock (about one range, at most 10 ms, per node reserving at that moment) plus the nodes'
+ * clock skew.
  */
 public final class RidAllocator {
     /** The largest range reserved at once. */
@@ -20,6 +21,7 @@ public final class RidAllocator {
     private static final long QUICK_NANOS = 1_000_000_000L;
 
     private final RecordStore store;
+    private final java.util.function.LongSupplier nanoTime;
     private final String counterDomain;
     private final byte[] counterKey;
     private int batch;
@@ -28,10 +30,16 @@ public final class RidAllocator {
     private long reservedAt;
 
     public RidAllocator(RecordStore store, String counterDomain, String counterKey, int batch) {
+        this(store, counterDomain, counterKey, batch, System::nanoTime);
+    }
+
+    /** With {@code nanoTime} as the clock that tells how quickly a range was used up. */
+    RidAllocator(RecordStore store, String counterDomain, String counterKey, int batch, java.util.function.LongSupplier nanoTime) {
         if (batch < 1 || batch > MOST) {
             throw new IllegalArgumentException("batch must be in [1, " + MOST + "]: " + batch);
         }
         this.store = store;
+        this.nanoTime = nanoTime;
         this.counterDomain = counterDomain;
         this.counterKey = counterKey.getBytes(StandardCharsets.UTF_8);
         this.batch = batch;
@@ -40,7 +48,7 @@ public final class RidAllocator {
     /** A fresh rid (>= 1). Callers of one table share one allocator; a counter call under the lock is rare. */
     public synchronized long next() {
         if (next == limit) {
-            long now = System.nanoTime();
+            long now = nanoTime.getAsLong();
             if (limit != 0 && now - reservedAt < QUICK_NANOS) {
                 batch = Math.min(MOST, 2 * batch);
             }
