@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -100,18 +101,22 @@ class SerializableHistoryTest {
         return new Committed(tx.tid(), reads, writeKeys);
     }
 
-    /** The kind of a thread's next transaction: 0, 1 read-write; 2 reads only, with a tid; 3 declared read-only. */
-    private interface Mix {
-        int next(Random rnd);
+    /**
+     * How a thread draws its next transaction: its kind (0, 1: read-write; 2: reads only, with a
+     * tid; 3: declared read-only), then how many items it reads.
+     */
+    private record Mix(ToIntFunction<Random> kind, ToIntFunction<Random> items) {
     }
 
-    private static final Mix EVEN = rnd -> rnd.nextInt(4);
+    private static final Mix EVEN = new Mix(rnd -> rnd.nextInt(4), rnd -> 1 + rnd.nextInt(3));
     /**
-     * One read-write transaction in forty: the units of a synced buffer stay unchanged long
-     * enough for their copies to serve (a node stops keeping copies of units written more than
-     * once per 64 reads or so, {@code SharedRecordBuffer.UnitHistory}).
+     * One read-write transaction in forty, each reading 2 to 5 items: the units of a synced
+     * buffer stay unchanged long enough for their copies to serve (a node stops keeping copies
+     * of units written more than once per 64 reads or so, {@code SharedRecordBuffer.UnitHistory}),
+     * and readers of several items close a cycle when a copy serves that should not.
      */
-    private static final Mix READ_MOSTLY = rnd -> rnd.nextInt(40) == 0 ? 0 : 2 + rnd.nextInt(2);
+    private static final Mix READ_MOSTLY = new Mix(rnd -> rnd.nextInt(40) == 0 ? 0 : 2 + rnd.nextInt(2),
+            rnd -> 2 + rnd.nextInt(4));
 
     /**
      * One random transaction of a thread: picks {@code n} distinct items below {@code space},
@@ -122,9 +127,10 @@ class SerializableHistoryTest {
     }
 
     /**
-     * Four threads run 500 random transactions each (kinds: read-write,
-     * reads only with a tid, declared read-only), then the dependency graph of what committed
-     * must be acyclic. {@code threadSalt} keeps the tests' random streams apart.
+     * Four threads run 500 random transactions each (kinds: two read-write, one that only reads
+     * with a tid, one declared read-only), then the dependency graph of what committed must be
+     * acyclic. {@code threadSalt} keeps the tests' random streams apart. The second form draws
+     * the kinds from {@code mix} and runs {@code perThread} transactions a thread.
      */
     private void runAndCheck(String what, long seed, long threadSalt, int space, Committed setup, Step step)
             throws Exception {
@@ -153,9 +159,9 @@ class SerializableHistoryTest {
                 fs.add(pool.submit(() -> {
                     Random rnd = new Random(threadSeed);
                     for (int i = 0; i < perThread; i++) {
-                        int kind = mix.next(rnd);
+                        int kind = mix.kind().applyAsInt(rnd);
                         List<Long> readItems = new ArrayList<>();
-                        int n = 1 + rnd.nextInt(3);
+                        int n = mix.items().applyAsInt(rnd);
                         while (readItems.size() < n) {
                             long item = rnd.nextInt(space);
                             if (!readItems.contains(item)) {
@@ -208,7 +214,7 @@ class SerializableHistoryTest {
     }
 
     /**
-     * The same through a buffer with version sets, read-mostly over 40 records in units of 4:
+     * The same through a buffer with version sets, read-mostly over 16 records in units of 4:
      * copies serve because their unit's set is unchanged (then also later readers by the
      * snapshot test, the serving reader's snapshot now the one the copy is good for), as well as
      * by the snapshot test alone.
@@ -216,7 +222,7 @@ class SerializableHistoryTest {
     @Test
     void concurrentSerializableHistoriesThroughVersionSetsAreAcyclic() throws Exception {
         tm.useBuffering(Buffering.SYNCED, 4, 1000);
-        int keys = 40;
+        int keys = 16;
         runAndCheck("history through version sets", Long.getLong("tell.seed", 7), 43, keys, setup(keys),
                 SerializableHistoryTest::attempt, READ_MOSTLY, 1500);
         long[] served = tm.sharedBufferCounts();
