@@ -71,6 +71,8 @@ public final class NodeLease implements AutoCloseable {
     private final ScheduledFuture<?> renewals;
     private volatile Holding holding;
     private volatile boolean closed;
+    /** Held by a renewal, and by a leave while it stops them: one never runs into the other. */
+    private final Object renewing = new Object();
 
     private NodeLease(RecordStore store, String nodeId, Duration leaseTime, LongSupplier lowestBase,
                       ScheduledExecutorService timer) {
@@ -194,30 +196,39 @@ public final class NodeLease implements AutoCloseable {
 
     /** One heartbeat; public for tests that drive renewals by hand. */
     public void renew() {
-        if (closed) {
-            return;
+        synchronized (renewing) {
+            if (closed) {
+                return;
+            }
+            Holding h = holding;
+            long sent = System.nanoTime();
+            Record next = new Record(false, (int) leaseTime.toMillis(), h.heartbeat() + 1, lowestBase.getAsLong());
+            WriteResult w = store.write(new WriteOp(key(h.id()), next.encode(), Expect.version(h.version())));
+            if (w.written() && sent - h.validUntilNanos() < 0) {
+                holding = new Holding(h.id(), h.epoch(), w.version(), next.heartbeat(), validUntil(sent));
+                return;
+            }
+            // Taken by a recovery, or renewed too late to be trusted: the old registration is left
+            // to expire and be recovered (its transactions reverted and reported by a watcher);
+            // later transactions run under a fresh one.
+            LOG.warn("processing node {} lost its lease {}; registering anew", nodeId, h.id());
+            holding = register(h.epoch() + 1);
         }
-        Holding h = holding;
-        long sent = System.nanoTime();
-        Record next = new Record(false, (int) leaseTime.toMillis(), h.heartbeat() + 1, lowestBase.getAsLong());
-        WriteResult w = store.write(new WriteOp(key(h.id()), next.encode(), Expect.version(h.version())));
-        if (w.written() && sent - h.validUntilNanos() < 0) {
-            holding = new Holding(h.id(), h.epoch(), w.version(), next.heartbeat(), validUntil(sent));
-            return;
-        }
-        // Taken by a recovery, or renewed too late to be trusted: the old registration is left
-        // to expire and be recovered (its transactions reverted and reported by a watcher);
-        // later transactions run under a fresh one.
-        LOG.warn("processing node {} lost its lease {}; registering anew", nodeId, h.id());
-        holding = register(h.epoch() + 1);
     }
 
-    /** Stops renewing and removes the lease (a clean leave: nothing is left to recover). */
+    /**
+     * Stops renewing and removes the lease (a clean leave: nothing is left to recover). A
+     * renewal under way is waited for, so that the registration removed is the one it left (else
+     * it could find the lease gone and register anew after the leave).
+     */
     @Override
     public void close() {
-        closed = true;
-        renewals.cancel(false);
-        Holding h = holding;
+        Holding h;
+        synchronized (renewing) {
+            closed = true;
+            renewals.cancel(false);
+            h = holding;
+        }
         try {
             remove(store, h.id(), h.version());
         } catch (RuntimeException e) {
@@ -237,7 +248,9 @@ public final class NodeLease implements AutoCloseable {
 
     /** Stops renewing without removing the record, as a crash would (for tests). */
     public void abandon() {
-        closed = true;
-        renewals.cancel(false);
+        synchronized (renewing) {
+            closed = true;
+            renewals.cancel(false);
+        }
     }
 }
