@@ -452,26 +452,17 @@ public final class Transaction implements AutoCloseable {
             return null;
         }
         RecordKey rowKey = new RecordKey(index.table(), claim.value());
-        Entry e = buffer.get(rowKey); // read or written before: as this transaction has it
-        if (e == null) {
-            Entry fetched = new Entry(rowKey, got.get(1));
-            if (!holds(fetched, index, key)) {
-                return null; // not buffered: a row that is not the answer stays out of what validation checks
-            }
-            Entry prior = buffer.putIfAbsent(rowKey, fetched);
-            e = prior != null ? prior : fetched;
+        Entry buffered = buffer.get(rowKey); // read or written before: as this transaction has it
+        Entry e = buffered != null ? buffered : new Entry(rowKey, got.get(1));
+        byte[] row = visibleRow(e);
+        if (row == null || !Arrays.equals(key, index.keyOf().apply(row))) {
+            return null; // a fetched row that is not the answer stays out of the buffer, which validation checks
         }
-        if (!holds(e, index, key)) {
-            return null;
+        if (buffered == null) {
+            buffer.put(rowKey, e);
         }
         markRead(e, used);
-        return new IndexedRow(TableIndex.ridOf(claim.value()), visibleRow(e));
-    }
-
-    /** True when the row of {@code e} this transaction sees holds {@code key} in {@code index}. */
-    private boolean holds(Entry e, TableIndex index, byte[] key) {
-        byte[] row = visibleRow(e);
-        return row != null && Arrays.equals(key, index.keyOf().apply(row));
+        return new IndexedRow(TableIndex.ridOf(claim.value()), row);
     }
 
     /**
