@@ -182,11 +182,16 @@ public final class BTreeNode {
 
     /** Leaf: the first position whose entry is {@code >= t}. */
     public int lowerBound(IndexEntry t) {
+        return lowerBound(keys, keys.length, t);
+    }
+
+    /** The first position of the sorted {@code entries[0, size)} whose entry is {@code >= t}. */
+    static int lowerBound(IndexEntry[] entries, int size, IndexEntry t) {
         int lo = 0;
-        int hi = keys.length;
+        int hi = size;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (keys[mid].compareTo(t) < 0) {
+            if (entries[mid].compareTo(t) < 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -230,6 +235,11 @@ public final class BTreeNode {
         out[pos] = e;
         System.arraycopy(keys, pos, out, pos + 1, keys.length - pos);
         return new BTreeNode(id, level, low, high, rightSibling, out, null);
+    }
+
+    /** This leaf (fences, link) holding {@code entries} instead, which must be sorted and within its fences. */
+    BTreeNode withEntries(IndexEntry[] entries) {
+        return new BTreeNode(id, level, low, high, rightSibling, entries, null);
     }
 
     /** Leaf without the entry at {@code pos}. */

@@ -5,6 +5,7 @@ import io.tell.index.InsertResult;
 import io.tell.store.RecordStore;
 import io.tell.store.WriteOp;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -237,31 +238,38 @@ final class BatchInsert {
         }
         boolean unique = g.tree.config().unique();
         int capacity = g.tree.config().nodeCapacity();
-        BTreeNode next = g.ref.node();
+        BTreeNode leaf = g.ref.node();
+        // The leaf's new entries grow in one array: a batch of appends costs each entry its
+        // search, not a copy of the leaf (a thousand ascending keys into one leaf were quadratic).
+        IndexEntry[] entries = Arrays.copyOf(leaf.keys(), leaf.size() + g.requests.size());
+        int size = leaf.size();
         boolean appendedOnly = true;
         for (Request r : g.requests) {
             IndexEntry entry = r.entry();
             IndexEntry target = g.tree.routing(entry);
-            if (!next.covers(target, false)) {
+            if (!leaf.covers(target, false)) {
                 alone.add(r);
                 continue;
             }
-            int pos = next.lowerBound(target);
-            if (pos < next.size() && next.entry(pos).sameKey(entry) && (unique || next.entry(pos).equals(entry))) {
+            int pos = BTreeNode.lowerBound(entries, size, target);
+            if (pos < size && entries[pos].sameKey(entry) && (unique || entries[pos].equals(entry))) {
                 g.planned.add(r);
-                long existing = next.entry(pos).rid();
+                long existing = entries[pos].rid();
                 results[r.index()] = existing == entry.rid() ? InsertResult.ALREADY_PRESENT : new InsertResult.DuplicateKey(existing);
                 continue;
             }
-            appendedOnly &= pos == next.size();
+            appendedOnly &= pos == size;
             g.planned.add(r);
-            next = next.withEntry(pos, entry);
+            System.arraycopy(entries, pos, entries, pos + 1, size - pos);
+            entries[pos] = entry;
+            size++;
             results[r.index()] = InsertResult.INSERTED;
             g.added++;
         }
         if (g.added == 0) {
             return false;
         }
+        BTreeNode next = leaf.withEntries(Arrays.copyOf(entries, size));
         g.change = NodeBatch.prepare(g.tree.nodeStore(), g.ref, next, capacity, appendedOnly);
         return true;
     }
