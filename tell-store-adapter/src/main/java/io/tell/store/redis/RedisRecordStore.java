@@ -353,12 +353,13 @@ public final class RedisRecordStore implements RecordStore {
         Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
         List<byte[]> recordKeys = new ArrayList<>(ops.size());
         List<Integer> slots = new ArrayList<>(ops.size());
+        boolean cluster = nodes instanceof ClusterNodes;
         for (int i = 0; i < ops.size(); i++) {
             byte[] recordKey = RedisKeys.recordKey(ops.get(i).key());
-            int slot = RedisKeys.slot(recordKey);
+            int slot = cluster ? RedisKeys.slot(recordKey) : 0; // a standalone server owns every slot
             recordKeys.add(recordKey);
             slots.add(slot);
-            int group = nodes instanceof ClusterNodes ? slot : -1 - i / WRITES_PER_CALL;
+            int group = cluster ? slot : -1 - i / WRITES_PER_CALL;
             groups.computeIfAbsent(group, g -> new ArrayList<>()).add(i);
         }
         boolean direct = callsDirectly();
@@ -373,7 +374,7 @@ public final class RedisRecordStore implements RecordStore {
                 groupOps.add(ops.get(i));
                 groupKeys.add(recordKeys.get(i));
                 // One server holds every counter: one counter for all its writes, read and saved once per call.
-                versionKeys.add(RedisKeys.versionKey(nodes instanceof ClusterNodes ? slots.get(i) : 0));
+                versionKeys.add(RedisKeys.versionKey(slots.get(i)));
             }
             if (direct) {
                 directCalls.add(RedisFunctions.writeArgs(groupOps, groupKeys, versionKeys));
