@@ -12,6 +12,7 @@ import io.tell.sql.internal.IndexKeySize;
 import io.tell.sql.internal.RidAllocator;
 import io.tell.sql.internal.RowLayout;
 import io.tell.store.RecordKey;
+import io.tell.store.RecordStore;
 import io.tell.txn.IndexedRow;
 import io.tell.txn.RowMerge;
 import io.tell.txn.RowProjection;
@@ -72,6 +73,12 @@ public final class TableStore {
     private static final int HINTED_ROWS = 16;
     /** Per unique index (null: the primary key), where its keys were last found (see {@link KeyRids}). */
     private final Map<String, KeyRids> keyRids = new HashMap<>();
+    /**
+     * Whether an insert teaches the primary key's hints where its row is: only where a key's
+     * claim does not already lead to its row in one store call ({@link RecordStore#followsInOneCall}),
+     * so that a bulk load does not fill the hints for nothing.
+     */
+    private final boolean hintsInserts;
     /** Rows this node inserted or deleted through this object (committed or not): when to sample the table's size again. */
     private final java.util.concurrent.atomic.LongAdder changes = new java.util.concurrent.atomic.LongAdder();
 
@@ -98,6 +105,7 @@ public final class TableStore {
         }
         this.merging = new RowMerger.Table(codec, indexed, this::validate);
         this.rids = new RidAllocator(tm.store(), def.ridCounter(), TableDef.RID_COUNTER_KEY, RID_BATCH);
+        this.hintsInserts = !tm.store().followsInOneCall();
         if (def.pkTree() != null) {
             pkEncoder = encoder(def.primaryKey());
             primaryKey = index(tm, def.pkTree(), true, keyOf(def.primaryKey(), true, pkEncoder));
@@ -135,16 +143,19 @@ public final class TableStore {
     }
 
     /**
-     * Inserts a row (a fresh rid) and returns its rid. The primary key's hints learn where the
-     * key now is, so that reading the row back by its key (a later transaction of this node
-     * that takes up the order it just inserted, say) costs the row read alone.
+     * Inserts a row (a fresh rid) and returns its rid. Where claims cost two store calls to
+     * follow, the primary key's hints learn where the key now is, so that reading the row back
+     * by its key (a later transaction of this node that takes up the order it just inserted,
+     * say) costs the row read alone.
      */
     public long insert(Transaction tx, Object[] values) {
         byte[] row = encodeChecked(values);
         long rid = rids.next();
         tx.insertNew(def.rowDomain(), TableIndex.ridKey(rid), row);
         changes.increment();
-        learn(row, rid);
+        if (hintsInserts) {
+            learn(row, rid);
+        }
         return rid;
     }
 
