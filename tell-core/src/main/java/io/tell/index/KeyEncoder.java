@@ -88,6 +88,26 @@ public final class KeyEncoder {
     }
 
     /**
+     * The most bytes a non-null value of {@code type} takes in a key, its marker included.
+     * {@code size} is the longest value of a VARCHAR or CHAR in code points (4 bytes of UTF-8
+     * each at most, 2 for an escaped U+0000), of a VARBINARY in bytes, and a DECIMAL's precision
+     * (its digits, two to a byte); other types ignore it.
+     */
+    public static long maxBytes(KeyType type, int size) {
+        return 1 + switch (type) {
+            case BOOLEAN -> 1L;
+            case SMALLINT -> 2L;
+            case INTEGER, REAL -> 4L;
+            case BIGINT, DOUBLE, DATE, TIME -> 8L;
+            case TIMESTAMP, TIMESTAMPTZ -> 12L;
+            case UUID -> 16L;
+            case DECIMAL -> 1 + 4 + (size + 1L) / 2 + 1;
+            case VARCHAR, CHAR -> 4L * size + 2;
+            case VARBINARY -> 2L * size + 2;
+        };
+    }
+
+    /**
      * The smallest byte string greater than every string that starts with {@code prefix}, or
      * null when there is none (the prefix is all 0xFF, which no encoded key is).
      */

@@ -48,6 +48,40 @@ class KeyEncoderTest {
         }
     }
 
+    /**
+     * {@link KeyEncoder#maxBytes} bounds every value of its size: random values (strings of
+     * 4-byte code points and escaped U+0000 among them, byte strings of zeros, decimals of every
+     * digit count) never encode longer than the bound for their length or precision.
+     */
+    @ParameterizedTest
+    @EnumSource(KeyType.class)
+    void maxBytesBoundsEveryValue(KeyType type) {
+        Random rnd = new Random(SEED ^ type.ordinal());
+        KeyEncoder enc = KeyEncoder.of(type);
+        for (int i = 0; i < 3000; i++) {
+            Object v = randomValue(type, rnd);
+            int size = switch (v) {
+                case String str -> str.codePointCount(0, str.length());
+                case byte[] b -> b.length;
+                case BigDecimal d -> d.precision();
+                default -> 0;
+            };
+            long length = enc.encode(v).length;
+            assertTrue(length <= KeyEncoder.maxBytes(type, size), () -> msg(type + " value " + v + " of size " + size
+                    + " encodes to " + length + " bytes, over " + KeyEncoder.maxBytes(type, size)));
+        }
+        if (type == KeyType.VARCHAR || type == KeyType.CHAR) { // every code point at its longest, then all escapes
+            assertEquals(KeyEncoder.maxBytes(type, 3), enc.encode("\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00").length);
+            assertTrue(enc.encode("\0\0\0").length <= KeyEncoder.maxBytes(type, 3));
+        }
+        if (type == KeyType.VARBINARY) {
+            assertEquals(KeyEncoder.maxBytes(type, 4), enc.encode((Object) new byte[4]).length);
+        }
+        if (type == KeyType.DECIMAL) {
+            assertEquals(KeyEncoder.maxBytes(type, 7), enc.encode(new BigDecimal("-12345.67")).length);
+        }
+    }
+
     @Test
     void compositeOrderMatchesTupleOrder() {
         Random rnd = new Random(SEED);

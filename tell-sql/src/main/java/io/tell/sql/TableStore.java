@@ -66,6 +66,9 @@ public final class TableStore {
     private final TableIndex allRows;
     private final Map<String, TableIndex> indexes = new LinkedHashMap<>();
     private final Map<String, KeyEncoder> encoders = new LinkedHashMap<>();
+    /** The key length checks of the primary key (null: none) and, by name, of the other indexes. */
+    private final IndexKeySize pkKeySize;
+    private final Map<String, IndexKeySize> keySizes = new LinkedHashMap<>();
     private final RidAllocator rids;
     /** Per index, the projections of the column arrays read through it (by identity; see {@link #used}). */
     private final Map<TableIndex, Map<int[], RowProjection>> projections = new java.util.concurrent.ConcurrentHashMap<>();
@@ -110,15 +113,19 @@ public final class TableStore {
             pkEncoder = encoder(def.primaryKey());
             primaryKey = index(tm, def.pkTree(), true, keyOf(def.primaryKey(), true, pkEncoder));
             keyRids.put(null, earlier == null ? new KeyRids() : earlier.hintsOf(def.pkTree()));
+            pkKeySize = IndexKeySize.of(def, primaryKey, "primary key of table " + def.name(), def.primaryKey());
         } else {
             pkEncoder = null;
             primaryKey = null;
+            pkKeySize = null;
         }
         allRows = def.ridTree() == null ? null : index(tm, def.ridTree(), false, row -> ALL_ROWS_KEY);
         for (IndexDef ix : def.indexes()) {
             KeyEncoder enc = encoder(ix.columns());
             encoders.put(ix.name(), enc);
             indexes.put(ix.name(), index(tm, ix.treeName(), ix.unique(), keyOf(ix.columns(), ix.unique(), enc)));
+            keySizes.put(ix.name(), IndexKeySize.of(def, indexes.get(ix.name()), "index " + ix.name() + " of table " + def.name(),
+                    ix.columns()));
             if (ix.unique()) {
                 keyRids.put(ix.name(), earlier == null ? new KeyRids() : earlier.hintsOf(ix.treeName()));
             }
@@ -529,11 +536,10 @@ public final class TableStore {
             keys.add(new RecordKey(def.rowDomain(), TableIndex.ridKey(rid)));
         }
         List<byte[]> rows = tx.getAll(keys);
-        IndexDef indexDef = def.index(index);
         int n = 0;
         for (int i = 0; i < keys.size(); i++) {
             if (rows.get(i) != null) {
-                IndexKeySize.check(ix, "index " + index + " of table " + def.name(), indexDef.columns(), rows.get(i));
+                keySizes.get(index).check(rows.get(i));
                 tx.reindex(ix, keys.get(i).key());
                 n++;
             }
@@ -640,11 +646,11 @@ public final class TableStore {
      */
     private byte[] encodeChecked(Object[] values) {
         byte[] row = codec.encode(validate(values));
-        if (primaryKey != null) {
-            IndexKeySize.check(primaryKey, "primary key of table " + def.name(), def.primaryKey(), row);
+        if (pkKeySize != null) {
+            pkKeySize.check(row);
         }
-        for (IndexDef ix : def.indexes()) {
-            IndexKeySize.check(indexes.get(ix.name()), "index " + ix.name() + " of table " + def.name(), ix.columns(), row);
+        for (IndexKeySize k : keySizes.values()) {
+            k.check(row);
         }
         return row;
     }
