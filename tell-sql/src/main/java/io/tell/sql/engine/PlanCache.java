@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * Plans shared by all sessions of a processing node, keyed by statement text, catalog version,
- * the session's schema path and the epoch of the node's table sizes: DDL makes a new version, so old plans are never used again and age
+ * the session's schema path and the epoch of the node's table sizes (none for a plan that reads
+ * no table, {@link Plan#ANY_SIZES}): DDL makes a new version, so old plans are never used again and age
  * out (LRU, bounded). Also keeps the front ends (Calcite schema and validator set-up) of the newest
  * catalog version, one per schema path. Thread-safe.
  */
@@ -45,9 +46,12 @@ public final class PlanCache {
 
     /** The plan of {@code sql} against {@code catalog}, names found along {@code path}, planned on a miss. */
     Plan plan(String sql, CatalogSnapshot catalog, SchemaPath path) {
-        Key key = new Key(sql, catalog.version(), path, node.tableSizes().epoch());
+        Key anySizes = new Key(sql, catalog.version(), path, Plan.ANY_SIZES);
         synchronized (this) {
-            Plan p = plans.get(key);
+            Plan p = plans.get(anySizes);
+            if (p == null) {
+                p = plans.get(new Key(sql, catalog.version(), path, node.tableSizes().epoch()));
+            }
             if (p != null) {
                 hits++;
                 return p;

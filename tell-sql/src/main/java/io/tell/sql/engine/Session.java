@@ -174,7 +174,8 @@ public final class Session implements SqlSession {
         // In an explicit transaction a statement is atomic: a failed one leaves none of its writes.
         Transaction.Savepoint atomic = !autoCommit && plan.writes() ? tx.savepoint() : null;
         try {
-            if (plan.catalogVersion() != catalog.version() || plan.sizesEpoch() != node.tableSizes().epoch()) {
+            if (plan.catalogVersion() != catalog.version()
+                    || plan.sizesEpoch() != Plan.ANY_SIZES && plan.sizesEpoch() != node.tableSizes().epoch()) {
                 plan = plans.plan(plan.sql(), catalog, path);
             }
             upserted.addAll(plan.upsertTrees());

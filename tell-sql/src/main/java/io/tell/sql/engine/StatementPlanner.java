@@ -29,11 +29,17 @@ import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.plan.volcano.VolcanoPlanner;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.RelVisitor;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
@@ -142,8 +148,31 @@ final class StatementPlanner {
             }
             exec = impl.visit(physical);
         }
-        return new Plan(text, kind, columns, params, paramTypes, exec, frontEnd.catalogVersion(), node.tableSizes().epoch(), forUpdate,
+        long sizes = readsTables(physical) ? node.tableSizes().epoch() : Plan.ANY_SIZES;
+        return new Plan(text, kind, columns, params, paramTypes, exec, frontEnd.catalogVersion(), sizes, forUpdate,
                 returning != null, upsertTrees);
+    }
+
+    /**
+     * Whether the plan reads a table (a scan, or a sub-query left in an expression): only then
+     * can table sizes have chosen it. An INSERT of values reads none, so a load that moves the
+     * sizes does not make it be planned again.
+     */
+    private static boolean readsTables(RelNode physical) {
+        boolean[] reads = {false};
+        new RelVisitor() {
+            @Override
+            public void visit(RelNode node, int ordinal, RelNode parent) {
+                if (node instanceof TableScan || node instanceof Project p && RexUtil.SubQueryFinder.containsSubQuery(p)
+                        || node instanceof Filter f && RexUtil.SubQueryFinder.containsSubQuery(f)
+                        || node instanceof Join j && RexUtil.SubQueryFinder.containsSubQuery(j)) {
+                    reads[0] = true;
+                    return;
+                }
+                super.visit(node, ordinal, parent);
+            }
+        }.go(physical);
+        return reads[0];
     }
 
     /** The physical plan of {@code body}, validated as {@code v}; {@code adjust} sees its relational form first. */

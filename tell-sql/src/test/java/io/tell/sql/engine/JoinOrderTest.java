@@ -145,6 +145,31 @@ class JoinOrderTest {
         }
     }
 
+    @Test
+    void aStatementThatReadsNoTableIsNotPlannedAgainWhenSizesMove() throws InterruptedException {
+        try (ProcessingNode node = ProcessingNode.connect("jdbc:tell:mem:");
+             SqlSession s = node.openSession()) {
+            run(s, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
+            String query = "SELECT COUNT(*) FROM t WHERE v = 1";
+            String insert = "INSERT INTO t VALUES (?, ?)";
+            insert(s, insert, 20, i -> List.of(i, i % 7));
+            rows(s, query);
+            long epoch = node.tableSizes().epoch();
+            long misses = node.plans().misses();
+            s.setAutoCommit(false);
+            insert(s, insert, 3000, i -> List.of(100 + i, i % 7));
+            s.commit();
+            s.setAutoCommit(true);
+            Thread.sleep(15); // sizes are checked at most every 10 ms
+            assertTrue(node.tableSizes().epoch() > epoch, "the table's size moved: a new epoch");
+            assertEquals(misses, node.plans().misses(), "the INSERT of values kept its plan through the load");
+            insert(s, insert, 1, i -> List.of(5000, 1));
+            assertEquals(misses, node.plans().misses(), "and keeps it at the new sizes");
+            assertEquals(3L + 429L + 1L, ((Number) rows(s, query).get(0)[0]).longValue(), "rows of v = 1");
+            assertEquals(misses + 1, node.plans().misses(), "the query, which scans the table, was planned again");
+        }
+    }
+
     private static void insert(SqlSession s, String sql, int n, java.util.function.IntFunction<List<Object>> row) {
         PreparedSql insert = s.prepare(sql);
         for (int i = 0; i < n; i++) {
