@@ -176,9 +176,9 @@ public final class RespConnection implements AutoCloseable {
             case '-':
                 return new Error(line());
             case ':':
-                return Long.parseLong(line());
+                return number();
             case '$': {
-                int length = Integer.parseInt(line());
+                int length = Math.toIntExact(number());
                 if (length < 0) {
                     return null;
                 }
@@ -189,7 +189,7 @@ public final class RespConnection implements AutoCloseable {
                 return value;
             }
             case '*': {
-                int count = Integer.parseInt(line());
+                int count = Math.toIntExact(number());
                 if (count < 0) {
                     return null;
                 }
@@ -227,6 +227,32 @@ public final class RespConnection implements AutoCloseable {
         digits[--at] = (byte) type;
         write(digits, at, digits.length - at);
         crlf();
+    }
+
+    /** A decimal number ended by CRLF, read without making a string of it (every reply's header has one). */
+    private long number() throws IOException {
+        int b = readByte();
+        boolean negative = b == '-';
+        if (negative) {
+            b = readByte();
+        }
+        long n = 0; // accumulated below zero, which holds Long.MIN_VALUE too
+        int digitCount = 0;
+        try {
+            for (; b >= '0' && b <= '9'; b = readByte(), digitCount++) {
+                n = Math.subtractExact(Math.multiplyExact(n, 10), b - '0');
+            }
+            n = negative ? n : Math.negateExact(n);
+        } catch (ArithmeticException e) {
+            throw new IOException("redis protocol error: a number out of range");
+        }
+        if (b < 0) {
+            throw new EOFException("redis closed the connection");
+        }
+        if (b != '\r' || digitCount == 0 || readByte() != '\n') {
+            throw new IOException("redis protocol error: a malformed number");
+        }
+        return n;
     }
 
     private String line() throws IOException {

@@ -57,6 +57,13 @@ class RespConnectionIT {
             c.send(ascii("PING"));
             c.flush();
             assertArrayEquals(ascii("PONG"), (byte[]) c.read(), "still in step after an error reply");
+            for (long n : new long[] {Long.MIN_VALUE, Long.MAX_VALUE, -5, 0}) { // integer replies at their limits
+                c.send(ascii("SET"), ascii("resp:limit"), ascii(Long.toString(n)));
+                c.send(ascii("INCRBY"), ascii("resp:limit"), ascii("0"));
+                c.flush();
+                assertArrayEquals(ascii("OK"), (byte[]) c.read());
+                assertEquals(n, c.read());
+            }
         }
     }
 }
