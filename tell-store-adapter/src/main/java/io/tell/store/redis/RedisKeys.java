@@ -8,6 +8,8 @@ import io.tell.store.Versioned;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How records, counters and version counters are laid out in Redis keys and values.
@@ -43,10 +45,21 @@ final class RedisKeys {
         return concat(concat(COUNTER_PREFIX, ascii(key.domain() + ":")), key.key());
     }
 
-    /** The prefix every record key of {@code domain} starts with. */
+    /** The prefix every record key of {@code domain} starts with. Do not modify. */
     static byte[] domainPrefix(String domain) {
-        return concat(RECORD_PREFIX, ascii(domain + ":"));
+        byte[] prefix = DOMAIN_PREFIXES.get(domain);
+        if (prefix == null) {
+            prefix = concat(RECORD_PREFIX, ascii(domain + ":"));
+            if (DOMAIN_PREFIXES.size() < MAX_DOMAIN_PREFIXES) {
+                DOMAIN_PREFIXES.put(domain, prefix);
+            }
+        }
+        return prefix;
     }
+
+    /** Domains are few (a few per table), and every record key is made from one. */
+    private static final Map<String, byte[]> DOMAIN_PREFIXES = new ConcurrentHashMap<>();
+    private static final int MAX_DOMAIN_PREFIXES = 10_000;
 
     /** True for a record's key, false for a counter's (or any other) key. */
     static boolean isRecordKey(byte[] redisKey) {
