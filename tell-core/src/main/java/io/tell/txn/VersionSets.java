@@ -80,18 +80,36 @@ final class VersionSets {
 
     /** The version-set record of the unit {@code key} belongs to. */
     RecordKey unitOf(RecordKey key) {
-        byte[] domain = key.domain().getBytes(StandardCharsets.UTF_8);
-        long unit = key.key().length == 8
-                ? Math.floorDiv(TableIndex.ridOf(key.key()), unitSize)
-                : -1 - Math.floorMod(java.util.Arrays.hashCode(key.key()), HASH_BUCKETS);
-        return new RecordKey(DOMAIN, ByteBuffer.allocate(domain.length + 9).put(domain).put((byte) 0).putLong(unit).array());
+        return unitKey(key.domain(), unitNumber(key));
     }
 
-    /** The distinct units of {@code keys}, in first-seen order. */
+    /** Within its domain, the number of the unit {@code key} belongs to. */
+    private long unitNumber(RecordKey key) {
+        return key.key().length == 8
+                ? Math.floorDiv(TableIndex.ridOf(key.key()), unitSize)
+                : -1 - Math.floorMod(java.util.Arrays.hashCode(key.key()), HASH_BUCKETS);
+    }
+
+    private static RecordKey unitKey(String domain, long unit) {
+        byte[] name = domain.getBytes(StandardCharsets.UTF_8);
+        return new RecordKey(DOMAIN, ByteBuffer.allocate(name.length + 9).put(name).put((byte) 0).putLong(unit).array());
+    }
+
+    /**
+     * The distinct units of {@code keys}, in first-seen order. A run of keys of one unit (the
+     * rows of a batch insert, with consecutive rids) makes its unit's key once.
+     */
     List<RecordKey> unitsOf(Collection<RecordKey> keys) {
         Set<RecordKey> units = new LinkedHashSet<>();
+        String lastDomain = null;
+        long lastUnit = 0;
         for (RecordKey k : keys) {
-            units.add(unitOf(k));
+            long unit = unitNumber(k);
+            if (!k.domain().equals(lastDomain) || unit != lastUnit) {
+                units.add(unitKey(k.domain(), unit));
+                lastDomain = k.domain();
+                lastUnit = unit;
+            }
         }
         return new ArrayList<>(units);
     }
