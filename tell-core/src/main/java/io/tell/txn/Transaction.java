@@ -213,6 +213,11 @@ public final class Transaction implements AutoCloseable {
         return start.lav();
     }
 
+    /** How many records this transaction has written so far (inserted, changed, deleted or locked). */
+    public int writes() {
+        return written.size();
+    }
+
     public boolean readOnly() {
         return start.readOnly();
     }

@@ -12,7 +12,6 @@ import io.tell.sql.internal.IndexKeySize;
 import io.tell.sql.internal.RidAllocator;
 import io.tell.sql.internal.RowLayout;
 import io.tell.store.RecordKey;
-import io.tell.store.RecordStore;
 import io.tell.txn.IndexedRow;
 import io.tell.txn.RowMerge;
 import io.tell.txn.RowProjection;
@@ -77,11 +76,12 @@ public final class TableStore {
     /** Per unique index (null: the primary key), where its keys were last found (see {@link KeyRids}). */
     private final Map<String, KeyRids> keyRids = new HashMap<>();
     /**
-     * Whether an insert teaches the primary key's hints where its row is: only where a key's
-     * claim does not already lead to its row in one store call ({@link RecordStore#followsInOneCall}),
-     * so that a bulk load does not fill the hints for nothing.
+     * Writes of a transaction at most by the time of an insert that teaches the primary key's
+     * hints where the inserted row is: an ordinary transaction reads its own rows back by key
+     * without a store call, while a bulk load does not fill the hints for nothing (a later
+     * transaction finds a row through its key's claim).
      */
-    private final boolean hintsInserts;
+    private static final int HINTED_WRITES = 100;
     /** Rows this node inserted or deleted through this object (committed or not): when to sample the table's size again. */
     private final java.util.concurrent.atomic.LongAdder changes = new java.util.concurrent.atomic.LongAdder();
 
@@ -108,7 +108,6 @@ public final class TableStore {
         }
         this.merging = new RowMerger.Table(codec, indexed, this::validate);
         this.rids = new RidAllocator(tm.store(), def.ridCounter(), TableDef.RID_COUNTER_KEY, RID_BATCH);
-        this.hintsInserts = !tm.store().followsInOneCall();
         if (def.pkTree() != null) {
             pkEncoder = encoder(def.primaryKey());
             primaryKey = index(tm, def.pkTree(), true, keyOf(def.primaryKey(), true, pkEncoder));
@@ -150,17 +149,17 @@ public final class TableStore {
     }
 
     /**
-     * Inserts a row (a fresh rid) and returns its rid. Where claims cost two store calls to
-     * follow, the primary key's hints learn where the key now is, so that reading the row back
-     * by its key (a later transaction of this node that takes up the order it just inserted,
-     * say) costs the row read alone.
+     * Inserts a row (a fresh rid) and returns its rid. Unless the transaction has written
+     * {@value #HINTED_WRITES} records already, the primary key's hints learn where the key now
+     * is, so that reading the row back by its key (in this transaction, or a later one of this
+     * node that takes up the order it just inserted) costs at most the row read.
      */
     public long insert(Transaction tx, Object[] values) {
         byte[] row = encodeChecked(values);
         long rid = rids.next();
         tx.insertNew(def.rowDomain(), TableIndex.ridKey(rid), row);
         changes.increment();
-        if (hintsInserts) {
+        if (tx.writes() <= HINTED_WRITES) {
             learn(row, rid);
         }
         return rid;

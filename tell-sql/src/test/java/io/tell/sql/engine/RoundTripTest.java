@@ -71,6 +71,20 @@ class RoundTripTest {
                 }
             });
             assertEquals(new Cost(1, 0, 2), readBack, "point select of a row this node inserted: the row");
+
+            // A row read back by its key in the transaction that inserted it (a parent row's
+            // foreign-key check, an UPDATE after an INSERT): from the transaction's own writes.
+            s.setAutoCommit(false);
+            s.execute(add, List.of(102, 2), 0, 0).close();
+            Cost ownRow = measure(node, () -> {
+                try (SqlResult r = s.execute(select, List.of(102), 0, 0)) {
+                    r.next();
+                    assertEquals(2, r.row()[0]);
+                }
+            });
+            s.commit();
+            s.setAutoCommit(true);
+            assertEquals(new Cost(0, 0, 0), ownRow, "point select of a row this transaction inserted");
             PreparedSql scan = s.prepare("SELECT id FROM t WHERE id BETWEEN ? AND ? ORDER BY id FETCH FIRST 1 ROWS ONLY");
             try (SqlResult r = s.execute(scan, List.of(30, 40), 0, 0)) {
                 r.next();
