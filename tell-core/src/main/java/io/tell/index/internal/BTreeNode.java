@@ -182,11 +182,11 @@ public final class BTreeNode {
 
     /** Leaf: the first position whose entry is {@code >= t}. */
     public int lowerBound(IndexEntry t) {
-        return lowerBound(keys, keys.length, t);
+        return lowerBoundIn(keys, keys.length, t);
     }
 
     /** The first position of the sorted {@code entries[0, size)} whose entry is {@code >= t}. */
-    static int lowerBound(IndexEntry[] entries, int size, IndexEntry t) {
+    static int lowerBoundIn(IndexEntry[] entries, int size, IndexEntry t) {
         int lo = 0;
         int hi = size;
         while (lo < hi) {

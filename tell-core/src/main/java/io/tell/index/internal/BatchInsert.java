@@ -251,7 +251,7 @@ final class BatchInsert {
                 alone.add(r);
                 continue;
             }
-            int pos = BTreeNode.lowerBound(entries, size, target);
+            int pos = BTreeNode.lowerBoundIn(entries, size, target);
             if (pos < size && entries[pos].sameKey(entry) && (unique || entries[pos].equals(entry))) {
                 g.planned.add(r);
                 long existing = entries[pos].rid();
@@ -269,7 +269,7 @@ final class BatchInsert {
         if (g.added == 0) {
             return false;
         }
-        BTreeNode next = leaf.withEntries(Arrays.copyOf(entries, size));
+        BTreeNode next = leaf.withEntries(size == entries.length ? entries : Arrays.copyOf(entries, size));
         g.change = NodeBatch.prepare(g.tree.nodeStore(), g.ref, next, capacity, appendedOnly);
         return true;
     }

@@ -33,6 +33,9 @@ final class RedisKeys {
 
     private static final byte[] RECORD_PREFIX = ascii("tell:r:");
     private static final byte[] COUNTER_PREFIX = ascii("tell:c:");
+    /** Domains are few (a few per table), and every record key is made from one. */
+    private static final Map<String, byte[]> DOMAIN_PREFIXES = new ConcurrentHashMap<>();
+    private static final int MAX_DOMAIN_PREFIXES = 10_000;
 
     private RedisKeys() {
     }
@@ -57,9 +60,6 @@ final class RedisKeys {
         return prefix;
     }
 
-    /** Domains are few (a few per table), and every record key is made from one. */
-    private static final Map<String, byte[]> DOMAIN_PREFIXES = new ConcurrentHashMap<>();
-    private static final int MAX_DOMAIN_PREFIXES = 10_000;
 
     /** True for a record's key, false for a counter's (or any other) key. */
     static boolean isRecordKey(byte[] redisKey) {

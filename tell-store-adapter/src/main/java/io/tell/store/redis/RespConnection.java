@@ -178,7 +178,7 @@ public final class RespConnection implements AutoCloseable {
             case ':':
                 return number();
             case '$': {
-                int length = Math.toIntExact(number());
+                int length = size();
                 if (length < 0) {
                     return null;
                 }
@@ -189,7 +189,7 @@ public final class RespConnection implements AutoCloseable {
                 return value;
             }
             case '*': {
-                int count = Math.toIntExact(number());
+                int count = size();
                 if (count < 0) {
                     return null;
                 }
@@ -253,6 +253,15 @@ public final class RespConnection implements AutoCloseable {
             throw new IOException("redis protocol error: a malformed number");
         }
         return n;
+    }
+
+    /** A bulk string's length or an array's count (-1: nil). */
+    private int size() throws IOException {
+        long n = number();
+        if (n < -1 || n > Integer.MAX_VALUE) {
+            throw new IOException("redis protocol error: a length of " + n);
+        }
+        return (int) n;
     }
 
     private String line() throws IOException {
