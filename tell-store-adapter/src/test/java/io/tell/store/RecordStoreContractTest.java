@@ -87,12 +87,15 @@ public abstract class RecordStoreContractTest {
                 WriteOp.insert(d, b("fresh"), b("1")),
                 WriteOp.insert(d, b("held"), b("2")),
                 WriteOp.put(d, b("pointer"), b("new"), Expect.version(pointer)).asChained(),
-                WriteOp.insert(d, b("after"), b("3"))));
+                WriteOp.insert(d, b("after"), b("3")),
+                WriteOp.insert(d, b("chained"), b("4")).asChained()));
         assertTrue(broken.get(0).written());
         assertEquals(new WriteResult.Conflict(held), broken.get(1));
         assertEquals(new WriteResult.Conflict(pointer), broken.get(2), "chained write made after a failed one");
         assertTrue(broken.get(3).written());
+        assertEquals(new WriteResult.Conflict(0), broken.get(4), "chained insert of an absent key made after a failed write");
         assertArrayEquals(b("old"), store.get(d, b("pointer")).value());
+        assertNull(store.get(d, b("chained")));
         // Intact: every write before it succeeded (a satisfied check counts), so it is made.
         List<WriteResult> intact = store.writeAll(List.of(
                 WriteOp.insert(d, b("fresh2"), b("1")),

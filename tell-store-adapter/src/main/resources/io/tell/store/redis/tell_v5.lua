@@ -47,6 +47,29 @@ end
 -- new version (8 bytes) when written, 'C' .. current version (8 bytes, or nothing when absent)
 -- on a conflict or a broken chain, which changes nothing; a check answers 'W' .. current
 -- version (nothing when absent) or 'C' .. the same.
+-- The version write i takes (see above), or nil when the counter would pass 2^53.
+local function draw(drawn, counter, now, current)
+  local v = drawn[counter]
+  if v then
+    v = v + 1
+  else
+    v = tonumber(redis.call('GET', counter) or '0') + 1
+  end
+  if now > v then
+    v = now
+  end
+  if current ~= '' then
+    local stored = struct.unpack('>l', current)
+    if stored >= v then
+      v = stored + 1
+    end
+  end
+  if v >= TWO_POW_53 then
+    return nil
+  end
+  return v
+end
+
 redis.register_function('tell_v5_write', function(keys, args)
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -64,43 +87,48 @@ redis.register_function('tell_v5_write', function(keys, args)
       save_counters(drawn)
       return redis.error_reply('ERR tell: unknown write kind ' .. expect)
     end
-    local current = redis.call('GETRANGE', record, 0, 7)
     local suffix = string.sub(expect, 2, 2)
-    if (suffix == '!' and not intact) or (kind == 'N' and current ~= '') or (kind == 'V' and current ~= expected) then
-      replies[i] = 'C' .. current
-      if suffix ~= '!' then
-        intact = false
-      end
-    elseif suffix == '?' then
-      replies[i] = 'W' .. current
-    else
-      local v = drawn[counter]
-      if v then
-        v = v + 1
-      else
-        v = tonumber(redis.call('GET', counter) or '0') + 1
-      end
-      if now > v then
-        v = now
-      end
-      if current ~= '' then
-        local stored = struct.unpack('>l', current)
-        if stored >= v then
-          v = stored + 1
-        end
-      end
-      if v >= TWO_POW_53 then
+    if expect == 'N' or (expect == 'N!' and intact) then
+      -- An insert: SET NX is the check of absence, so the record is read only on a conflict.
+      local v = draw(drawn, counter, now, '')
+      if v == nil then
         save_counters(drawn)
         return redis.error_reply('ERR tell: version counter exhausted for ' .. counter)
       end
-      drawn[counter] = v
       local encoded = encode_version(v)
-      if string.sub(expect, 1, 1) == kind then
-        redis.call('SET', record, encoded .. args[3 * i])
+      if redis.call('SET', record, encoded .. args[3 * i], 'NX') then
+        drawn[counter] = v
+        replies[i] = 'W' .. encoded
       else
-        redis.call('DEL', record)
+        replies[i] = 'C' .. redis.call('GETRANGE', record, 0, 7)
+        if suffix ~= '!' then
+          intact = false
+        end
       end
-      replies[i] = 'W' .. encoded
+    else
+      local current = redis.call('GETRANGE', record, 0, 7)
+      if (suffix == '!' and not intact) or (kind == 'N' and current ~= '') or (kind == 'V' and current ~= expected) then
+        replies[i] = 'C' .. current
+        if suffix ~= '!' then
+          intact = false
+        end
+      elseif suffix == '?' then
+        replies[i] = 'W' .. current
+      else
+        local v = draw(drawn, counter, now, current)
+        if v == nil then
+          save_counters(drawn)
+          return redis.error_reply('ERR tell: version counter exhausted for ' .. counter)
+        end
+        drawn[counter] = v
+        local encoded = encode_version(v)
+        if string.sub(expect, 1, 1) == kind then
+          redis.call('SET', record, encoded .. args[3 * i])
+        else
+          redis.call('DEL', record)
+        end
+        replies[i] = 'W' .. encoded
+      end
     end
   end
   save_counters(drawn)
