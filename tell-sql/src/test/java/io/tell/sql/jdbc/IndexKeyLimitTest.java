@@ -104,6 +104,29 @@ class IndexKeyLimitTest {
         assertNoTransactionLeft();
     }
 
+    /**
+     * At the limit, with the longest character UTF-8 has (4 bytes): a VARCHAR(511) key takes at
+     * most 2,047 bytes and is never checked, a VARCHAR(512) one 2,051 and is refused.
+     */
+    @Test
+    void columnTypesBoundTheKeyToTheByte() throws SQLException {
+        String emoji = "\uD83D\uDE00";
+        execute("CREATE TABLE S511 (K VARCHAR(511) PRIMARY KEY)");
+        execute("CREATE TABLE S512 (K VARCHAR(512) PRIMARY KEY)");
+        try (PreparedStatement ps = connection.prepareStatement("INSERT INTO S511 VALUES (?)")) {
+            ps.setString(1, emoji.repeat(511));
+            assertEquals(1, ps.executeUpdate());
+        }
+        assertEquals(1, count("S511"));
+        assertNames(refused("INSERT INTO S512 VALUES (?)", emoji.repeat(512)), "primary key of table S512", "K");
+        try (PreparedStatement ps = connection.prepareStatement("INSERT INTO S512 VALUES (?)")) {
+            ps.setString(1, emoji.repeat(511));
+            assertEquals(1, ps.executeUpdate());
+        }
+        assertEquals(1, count("S512"));
+        assertNoTransactionLeft();
+    }
+
     @Test
     void createIndexOverARowWithAnOverLongKeyFailsAndLeavesNoIndex() throws SQLException {
         execute("CREATE TABLE W (ID INTEGER PRIMARY KEY, V VARCHAR(5000))");
