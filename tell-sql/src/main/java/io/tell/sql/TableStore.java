@@ -65,8 +65,7 @@ public final class TableStore {
     private final TableIndex allRows;
     private final Map<String, TableIndex> indexes = new LinkedHashMap<>();
     private final Map<String, KeyEncoder> encoders = new LinkedHashMap<>();
-    /** The key length checks of the primary key (null: none) and, by name, of the other indexes. */
-    private final IndexKeySize pkKeySize;
+    /** Per index (null: the primary key), the check of its keys' length. */
     private final Map<String, IndexKeySize> keySizes = new LinkedHashMap<>();
     private final RidAllocator rids;
     /** Per index, the projections of the column arrays read through it (by identity; see {@link #used}). */
@@ -112,11 +111,10 @@ public final class TableStore {
             pkEncoder = encoder(def.primaryKey());
             primaryKey = index(tm, def.pkTree(), true, keyOf(def.primaryKey(), true, pkEncoder));
             keyRids.put(null, earlier == null ? new KeyRids() : earlier.hintsOf(def.pkTree()));
-            pkKeySize = IndexKeySize.of(def, primaryKey, "primary key of table " + def.name(), def.primaryKey());
+            keySizes.put(null, IndexKeySize.of(def, primaryKey, "primary key of table " + def.name(), def.primaryKey()));
         } else {
             pkEncoder = null;
             primaryKey = null;
-            pkKeySize = null;
         }
         allRows = def.ridTree() == null ? null : index(tm, def.ridTree(), false, row -> ALL_ROWS_KEY);
         for (IndexDef ix : def.indexes()) {
@@ -645,9 +643,6 @@ public final class TableStore {
      */
     private byte[] encodeChecked(Object[] values) {
         byte[] row = codec.encode(validate(values));
-        if (pkKeySize != null) {
-            pkKeySize.check(row);
-        }
         for (IndexKeySize k : keySizes.values()) {
             k.check(row);
         }

@@ -60,7 +60,6 @@ final class RedisKeys {
         return prefix;
     }
 
-
     /** True for a record's key, false for a counter's (or any other) key. */
     static boolean isRecordKey(byte[] redisKey) {
         return startsWith(redisKey, RECORD_PREFIX);
