@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tell.error.TellException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -390,6 +391,64 @@ public abstract class RecordStoreContractTest {
         // The next write still gets a version above every one handed out.
         assertTrue(store.write(WriteOp.put(domain("d"), b("held"), b("y"), Expect.version(v))).version() > results.get(5).version());
     }
+    /**
+     * A run of inserts is each its own write even where the backend makes the run in one
+     * command (Redis' MSETNX): a taken key fails alone, and so does a key's second insert.
+     */
+    @Test
+    void aRunOfInsertsWithATakenKeyWritesTheOthers() {
+        long taken = store.write(WriteOp.insert(domain("d"), b("k5"), b("old"))).version();
+        List<WriteResult> results = store.writeAll(insertsOfKeys(0, 20, null));
+        assertEquals(new WriteResult.Conflict(taken), results.get(5));
+        assertArrayEquals(b("old"), store.get(domain("d"), b("k5")).value());
+        assertMadeWithVersionsOfTheirOwn(results, Set.of(5), taken);
+    }
+
+    @Test
+    void aRunOfInsertsThatRepeatsAKeyMakesItOnce() {
+        List<WriteResult> results = store.writeAll(insertsOfKeys(0, 20, 7));
+        WriteResult first = results.get(7);
+        WriteResult again = results.get(20);
+        assertTrue(first.written() != again.written(), "one insert of k7 is made, the other conflicts: " + first + ", " + again);
+        if (store.ordersBatches()) {
+            assertTrue(first.written(), "in request order, the first insert of k7 is made");
+        }
+        WriteResult made = first.written() ? first : again;
+        assertEquals(new WriteResult.Conflict(made.version()), first.written() ? again : first);
+        Versioned k7 = store.get(domain("d"), b("k7"));
+        assertEquals(made.version(), k7.version());
+        assertArrayEquals(first.written() ? b("v7") : b("again"), k7.value());
+        assertMadeWithVersionsOfTheirOwn(results, Set.of(7), made.version());
+    }
+
+    /** Inserts of k{from} .. k{to - 1} (values v{i}), then one of k{repeat} (value "again") when not null. */
+    private List<WriteOp> insertsOfKeys(int from, int to, Integer repeat) {
+        List<WriteOp> inserts = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            inserts.add(WriteOp.insert(domain("d"), b("k" + i), b("v" + i)));
+        }
+        if (repeat != null) {
+            inserts.add(WriteOp.insert(domain("d"), b("k" + repeat), b("again")));
+        }
+        return inserts;
+    }
+
+    /** Every insert k{i} but the skipped ones is made, stored, and has a version no other write has. */
+    private void assertMadeWithVersionsOfTheirOwn(List<WriteResult> results, Set<Integer> skipped, long otherVersion) {
+        Set<Long> versions = new HashSet<>(Set.of(otherVersion));
+        for (int i = 0; i < 20; i++) {
+            if (skipped.contains(i)) {
+                continue;
+            }
+            WriteResult r = results.get(i);
+            assertTrue(r.written(), "k" + i + ": " + r);
+            assertTrue(versions.add(r.version()), "k" + i + " has a version of its own");
+            Versioned now = store.get(domain("d"), b("k" + i));
+            assertEquals(r.version(), now.version());
+            assertArrayEquals(b("v" + i), now.value());
+        }
+    }
+
     @Test
     void largeBatchesWriteEveryRecordAndVersionsKeepGrowing() {
         List<WriteOp> inserts = new ArrayList<>();
