@@ -140,6 +140,46 @@ class IndexedTransactionTest {
         }
     }
 
+    /**
+     * New entries for leaves the node wrote last ride the log batch, chained to its checks: a
+     * commit whose read record changed meanwhile (found at the log write) adds none, and the node
+     * keeps the leaf as it wrote it, so its next insert there reads no leaf.
+     */
+    @Test
+    void aConflictFoundAtTheLogWriteAddsNoEntryAndTheNodeKeepsItsLeaf() {
+        CountingRecordStore counting = new CountingRecordStore(store);
+        try (TransactionManager tm = new TransactionManager(counting, cm, "pn-counted")) {
+            TableIndex byCity = new TableIndex(T, BTree.open(counting, BTreeConfig.of("people.city", false)), false,
+                    row -> field(row, 1));
+            tm.addIndex(byCity);
+            tm.addIndex(new TableIndex(T, BTree.open(counting, BTreeConfig.of("people.email", false)), true,
+                    row -> field(row, 0)));
+            for (long rid = 1; rid <= 2; rid++) {
+                long r = rid;
+                tm.run(5, tx -> {
+                    tx.insertNew(T, TableIndex.ridKey(r), row(r + "@x", "Bern"));
+                    return null;
+                });
+            }
+            try (Transaction tx = tm.begin()) {
+                tx.get(T, TableIndex.ridKey(1));
+                tx.update(T, TableIndex.ridKey(1), row("1@x", "Aarau"));
+                put(0, 1, "1@x", "Bern"); // another node writes the row first, its keys unchanged
+                TellException e = assertThrows(TellException.class, tx::commit);
+                assertEquals(ErrorCode.TX_CONFLICT, e.code());
+            }
+            assertEquals(List.of(), byCity.tree().lookup(b("Aarau")), "no entry of the failed commit");
+            CountingRecordStore.Counts before = counting.counts();
+            tm.run(5, tx -> {
+                tx.insertNew(T, TableIndex.ridKey(3), row("3@x", "Bern"));
+                return null;
+            });
+            CountingRecordStore.Counts used = counting.counts().minus(before);
+            assertEquals(0, used.reads(), "both leaves as this node wrote them: no read");
+            assertEquals(List.of(1L, 2L, 3L), byCity.tree().lookup(b("Bern")));
+        }
+    }
+
     @Test
     void insertNewUnderAUsedKeyFailsTheCommitAndOverwritesNothing() {
         put(0, 1, "a@x", "Bern");

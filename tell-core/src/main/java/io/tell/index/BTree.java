@@ -2,6 +2,8 @@ package io.tell.index;
 
 import io.tell.index.internal.BLinkTree;
 import io.tell.store.RecordStore;
+import io.tell.store.WriteOp;
+import io.tell.store.WriteResult;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,16 +52,54 @@ public interface BTree {
      * atomic on its own, the batch as a whole is not.
      */
     static List<InsertResult> insertAll(List<Insertion> insertions) {
+        return BLinkTree.insertAll(treesOf(insertions), entriesOf(insertions));
+    }
+
+    /**
+     * {@link #insertAll}, with the first round's writes sent by the caller in a batch of its
+     * own, after its writes, so that each entry is added only if those all succeed (a commit's
+     * log write and checks). Only when every entry goes to a leaf this client wrote last and
+     * knows, so that no read precedes the writes; null otherwise.
+     */
+    static PreparedInsert prepareAll(List<Insertion> insertions) {
+        return BLinkTree.prepareInsertAll(treesOf(insertions), entriesOf(insertions));
+    }
+
+    /** An {@link #insertAll} split around the batch that carries its first writes. */
+    interface PreparedInsert {
+        /**
+         * The first writes, to follow the caller's in one batch: new node records, then each
+         * leaf's conditional write, chained ({@link WriteOp#asChained}).
+         */
+        List<WriteOp> writes();
+
+        /**
+         * Takes the answers to {@link #writes}, in order: each entry's result so far, null for an
+         * entry not placed (its leaf's write lost, or a write of the caller's before it failed).
+         */
+        List<InsertResult> settle(List<WriteResult> answers);
+
+        /** After {@link #settle}: places the entries left (further round trips); every entry's result. */
+        List<InsertResult> finish();
+    }
+
+    private static List<BLinkTree> treesOf(List<Insertion> insertions) {
         List<BLinkTree> trees = new ArrayList<>(insertions.size());
-        List<IndexEntry> entries = new ArrayList<>(insertions.size());
         for (Insertion i : insertions) {
             if (!(i.tree() instanceof BLinkTree t)) {
                 throw new IllegalArgumentException("not a tree of BTree.open: " + i.tree());
             }
             trees.add(t);
+        }
+        return trees;
+    }
+
+    private static List<IndexEntry> entriesOf(List<Insertion> insertions) {
+        List<IndexEntry> entries = new ArrayList<>(insertions.size());
+        for (Insertion i : insertions) {
             entries.add(new IndexEntry(i.key(), i.rid()));
         }
-        return BLinkTree.insertAll(trees, entries);
+        return entries;
     }
 
     /** Removes the entry {@code (key, rid)}; false when it was not there. */

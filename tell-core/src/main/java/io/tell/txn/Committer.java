@@ -24,9 +24,10 @@ import java.util.Set;
  * leaves for the sweeper ({@link GarbageLog}) and a check of every record the transaction read
  * before writing it: a record that another writer has changed since fails the commit there,
  * before any index entry or record is written (under contention most conflicts are found so,
- * not after the index work). A read-write commit costs 3 store round trips on its critical
- * path (the read already done by the transaction, the log write, the batch) plus the log
- * cleanup, which is not waited for.
+ * not after the index work); new index entries ride that batch too when they go to leaves this
+ * node wrote last ({@link IndexWriter#entryWrites}). A read-write commit costs 3 store round
+ * trips on its critical path (the read already done by the transaction, the log write, the
+ * batch) plus the log cleanup, which is not waited for.
  */
 final class Committer {
     /** Times a record that changed only by a revert or clean-up is rebuilt and written again. */
@@ -124,7 +125,7 @@ final class Committer {
             }
         }
         List<GarbageLog.Item> garbage = indexes.garbage();
-        List<WriteResult> logged = logWriteSet(tid, keys, garbage, checked);
+        List<WriteResult> logged = logWriteSet(tid, keys, garbage, checked, indexes);
         logVersion = logged.get(0).version();
         observe(CommitObserver.Step.LOGGED);
         List<RecordKey> applied = new ArrayList<>();
@@ -309,8 +310,9 @@ final class Committer {
      * any), the preconditions' and the record checks'.
      */
     private List<WriteResult> logWriteSet(long tid, List<RecordKey> keys, List<GarbageLog.Item> garbage,
-                                          List<Transaction.Entry> checked) {
+                                          List<Transaction.Entry> checked, IndexWriter indexes) {
         List<WriteResult> results;
+        int entryWrites;
         try {
             tx.checkLease();
             entry = new TxLog.Entry(TxLog.State.WRITING, tx.logNode(), System.currentTimeMillis(), keys);
@@ -326,15 +328,28 @@ final class Committer {
             for (Transaction.Entry e : checked) {
                 ops.add(WriteOp.check(e.key, Expect.version(e.stored.version())));
             }
+            List<WriteOp> entries = indexes.entryWrites(); // chained: made only if all the above are
+            entryWrites = entries.size();
+            ops.addAll(entries);
             results = ops.size() == 1 ? List.of(store.write(ops.get(0))) : TellException.join(store.writeAllAsync(ops));
         } catch (RuntimeException | Error e) {
-            // No record written; an entry that still lands later names records we never wrote.
+            // No record written; an entry that still lands later names records we never wrote,
+            // and index entries that landed with it point at rows that never exist: readers
+            // remove such entries (docs/btree.md, "Lazy removal").
             manager.forgetLog(tid);
             manager.reportAborted(tid);
             throw e;
         }
+        if (entryWrites > 0) {
+            indexes.entriesAnswered(results.subList(results.size() - entryWrites, results.size()));
+            results = results.subList(0, results.size() - entryWrites);
+        }
         if (!results.get(0).written()) {
-            manager.reportAborted(tid);
+            try {
+                undoQuietly(indexes); // nothing added after a refused log write: what the entries planned goes
+            } finally {
+                manager.reportAborted(tid);
+            }
             throw TellException.of(ErrorCode.TX_FENCED, "transaction " + tid + " was fenced by a commit manager before it wrote");
         }
         return results;

@@ -18,7 +18,8 @@ import java.util.function.Consumer;
 
 /**
  * Index maintenance at commit: new entries are added before the record batch (all of them
- * together, see {@link BTree#insertAll}), unique keys
+ * together, see {@link BTree#insertAll}; with the log write when they go to leaves this node
+ * wrote last, see {@link #entryWrites}), unique keys
  * are claimed after it (a claim's holder row must already be written). On failure the entries
  * added are taken out again (claims need no undo: a claim whose row does not hold its key is
  * stale and is taken over).
@@ -37,6 +38,10 @@ final class IndexWriter {
     private final List<Change> added = new ArrayList<>();
     private final List<Change> changes = new ArrayList<>();
     private final List<GarbageLog.Item> garbage = new ArrayList<>();
+    /** The entries' insert when its first writes ride in the log batch ({@link #entryWrites}); null otherwise. */
+    private BTree.PreparedInsert prepared;
+    /** The log batch's answers to those writes, not yet taken in. */
+    private List<WriteResult> entryAnswers;
 
     /** Works out, in one pass over {@code writes}, the entries to add and what the commit leaves as garbage. */
     IndexWriter(TransactionManager manager, TxStart start, List<Transaction.Entry> writes) {
@@ -53,17 +58,58 @@ final class IndexWriter {
     }
 
     /**
-     * Adds the new entries of {@code writes}, before the records are applied: an inserted row
-     * is then in the index no later than in its table, which is what lets a SERIALIZABLE
-     * transaction's re-scan see every insert that could precede it (readers skip entries whose
-     * rows they cannot see, and never remove entries of rows that are merely absent).
+     * Writes that add every new entry, to ride at the end of the commit's log batch: chained, so
+     * that the entries are added only if the log write and its checks succeed. Only when each
+     * entry goes to a leaf this node wrote last ({@link BTree#prepareAll}): then no read comes
+     * first, and the entries cost no round trip of their own. Empty otherwise, and
+     * {@link #addEntries} adds them all. Called once, just before the batch is sent.
+     */
+    List<WriteOp> entryWrites() {
+        prepared = changes.isEmpty() ? null : BTree.prepareAll(insertions());
+        return prepared == null ? List.of() : prepared.writes();
+    }
+
+    /**
+     * The answers to {@link #entryWrites}, as soon as they arrive: the entries they added count
+     * as added from here on (for {@link #undo}); the others are added by {@link #addEntries}.
+     */
+    void entriesAnswered(List<WriteResult> answers) {
+        entryAnswers = answers;
+    }
+
+    /**
+     * Adds the new entries of {@code writes} (those the log batch did not), before the records
+     * are applied: an inserted row is then in the index no later than in its table, which is
+     * what lets a SERIALIZABLE transaction's re-scan see every insert that could precede it
+     * (readers skip entries whose rows they cannot see, and never remove entries of rows that
+     * are merely absent).
      */
     void addEntries() {
+        settle();
+        record(prepared != null ? prepared.finish() : BTree.insertAll(insertions()));
+        prepared = null;
+    }
+
+    /** Takes in the log batch's answers to the entry writes, once. */
+    private void settle() {
+        if (entryAnswers != null) {
+            List<WriteResult> answers = entryAnswers;
+            entryAnswers = null;
+            record(prepared.settle(answers));
+        }
+    }
+
+    private List<BTree.Insertion> insertions() {
         List<BTree.Insertion> insertions = new ArrayList<>(changes.size());
         for (Change c : changes) {
             insertions.add(new BTree.Insertion(c.index().tree(), c.key(), c.rid()));
         }
-        List<InsertResult> results = BTree.insertAll(insertions);
+        return insertions;
+    }
+
+    /** The changes whose entries {@code results} (one per change, null where undecided) say were inserted. */
+    private void record(List<InsertResult> results) {
+        added.clear();
         for (int i = 0; i < changes.size(); i++) {
             if (results.get(i) instanceof InsertResult.Inserted) {
                 added.add(changes.get(i));
@@ -93,6 +139,7 @@ final class IndexWriter {
      * relying on it — taking it out would lose the row from the index.
      */
     void undo() {
+        settle();
         for (Change c : added) {
             if (!c.freshRow()) {
                 continue;

@@ -365,6 +365,11 @@ public final class BLinkTree implements BTree {
         return BatchInsert.run(trees, entries);
     }
 
+    /** {@link #insertAll} with its first round's writes sent by the caller (see {@link BTree#prepareAll}); null when not possible. */
+    public static BTree.PreparedInsert prepareInsertAll(List<BLinkTree> trees, List<IndexEntry> entries) {
+        return BatchInsert.prepare(trees, entries);
+    }
+
     @Override
     public List<List<IndexEntry>> scanBatch(List<ScanRange> ranges) {
         List<List<IndexEntry>> out = BatchScan.run(this, ranges);

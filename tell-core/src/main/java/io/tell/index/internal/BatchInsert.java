@@ -1,9 +1,11 @@
 package io.tell.index.internal;
 
+import io.tell.index.BTree;
 import io.tell.index.IndexEntry;
 import io.tell.index.InsertResult;
 import io.tell.store.RecordStore;
 import io.tell.store.WriteOp;
+import io.tell.store.WriteResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -32,7 +34,9 @@ import java.util.Objects;
  * on the state it wrote and writes conditionally on that version, so appends to the same leaves
  * cost one round trip. When that leaf changed elsewhere meanwhile (the write loses), or the
  * remembered state would decide an entry without a write (present already, a duplicate, or not
- * covered), the leaf's entries go into another round that reads it.
+ * covered), the leaf's entries go into another round that reads it. When every entry has such a
+ * leaf, {@link #prepare} gives that first round's writes to the caller to send after writes of
+ * its own (a commit's log write), chained to them.
  */
 final class BatchInsert {
     /** One entry for one tree, and where its result goes. */
@@ -66,20 +70,76 @@ final class BatchInsert {
     }
 
     static List<InsertResult> run(List<BLinkTree> trees, List<IndexEntry> entries) {
+        InsertResult[] results = new InsertResult[entries.size()];
+        for (Map.Entry<RecordStore, List<Request>> e : requests(trees, entries).entrySet()) {
+            rounds(e.getKey(), e.getValue(), results, 0);
+        }
+        return List.of(results);
+    }
+
+    /**
+     * A first round planned, without a read, on leaves this client wrote last, that the caller
+     * sends in a batch of its own; null unless every entry has such a leaf and is added by it
+     * (then {@link #run} does the whole insert).
+     */
+    static Prepared prepare(List<BLinkTree> trees, List<IndexEntry> entries) {
+        Map<RecordStore, List<Request>> byStore = requests(trees, entries);
+        if (byStore.size() != 1) {
+            return null;
+        }
+        Map.Entry<RecordStore, List<Request>> only = byStore.entrySet().iterator().next();
+        InsertResult[] results = new InsertResult[entries.size()];
+        List<Request> alone = new ArrayList<>();
+        Round round = plan(only.getKey(), only.getValue(), results, alone, true, true);
+        return round == null || !alone.isEmpty() ? null : new Prepared(only.getKey(), only.getValue(), results, round);
+    }
+
+    /** The requests of every store the trees live in, each entry's key checked and copied. */
+    private static Map<RecordStore, List<Request>> requests(List<BLinkTree> trees, List<IndexEntry> entries) {
         if (trees.size() != entries.size()) {
             throw new IllegalArgumentException(trees.size() + " trees for " + entries.size() + " entries");
         }
-        InsertResult[] results = new InsertResult[entries.size()];
         Map<RecordStore, List<Request>> byStore = new IdentityHashMap<>();
         for (int i = 0; i < entries.size(); i++) {
             BLinkTree tree = Objects.requireNonNull(trees.get(i));
             IndexEntry entry = new IndexEntry(BLinkTree.checkKey(entries.get(i).key()).clone(), entries.get(i).rid());
             byStore.computeIfAbsent(tree.nodeStore().store(), s -> new ArrayList<>()).add(new Request(i, tree, entry));
         }
-        for (Map.Entry<RecordStore, List<Request>> e : byStore.entrySet()) {
-            rounds(e.getKey(), e.getValue(), results);
+        return byStore;
+    }
+
+    /** A {@link #prepare}d insert: its first round's writes go out with the caller's, the rest follows. */
+    static final class Prepared implements BTree.PreparedInsert {
+        private final RecordStore store;
+        private final List<Request> requests;
+        private final InsertResult[] results;
+        private final Round round;
+        private final List<Request> alone = new ArrayList<>();
+        private final List<Request> again = new ArrayList<>();
+
+        private Prepared(RecordStore store, List<Request> requests, InsertResult[] results, Round round) {
+            this.store = store;
+            this.requests = requests;
+            this.results = results;
+            this.round = round;
         }
-        return List.of(results);
+
+        @Override
+        public List<WriteOp> writes() {
+            return NodeBatch.ops(round.changes);
+        }
+
+        @Override
+        public List<InsertResult> settle(List<WriteResult> answers) {
+            round.finish(answers, results, alone, again);
+            return Arrays.asList(results.clone());
+        }
+
+        @Override
+        public List<InsertResult> finish() {
+            rounds(store, next(requests, alone, again, results), results, 1);
+            return List.of(results);
+        }
     }
 
     /**
@@ -88,48 +148,110 @@ final class BatchInsert {
      * one of those is inserted on its own and the rest go into another round. A round that
      * placed nothing ends the batching.
      */
-    private static void rounds(RecordStore store, List<Request> requests, InsertResult[] results) {
+    private static void rounds(RecordStore store, List<Request> requests, InsertResult[] results, int round) {
         List<Request> pending = requests;
-        for (int round = 0; !pending.isEmpty(); round++) {
+        for (; !pending.isEmpty(); round++) {
             List<Request> alone = new ArrayList<>();
             List<Request> again = new ArrayList<>();
-            batch(store, pending, results, alone, again, round < REMEMBERING_ROUNDS);
-            if (!again.isEmpty()) { // leaves planned on a remembered state: read them now
-                again.addAll(alone);
-                pending = again;
-                continue;
+            Round planned = plan(store, pending, results, alone, round < REMEMBERING_ROUNDS, false);
+            if (planned != null) {
+                planned.finish(store.writeAll(NodeBatch.ops(planned.changes)), results, alone, again);
             }
-            alone.sort(Comparator.comparingInt(Request::index)); // decide in the callers' order
-            if (alone.size() == pending.size()) { // nothing placed: no more rounds
-                for (Request r : alone) {
-                    results[r.index()] = r.tree().insert(r.entry().key(), r.entry().rid());
-                }
-                return;
-            }
-            if (!alone.isEmpty()) {
-                Request first = alone.remove(0);
-                results[first.index()] = first.tree().insert(first.entry().key(), first.entry().rid());
-            }
-            pending = alone;
+            pending = next(pending, alone, again, results);
         }
+    }
+
+    /**
+     * The requests of the next round after one that left {@code alone} and {@code again}:
+     * leaves planned on a remembered state are read now; otherwise the first request left is
+     * inserted on its own, and all of them when the round placed nothing.
+     */
+    private static List<Request> next(List<Request> pending, List<Request> alone, List<Request> again, InsertResult[] results) {
+        if (!again.isEmpty()) {
+            List<Request> next = new ArrayList<>(again);
+            next.addAll(alone);
+            return next;
+        }
+        List<Request> left = new ArrayList<>(alone);
+        left.sort(Comparator.comparingInt(Request::index)); // decide in the callers' order
+        if (left.size() == pending.size()) { // nothing placed: no more rounds
+            for (Request r : left) {
+                results[r.index()] = r.tree().insert(r.entry().key(), r.entry().rid());
+            }
+            return List.of();
+        }
+        if (!left.isEmpty()) {
+            Request first = left.remove(0);
+            results[first.index()] = first.tree().insert(first.entry().key(), first.entry().rid());
+        }
+        return left;
     }
 
     /** Rounds that may plan on remembered leaves; later ones read every leaf. */
     private static final int REMEMBERING_ROUNDS = 2;
 
-    private static void batch(RecordStore store, List<Request> requests, InsertResult[] results, List<Request> alone,
-                              List<Request> again, boolean remember) {
+    /** One round's leaves to write, and their planned changes. */
+    private record Round(List<Group> writing, List<NodeBatch.Change> changes) {
+        /**
+         * Takes the answers to the round's writes: leaves that lost send their entries to
+         * {@code again} (planned on a remembered state) or {@code alone}; splits post their
+         * separators.
+         */
+        void finish(List<WriteResult> answers, InsertResult[] results, List<Request> alone, List<Request> again) {
+            List<NodeBatch.Outcome> outcomes = NodeBatch.outcomes(changes, answers);
+            Map<BLinkTree, List<Path.Missing>> separators = new LinkedHashMap<>();
+            for (int i = 0; i < writing.size(); i++) {
+                Group g = writing.get(i);
+                NodeBatch.Outcome o = outcomes.get(i);
+                if (!o.won()) {
+                    // A leaf still at the version we wrote lost only because a write before its
+                    // own in the caller's batch failed (a chain broke): it stays remembered.
+                    WriteResult mapped = answers.get(answers.size() - changes.size() + i);
+                    if (!g.remembered || !(mapped instanceof WriteResult.Conflict c && c.currentVersion() == g.ref.version())) {
+                        g.tree.writtenLeaves().forget(g.nodeId);
+                    }
+                    if (g.remembered) {
+                        undecide(g, results, again); // changed elsewhere since we wrote it: read it
+                        continue;
+                    }
+                    g.tree.navigator().stats().conflicts.increment();
+                    undecide(g, results, alone);
+                    continue;
+                }
+                g.tree.writtenLeaves().put(o.left());
+                if (!o.rights().isEmpty()) {
+                    g.tree.navigator().cache().put(o.left());
+                    for (NodeRef right : o.rights()) {
+                        g.tree.navigator().stats().splits.increment();
+                        g.tree.navigator().cache().put(right);
+                        separators.computeIfAbsent(g.tree, t -> new ArrayList<>())
+                                .add(new Path.Missing(1, right.node().low(), right.id(), null));
+                    }
+                }
+            }
+            // Step 3 of each split: until it is done, searches reach the new leaves along the links.
+            separators.forEach((tree, missing) -> tree.splitter().postAll(missing));
+        }
+    }
+
+    /**
+     * Routes the requests to their leaves, reads those not remembered (all of them when
+     * {@code remember} is false) and plans each leaf's change; null when there is nothing to
+     * write. {@code rememberedOnly}: null, without a read, as soon as a request has no
+     * remembered leaf that only adds it.
+     */
+    private static Round plan(RecordStore store, List<Request> requests, InsertResult[] results, List<Request> alone,
+                              boolean remember, boolean rememberedOnly) {
         Map<GroupKey, Group> groups = new LinkedHashMap<>();
         for (Request r : requests) {
             long id = r.tree().navigator().route(r.tree().routing(r.entry()));
-            if (id == 0) {
+            if (id == 0 && rememberedOnly) {
+                return null;
+            } else if (id == 0) {
                 alone.add(r);
             } else {
                 groups.computeIfAbsent(new GroupKey(r.tree(), id), k -> new Group(k.tree(), k.nodeId())).requests.add(r);
             }
-        }
-        if (groups.isEmpty()) {
-            return;
         }
         List<Group> list = new ArrayList<>();
         List<Group> unread = new ArrayList<>();
@@ -138,6 +260,8 @@ final class BatchInsert {
             if (written != null && onlyAdds(g, written)) {
                 g.ref = written;
                 g.remembered = true;
+            } else if (rememberedOnly) {
+                return null;
             } else {
                 unread.add(g);
             }
@@ -152,37 +276,7 @@ final class BatchInsert {
                 changes.add(g.change);
             }
         }
-        if (writing.isEmpty()) {
-            return;
-        }
-        List<NodeBatch.Outcome> outcomes = NodeBatch.write(store, changes);
-        Map<BLinkTree, List<Path.Missing>> separators = new LinkedHashMap<>();
-        for (int i = 0; i < writing.size(); i++) {
-            Group g = writing.get(i);
-            NodeBatch.Outcome o = outcomes.get(i);
-            if (!o.won()) {
-                g.tree.writtenLeaves().forget(g.nodeId);
-                if (g.remembered) {
-                    undecide(g, results, again); // changed elsewhere since we wrote it: read it
-                    continue;
-                }
-                g.tree.navigator().stats().conflicts.increment();
-                undecide(g, results, alone);
-                continue;
-            }
-            g.tree.writtenLeaves().put(o.left());
-            if (!o.rights().isEmpty()) {
-                g.tree.navigator().cache().put(o.left());
-                for (NodeRef right : o.rights()) {
-                    g.tree.navigator().stats().splits.increment();
-                    g.tree.navigator().cache().put(right);
-                    separators.computeIfAbsent(g.tree, t -> new ArrayList<>())
-                            .add(new Path.Missing(1, right.node().low(), right.id(), null));
-                }
-            }
-        }
-        // Step 3 of each split: until it is done, searches reach the new leaves along the links.
-        separators.forEach((tree, missing) -> tree.splitter().postAll(missing));
+        return writing.isEmpty() ? null : new Round(writing, changes);
     }
 
     /**

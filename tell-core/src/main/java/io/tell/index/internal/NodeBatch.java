@@ -50,24 +50,38 @@ final class NodeBatch {
 
     /** Writes every change in one batch (one round trip, two on a store that cannot check a chain in one step). */
     static List<Outcome> write(RecordStore store, List<Change> changes) {
-        List<WriteOp> first = new ArrayList<>();
+        return outcomes(changes, store.writeAll(ops(changes)));
+    }
+
+    /**
+     * The batch that publishes {@code changes}: the new records (and queued garbage deletes),
+     * then every mapping write chained to them. A caller that sends it inside a batch of its
+     * own puts it after its own writes (the mappings are then also chained to those) and hands
+     * the answers to these writes to {@link #outcomes}.
+     */
+    static List<WriteOp> ops(List<Change> changes) {
+        List<WriteOp> batch = new ArrayList<>();
         for (Change c : changes) {
             if (c.replacement().physical() != null) {
-                first.add(c.replacement().physical());
+                batch.add(c.replacement().physical());
             }
-            c.rights().forEach(r -> first.addAll(r.ops()));
+            c.rights().forEach(r -> batch.addAll(r.ops()));
         }
         Set<NodeStore> stores = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Change c : changes) {
             if (stores.add(c.nodes())) {
-                c.nodes().drainGarbage(first);
+                c.nodes().drainGarbage(batch);
             }
         }
-        List<WriteOp> batch = new ArrayList<>(first);
         for (Change c : changes) {
             batch.add(c.replacement().mapping().asChained());
         }
-        List<WriteResult> answers = store.writeAll(batch);
+        return batch;
+    }
+
+    /** Each change's outcome, from the answers to {@link #ops}, in order. */
+    static List<Outcome> outcomes(List<Change> changes, List<WriteResult> answers) {
+        int first = answers.size() - changes.size();
         List<Outcome> out = new ArrayList<>(changes.size());
         int at = 0;
         for (int i = 0; i < changes.size(); i++) {
@@ -80,7 +94,7 @@ final class NodeBatch {
                 rights.add(c.nodes().finishCreate(r, answers.subList(at, at + r.ops().size())));
                 at += r.ops().size();
             }
-            NodeRef left = c.nodes().finishReplace(c.replacement(), answers.get(first.size() + i));
+            NodeRef left = c.nodes().finishReplace(c.replacement(), answers.get(first + i));
             if (left == null) {
                 rights.forEach(c.nodes()::discard); // never reachable: the swing lost
                 rights = List.of();
