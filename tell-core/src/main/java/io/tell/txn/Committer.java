@@ -334,8 +334,8 @@ final class Committer {
             results = ops.size() == 1 ? List.of(store.write(ops.get(0))) : TellException.join(store.writeAllAsync(ops));
         } catch (RuntimeException | Error e) {
             // No record written; an entry that still lands later names records we never wrote,
-            // and index entries that landed with it point at rows that never exist: readers
-            // remove such entries (docs/btree.md, "Lazy removal").
+            // and index entries that landed with it point at rows that are never written:
+            // readers skip them (docs/btree.md, "Lazy removal").
             manager.forgetLog(tid);
             manager.reportAborted(tid);
             throw e;

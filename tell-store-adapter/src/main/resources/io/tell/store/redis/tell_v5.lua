@@ -81,7 +81,7 @@ local function insert_run(keys, args, i, j, drawn, now, replies)
   for k = i, j do
     local record, counter = keys[2 * k - 1], keys[2 * k]
     if seen[record] then
-      return
+      break
     end
     seen[record] = true
     if before[counter] == nil then
