@@ -91,6 +91,16 @@ class IndexedTransactionTest {
         });
     }
 
+    /** Gives {@code tm} the two indexes, with tree clients of its own over {@code store}; returns {@code byCity}. */
+    private static TableIndex addIndexes(TransactionManager tm, RecordStore store) {
+        TableIndex byCity = new TableIndex(T, BTree.open(store, BTreeConfig.of("people.city", false)), false,
+                row -> field(row, 1));
+        tm.addIndex(byCity);
+        tm.addIndex(new TableIndex(T, BTree.open(store, BTreeConfig.of("people.email", false)), true,
+                row -> field(row, 0)));
+        return byCity;
+    }
+
     private List<String> cities(Transaction tx, int node, String city) {
         return tx.lookup(byCity(node), b(city)).stream().map(r -> new String(r.row(), StandardCharsets.UTF_8)).toList();
     }
@@ -118,11 +128,7 @@ class IndexedTransactionTest {
         put(0, 1, "a@x", "Bern");
         CountingRecordStore counting = new CountingRecordStore(store);
         try (TransactionManager tm = new TransactionManager(counting, cm, "pn-counted")) {
-            TableIndex byCity = new TableIndex(T, BTree.open(counting, BTreeConfig.of("people.city", false)), false,
-                    row -> field(row, 1));
-            tm.addIndex(byCity);
-            tm.addIndex(new TableIndex(T, BTree.open(counting, BTreeConfig.of("people.email", false)), true,
-                    row -> field(row, 0)));
+            TableIndex byCity = addIndexes(tm, counting);
             try (Transaction tx = tm.begin()) {
                 assertEquals(1, tx.lookup(byCity, b("Bern")).size());
                 put(1, 2, "b@x", "Bern"); // committed after tx's snapshot
@@ -149,11 +155,7 @@ class IndexedTransactionTest {
     void aConflictFoundAtTheLogWriteAddsNoEntryAndTheNodeKeepsItsLeaf() {
         CountingRecordStore counting = new CountingRecordStore(store);
         try (TransactionManager tm = new TransactionManager(counting, cm, "pn-counted")) {
-            TableIndex byCity = new TableIndex(T, BTree.open(counting, BTreeConfig.of("people.city", false)), false,
-                    row -> field(row, 1));
-            tm.addIndex(byCity);
-            tm.addIndex(new TableIndex(T, BTree.open(counting, BTreeConfig.of("people.email", false)), true,
-                    row -> field(row, 0)));
+            TableIndex byCity = addIndexes(tm, counting);
             for (long rid = 1; rid <= 2; rid++) {
                 long r = rid;
                 tm.run(5, tx -> {
