@@ -116,6 +116,7 @@ final class BatchInsert {
         private final Round round;
         private final List<Request> alone = new ArrayList<>();
         private final List<Request> again = new ArrayList<>();
+        private boolean settled;
 
         private Prepared(RecordStore store, List<Request> requests, InsertResult[] results, Round round) {
             this.store = store;
@@ -131,12 +132,19 @@ final class BatchInsert {
 
         @Override
         public List<InsertResult> settle(List<WriteResult> answers) {
+            if (settled) {
+                throw new IllegalStateException("the first writes' answers were settled already");
+            }
+            settled = true;
             round.finish(answers, results, alone, again);
             return Arrays.asList(results.clone());
         }
 
         @Override
         public List<InsertResult> finish() {
+            if (!settled) { // its entries would be taken for lost: the index would miss them
+                throw new IllegalStateException("finish before the first writes' answers were settled");
+            }
             rounds(store, next(requests, alone, again, results), results, 1);
             return List.of(results);
         }
