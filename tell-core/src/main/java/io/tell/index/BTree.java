@@ -58,8 +58,8 @@ public interface BTree {
     /**
      * {@link #insertAll}, with the first round's writes sent by the caller in a batch of its
      * own, after its writes, so that each entry is added only if those all succeed (a commit's
-     * log write and checks). Only when every entry goes to a leaf this client wrote last and
-     * knows, so that no read precedes the writes; null otherwise.
+     * log write and checks). The leaves are read here (one round trip) unless this client wrote
+     * them last; null when the trees live in more than one store.
      */
     static PreparedInsert prepareAll(List<Insertion> insertions) {
         return BLinkTree.prepareInsertAll(treesOf(insertions), entriesOf(insertions));

@@ -24,8 +24,8 @@ import java.util.Set;
  * leaves for the sweeper ({@link GarbageLog}) and a check of every record the transaction read
  * before writing it: a record that another writer has changed since fails the commit there,
  * before any index entry or record is written (under contention most conflicts are found so,
- * not after the index work); new index entries ride that batch too when they go to leaves this
- * node wrote last ({@link IndexWriter#entryWrites}). A read-write commit costs 3 store round
+ * not after the index work); the new index entries' leaf writes ride that batch too
+ * ({@link IndexWriter#entryWrites}). A read-write commit costs 3 store round
  * trips on its critical path (the read already done by the transaction, the log write, the
  * batch) plus the log cleanup, which is not waited for.
  */

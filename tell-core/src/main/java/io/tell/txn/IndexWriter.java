@@ -18,8 +18,8 @@ import java.util.function.Consumer;
 
 /**
  * Index maintenance at commit: new entries are added before the record batch (all of them
- * together, see {@link BTree#insertAll}; with the log write when they go to leaves this node
- * wrote last, see {@link #entryWrites}), unique keys
+ * together, see {@link BTree#insertAll}; their writes ride the log write, see
+ * {@link #entryWrites}), unique keys
  * are claimed after it (a claim's holder row must already be written). On failure the entries
  * added are taken out again (claims need no undo: a claim whose row does not hold its key is
  * stale and is taken over).
@@ -58,11 +58,11 @@ final class IndexWriter {
     }
 
     /**
-     * Writes that add every new entry, to ride at the end of the commit's log batch: chained, so
-     * that the entries are added only if the log write and its checks succeed. Only when each
-     * entry goes to a leaf this node wrote last ({@link BTree#prepareAll}): then no read comes
-     * first, and the entries cost no round trip of their own. Empty otherwise, and
-     * {@link #addEntries} adds them all. Called once, just before the batch is sent.
+     * Writes that add the new entries, to ride at the end of the commit's log batch: chained, so
+     * that the entries are added only if the log write and its checks succeed
+     * ({@link BTree#prepareAll}: leaves this node wrote last are not read, the others are read
+     * here, before the log write). Their answers go to {@link #entriesAnswered}; entries they do
+     * not place, {@link #addEntries} adds. Called once, just before the batch is sent.
      */
     List<WriteOp> entryWrites() {
         prepared = changes.isEmpty() ? null : BTree.prepareAll(insertions());

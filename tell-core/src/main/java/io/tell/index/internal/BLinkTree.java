@@ -365,7 +365,7 @@ public final class BLinkTree implements BTree {
         return BatchInsert.run(trees, entries);
     }
 
-    /** {@link #insertAll} with its first round's writes sent by the caller (see {@link BTree#prepareAll}); null when not possible. */
+    /** {@link #insertAll} with its first round's writes sent by the caller (see {@link BTree#prepareAll}). */
     public static BTree.PreparedInsert prepareInsertAll(List<BLinkTree> trees, List<IndexEntry> entries) {
         return BatchInsert.prepare(trees, entries);
     }

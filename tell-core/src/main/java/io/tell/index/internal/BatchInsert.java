@@ -34,9 +34,9 @@ import java.util.Objects;
  * on the state it wrote and writes conditionally on that version, so appends to the same leaves
  * cost one round trip. When that leaf changed elsewhere meanwhile (the write loses), or the
  * remembered state would decide an entry without a write (present already, a duplicate, or not
- * covered), the leaf's entries go into another round that reads it. When every entry has such a
- * leaf, {@link #prepare} gives that first round's writes to the caller to send after writes of
- * its own (a commit's log write), chained to them.
+ * covered), the leaf's entries go into another round that reads it. {@link #prepare} plans the
+ * first round (reading the leaves it does not remember) and gives its writes to the caller to
+ * send after writes of its own (a commit's log write), chained to them.
  */
 final class BatchInsert {
     /** One entry for one tree, and where its result goes. */
@@ -78,9 +78,9 @@ final class BatchInsert {
     }
 
     /**
-     * A first round planned, without a read, on leaves this client wrote last, that the caller
-     * sends in a batch of its own; null unless every entry has such a leaf and is added by it
-     * (then {@link #run} does the whole insert).
+     * The first round planned — leaves this client wrote last as it wrote them, the others read
+     * now — for the caller to send its writes in a batch of its own; the rest follows in
+     * {@link Prepared#finish}. Null when the trees live in more than one store.
      */
     static Prepared prepare(List<BLinkTree> trees, List<IndexEntry> entries) {
         Map<RecordStore, List<Request>> byStore = requests(trees, entries);
@@ -90,8 +90,8 @@ final class BatchInsert {
         Map.Entry<RecordStore, List<Request>> only = byStore.entrySet().iterator().next();
         InsertResult[] results = new InsertResult[entries.size()];
         List<Request> alone = new ArrayList<>();
-        Round round = plan(only.getKey(), only.getValue(), results, alone, true, true);
-        return round == null || !alone.isEmpty() ? null : new Prepared(only.getKey(), only.getValue(), results, round);
+        Round round = plan(only.getKey(), only.getValue(), results, alone, true);
+        return new Prepared(only.getKey(), only.getValue(), results, round, alone);
     }
 
     /** The requests of every store the trees live in, each entry's key checked and copied. */
@@ -113,21 +113,24 @@ final class BatchInsert {
         private final RecordStore store;
         private final List<Request> requests;
         private final InsertResult[] results;
+        /** The first round's leaf changes; null when it has nothing to write. */
         private final Round round;
-        private final List<Request> alone = new ArrayList<>();
+        private final List<Request> alone;
         private final List<Request> again = new ArrayList<>();
         private boolean settled;
 
-        private Prepared(RecordStore store, List<Request> requests, InsertResult[] results, Round round) {
+        private Prepared(RecordStore store, List<Request> requests, InsertResult[] results, Round round, List<Request> alone) {
             this.store = store;
             this.requests = requests;
             this.results = results;
             this.round = round;
+            this.alone = alone;
+            this.settled = round == null; // no writes, no answers to wait for
         }
 
         @Override
         public List<WriteOp> writes() {
-            return NodeBatch.ops(round.changes);
+            return round == null ? List.of() : NodeBatch.ops(round.changes);
         }
 
         @Override
@@ -161,7 +164,7 @@ final class BatchInsert {
         for (; !pending.isEmpty(); round++) {
             List<Request> alone = new ArrayList<>();
             List<Request> again = new ArrayList<>();
-            Round planned = plan(store, pending, results, alone, round < REMEMBERING_ROUNDS, false);
+            Round planned = plan(store, pending, results, alone, round < REMEMBERING_ROUNDS);
             if (planned != null) {
                 planned.finish(store.writeAll(NodeBatch.ops(planned.changes)), results, alone, again);
             }
@@ -212,14 +215,16 @@ final class BatchInsert {
                 Group g = writing.get(i);
                 NodeBatch.Outcome o = outcomes.get(i);
                 if (!o.won()) {
-                    // A leaf still at the version we wrote lost only because a write before its
-                    // own in the caller's batch failed (a chain broke): it stays remembered.
+                    // A leaf still at the version planned on lost only because a write before its
+                    // own in the caller's batch failed (a chain broke): no conflict, and a
+                    // remembered one stays remembered.
                     WriteResult mapped = answers.get(answers.size() - changes.size() + i);
-                    if (!g.remembered || !(mapped instanceof WriteResult.Conflict c && c.currentVersion() == g.ref.version())) {
+                    boolean unchanged = mapped instanceof WriteResult.Conflict c && c.currentVersion() == g.ref.version();
+                    if (!(g.remembered && unchanged)) {
                         g.tree.writtenLeaves().forget(g.nodeId);
                     }
-                    if (g.remembered) {
-                        undecide(g, results, again); // changed elsewhere since we wrote it: read it
+                    if (g.remembered || unchanged) {
+                        undecide(g, results, again); // changed elsewhere since we wrote it, or not written: read it
                         continue;
                     }
                     g.tree.navigator().stats().conflicts.increment();
@@ -245,17 +250,14 @@ final class BatchInsert {
     /**
      * Routes the requests to their leaves, reads those not remembered (all of them when
      * {@code remember} is false) and plans each leaf's change; null when there is nothing to
-     * write. {@code rememberedOnly}: null, without a read, as soon as a request has no
-     * remembered leaf that only adds it.
+     * write.
      */
     private static Round plan(RecordStore store, List<Request> requests, InsertResult[] results, List<Request> alone,
-                              boolean remember, boolean rememberedOnly) {
+                              boolean remember) {
         Map<GroupKey, Group> groups = new LinkedHashMap<>();
         for (Request r : requests) {
             long id = r.tree().navigator().route(r.tree().routing(r.entry()));
-            if (id == 0 && rememberedOnly) {
-                return null;
-            } else if (id == 0) {
+            if (id == 0) {
                 alone.add(r);
             } else {
                 groups.computeIfAbsent(new GroupKey(r.tree(), id), k -> new Group(k.tree(), k.nodeId())).requests.add(r);
@@ -268,8 +270,6 @@ final class BatchInsert {
             if (written != null && onlyAdds(g, written)) {
                 g.ref = written;
                 g.remembered = true;
-            } else if (rememberedOnly) {
-                return null;
             } else {
                 unread.add(g);
             }
