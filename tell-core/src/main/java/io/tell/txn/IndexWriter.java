@@ -38,7 +38,10 @@ final class IndexWriter {
     private final List<Change> added = new ArrayList<>();
     private final List<Change> changes = new ArrayList<>();
     private final List<GarbageLog.Item> garbage = new ArrayList<>();
-    /** The entries' insert when its first writes ride in the log batch ({@link #entryWrites}); null otherwise. */
+    /**
+     * The entries' insert whose first writes ride in the log batch ({@link #entryWrites}); null
+     * when there are no entries, or their trees live in several stores.
+     */
     private BTree.PreparedInsert prepared;
     /** The log batch's answers to those writes, not yet taken in. */
     private List<WriteResult> entryAnswers;

@@ -174,7 +174,8 @@ final class BatchInsert {
 
     /**
      * The requests of the next round after one that left {@code alone} and {@code again}:
-     * leaves planned on a remembered state are read now; otherwise the first request left is
+     * those of {@code again} go into it with the rest (their leaves read unless remembered and
+     * unchanged); otherwise the first request left is
      * inserted on its own, and all of them when the round placed nothing.
      */
     private static List<Request> next(List<Request> pending, List<Request> alone, List<Request> again, InsertResult[] results) {
@@ -205,8 +206,8 @@ final class BatchInsert {
     private record Round(List<Group> writing, List<NodeBatch.Change> changes) {
         /**
          * Takes the answers to the round's writes: leaves that lost send their entries to
-         * {@code again} (planned on a remembered state) or {@code alone}; splits post their
-         * separators.
+         * {@code again} (planned on a remembered state, or not written because a write before
+         * theirs in the caller's batch failed) or {@code alone}; splits post their separators.
          */
         void finish(List<WriteResult> answers, InsertResult[] results, List<Request> alone, List<Request> again) {
             List<NodeBatch.Outcome> outcomes = NodeBatch.outcomes(changes, answers);
