@@ -74,6 +74,9 @@ final class ClusterMember {
     private final List<long[]> committedEntries = new ArrayList<>();
     private boolean flushing;
     private boolean heartbeatDue;
+    /** Completions marked done since the record was last taken to publish: the next tick publishes them. */
+    private boolean unpublished;
+    private long publishedNanos;
     private long heartbeat;
     private long version;
     private long lastStartNanos = System.nanoTime();
@@ -173,7 +176,11 @@ final class ClusterMember {
     /**
      * Group commit, one group per run (the next run is queued behind whatever else is due on the
      * member's thread; at close, until nothing is pending): decide the logged commits (one batch), mark every
-     * decided completion done here and acknowledge it, then publish. A completion is durable
+     * decided completion done here and acknowledge it, then publish — at once when a range waits
+     * for it, a heartbeat is due, the member closes or the last publish is a sync period old, else
+     * at the next tick: under a stream of reports a record written per group would cost the store
+     * two writes per transaction (the record, then the log entries' delete) that nobody waits
+     * for, since the others merge records only once a sync period anyway. A completion is durable
      * before it is acknowledged: a commit by its {@code COMMITTED} log entry, which stays until a
      * record naming the tid completed is published (a member that dies in between leaves it to
      * {@link TidResolver}, which settles it completed); an abort, a finished reader or an
@@ -184,11 +191,14 @@ final class ClusterMember {
         while (true) {
             List<Pending> batch;
             List<CompletableFuture<Void>> published;
+            boolean publishNow;
             synchronized (owner) {
                 if (pending.isEmpty() && claims.isEmpty() && !heartbeatDue) {
                     flushing = false;
                     return;
                 }
+                publishNow = heartbeatDue || !claims.isEmpty() || owner.isClosed()
+                        || System.nanoTime() - publishedNanos >= TimeUnit.MILLISECONDS.toNanos(SYNC_MILLIS);
                 heartbeatDue = false;
                 batch = pending;
                 published = claims;
@@ -203,7 +213,13 @@ final class ClusterMember {
                 }
                 batch.forEach(p -> p.ack().complete(null));
                 batch = List.of();
-                publish();
+                if (publishNow) {
+                    publish();
+                } else {
+                    synchronized (owner) {
+                        unpublished = true;
+                    }
+                }
             } catch (RuntimeException e) {
                 LOG.warn("commit manager {} could not publish: {}", incarnation, e.toString());
                 if (!owner.isClosed()) {
@@ -224,8 +240,10 @@ final class ClusterMember {
                 continue;
             }
             published.forEach(f -> f.complete(null));
-            TxLogCleanup.deleteAllQuietly(store, List.copyOf(committedEntries));
-            committedEntries.clear();
+            if (publishNow) {
+                TxLogCleanup.deleteAllQuietly(store, List.copyOf(committedEntries));
+                committedEntries.clear();
+            }
             if (!owner.isClosed()) {
                 // The next group after whatever else is due on this one thread: a steady stream of
                 // reports would otherwise starve the sync tick, and this member's view of the
@@ -307,6 +325,8 @@ final class ClusterMember {
             heartbeat++;
             next = record();
             expected = version;
+            unpublished = false;
+            publishedNanos = System.nanoTime();
         }
         WriteResult w = store.write(new WriteOp(key, next.encode(), Expect.version(expected)));
         if (!w.written()) {
@@ -346,7 +366,7 @@ final class ClusterMember {
             poll(++ticks % DIRECTORY_EVERY == 0);
             abandonIdleRange();
             synchronized (owner) {
-                if (ticks % Math.max(1, graceNanos / TimeUnit.MILLISECONDS.toNanos(SYNC_MILLIS) / 10) == 0) {
+                if (unpublished || ticks % Math.max(1, graceNanos / TimeUnit.MILLISECONDS.toNanos(SYNC_MILLIS) / 10) == 0) {
                     heartbeatDue = true; // publish even with nothing pending: the others see us alive
                     requestFlush();
                 }
@@ -502,6 +522,7 @@ final class ClusterMember {
     void leave() {
         synchronized (owner) {
             abandon();
+            heartbeatDue = true; // the last record, closed, with whatever is still unpublished
         }
         flush();
         settler.shutdownNow();

@@ -514,6 +514,38 @@ class LocalCommitManagerTest {
         }
     }
 
+    @Test
+    void aStreamOfDecidedCommitsPublishesOncePerSyncPeriodNotOncePerReport() throws Exception {
+        CountingRecordStore store = new CountingRecordStore(RecordStores.open("mem:"));
+        try (LocalCommitManager cm = durable(store, 1000, LONG_GRACE)) {
+            int reports = 200;
+            List<long[]> decided = new ArrayList<>(); // {tid, entry version}
+            for (int i = 0; i < reports; i++) {
+                long tid = cm.start(false).tid();
+                decided.add(new long[] {tid, store.write(new WriteOp(TxLog.recordKey(tid), entry(TxLog.State.COMMITTED, "pn"),
+                        io.tell.store.Expect.ABSENT)).version()});
+            }
+            CountingRecordStore.Counts before = store.counts();
+            long began = System.nanoTime();
+            for (long[] d : decided) {
+                cm.decidedAsync(d[0], d[1]).get(10, TimeUnit.SECONDS);
+                java.util.concurrent.locks.LockSupport.parkNanos(200_000); // each report its own group
+            }
+            long periods = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began) / ClusterMember.SYNC_MILLIS + 2;
+            long lastTid = decided.get(reports - 1)[0];
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (ClusterStatus.read(store, Duration.ZERO).base() < lastTid
+                    || decided.stream().anyMatch(d -> store.get(TxLog.DOMAIN, TxLog.key(d[0])) != null)) {
+                assertTrue(System.nanoTime() < deadline, "completions never all published and their entries deleted: " + cm.describe());
+                Thread.sleep(5);
+            }
+            // Each publish is the member record, then the published entries' delete; a ClusterStatus
+            // read writes nothing. Publishing per report would make 2 writes per report.
+            long writes = store.counts().minus(before).writes();
+            assertTrue(writes <= 2 * (periods + 2) && writes < reports, writes + " writes for " + reports + " reports in " + periods + " sync periods");
+        }
+    }
+
     private static long writingEntry(RecordStore store, long tid) {
         return store.write(new WriteOp(TxLog.recordKey(tid), TxLog.encode(
                 new TxLog.Entry(TxLog.State.WRITING, "pn", System.currentTimeMillis(), List.of())), io.tell.store.Expect.ABSENT)).version();
