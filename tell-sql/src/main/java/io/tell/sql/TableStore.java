@@ -524,14 +524,8 @@ public final class TableStore {
      * duplicates with {@link ErrorCode#DUPLICATE_KEY} at commit. Returns the number of rows.
      */
     public int reindex(Transaction tx, String index, List<Long> rids) {
-        TableIndex ix = indexes.get(index);
-        if (ix == null) {
-            throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no index " + index);
-        }
-        List<RecordKey> keys = new ArrayList<>(rids.size());
-        for (long rid : new LinkedHashSet<>(rids)) {
-            keys.add(new RecordKey(def.rowDomain(), TableIndex.ridKey(rid)));
-        }
+        TableIndex ix = index(index);
+        List<RecordKey> keys = rowKeys(rids);
         List<byte[]> rows = tx.getAll(keys);
         int n = 0;
         for (int i = 0; i < keys.size(); i++) {
@@ -542,6 +536,63 @@ public final class TableStore {
             }
         }
         return n;
+    }
+
+    /** The rows {@code tx} sees among {@code rids}, by rid, in their order (one batch read). */
+    public Map<Long, byte[]> visibleRows(Transaction tx, List<Long> rids) {
+        List<RecordKey> keys = rowKeys(rids);
+        List<byte[]> rows = tx.getAll(keys);
+        Map<Long, byte[]> out = new LinkedHashMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (rows.get(i) != null) {
+                out.put(TableIndex.ridOf(keys.get(i).key()), rows.get(i));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Adds the entries of {@code rows} (by rid, as {@link #visibleRows} gives them) to the
+     * non-unique {@code index} at once, without writing the rows (the tree's batch insert): how
+     * {@code CREATE INDEX} fills a non-unique index, where an entry of a version a concurrent
+     * writer replaces is merely stale (see {@code DdlExecutor}). Returns the number of entries.
+     */
+    public int addEntries(String index, Map<Long, byte[]> rows) {
+        TableIndex ix = index(index);
+        if (ix.unique()) {
+            throw new IllegalArgumentException("index " + index + " is unique: its rows are reindexed by their commits");
+        }
+        List<BTree.Insertion> entries = new ArrayList<>(rows.size());
+        for (Map.Entry<Long, byte[]> row : rows.entrySet()) {
+            byte[] key = ix.keyOf().apply(row.getValue());
+            if (key != null) {
+                keySizes.get(index).check(row.getValue());
+                entries.add(new BTree.Insertion(ix.tree(), key, row.getKey()));
+            }
+        }
+        BTree.insertAll(entries);
+        return entries.size();
+    }
+
+    /** Whether {@code index} (one of this table's) is unique. */
+    public boolean isUnique(String index) {
+        return index(index).unique();
+    }
+
+    private TableIndex index(String index) {
+        TableIndex ix = indexes.get(index);
+        if (ix == null) {
+            throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "table " + def.name() + " has no index " + index);
+        }
+        return ix;
+    }
+
+    private List<RecordKey> rowKeys(List<Long> rids) {
+        List<RecordKey> keys = new ArrayList<>(rids.size());
+        for (long rid : new LinkedHashSet<>(rids)) {
+            keys.add(new RecordKey(def.rowDomain(), TableIndex.ridKey(rid)));
+        }
+        return keys;
     }
 
     /**

@@ -18,6 +18,7 @@ import io.tell.sql.Views;
 import io.tell.txn.Transaction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs {@link DdlStatement}s against a processing node's catalog. CREATE INDEX is online: it
@@ -211,6 +212,10 @@ public final class DdlExecutor {
      * UNDEFINED_OBJECT once the index itself is gone.
      */
     private static void reindex(ProcessingNode node, TableStore table, String index, List<Long> rids) {
+        if (!table.isUnique(index)) {
+            addEntries(node, table, index, rids);
+            return;
+        }
         int conflicts = 0;
         int failures = 0;
         while (true) {
@@ -245,6 +250,43 @@ public final class DdlExecutor {
                     }
                 }
                 return;
+            }
+        }
+    }
+
+    /**
+     * Fills a non-unique index for {@code rids} without rewriting the rows: the entries of the
+     * versions a reader's snapshot sees, added to the tree at once. No check of the rows is
+     * needed. Every writer that began before the index was published has ended, so a snapshot
+     * taken now sees each row's last version written without the index; any later version's
+     * writer keeps the index itself, so an entry read from a version it replaces is only stale,
+     * as an updated row's old key is (readers skip it). What must hold is that the index still
+     * exists while its entries go in: the catalog's version is read with the rows, after the
+     * snapshot was taken, and a drop's storage is purged only once every snapshot older than
+     * the drop has ended (docs/gc.md). A unique index instead rewrites its rows ({@link #reindex}):
+     * a row changed after the snapshot must make the page read again, or its old key could be
+     * taken for a duplicate.
+     */
+    private static void addEntries(ProcessingNode node, TableStore table, String index, List<Long> rids) {
+        int failures = 0;
+        while (true) {
+            CatalogSnapshot cat = node.catalog().snapshot();
+            if (cat.tableOfIndex(index).isEmpty()) {
+                throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "index " + index + " was dropped while being created");
+            }
+            try (Transaction tx = node.transactions().beginReadOnly()) {
+                tx.readAlong(Catalog.DIRECTORY);
+                Map<Long, byte[]> rows = table.visibleRows(tx, rids);
+                long seen = tx.alongVersion() >= 0 ? tx.alongVersion() : node.catalog().snapshot().storeVersion();
+                if (seen != cat.storeVersion()) {
+                    continue; // other DDL published meanwhile: look again under the new catalog
+                }
+                table.addEntries(index, rows);
+                return;
+            } catch (TellException e) {
+                if (!e.retriable() || ++failures >= ATTEMPTS) {
+                    throw e;
+                }
             }
         }
     }

@@ -162,6 +162,47 @@ class DdlExecutorTest {
     }
 
     @Test
+    void aNonUniqueIndexIsFilledWithoutRewritingTheRowsAUniqueOneRewritesThem() {
+        run("CREATE TABLE item (id INT PRIMARY KEY, tag INT, code INT)");
+        int rows = DdlExecutor.BACKFILL_BATCH + 300;
+        TableStore t = store("ITEM");
+        node.transactions().run(3, tx -> {
+            for (int i = 0; i < rows; i++) {
+                t.insert(tx, new Object[] {i, i % 7, i});
+            }
+            return null;
+        });
+        List<Long> before = rowVersions(t);
+        run("CREATE INDEX by_tag ON item (tag)");
+        List<Long> unchanged = rowVersions(t);
+        assertEquals(0, java.util.stream.IntStream.range(0, rows).filter(i -> !unchanged.get(i).equals(before.get(i))).count(),
+                "rows a non-unique index's backfill rewrote");
+        try (Transaction tx = node.transactions().beginReadOnly()) {
+            TableStore indexed = store("ITEM");
+            for (int tag = 0; tag < 7; tag++) {
+                int expected = tag;
+                assertEquals(java.util.stream.IntStream.range(0, rows).filter(i -> i % 7 == expected).boxed().toList(),
+                        column(indexed.lookup(tx, "BY_TAG", tag), 0).stream().map(o -> (Integer) o).sorted().toList());
+            }
+        }
+        run("CREATE UNIQUE INDEX by_code ON item (code)");
+        List<Long> after = rowVersions(t);
+        assertEquals(rows, java.util.stream.IntStream.range(0, rows).filter(i -> after.get(i) > before.get(i)).count(),
+                "rows a unique index's backfill rewrote");
+    }
+
+    /** The store version of each row record of {@code t}, in rid order. */
+    private List<Long> rowVersions(TableStore t) {
+        List<Long> versions = new ArrayList<>();
+        try (Transaction tx = node.transactions().beginReadOnly()) {
+            for (TableStore.Row r : t.scanAll(tx)) {
+                versions.add(node.store().get(t.def().rowDomain(), io.tell.txn.TableIndex.ridKey(r.rid())).version());
+            }
+        }
+        return versions;
+    }
+
+    @Test
     void uniqueIndexOverDuplicatesFailsAndLeavesNoIndex() {
         run("CREATE TABLE t (id INT PRIMARY KEY, code VARCHAR(5), note VARCHAR(5))");
         insert("T", new Object[] {1, "a", "n1"}, new Object[] {2, "b", null}, new Object[] {3, "a", "n3"},
