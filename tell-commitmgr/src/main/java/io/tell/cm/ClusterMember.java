@@ -142,7 +142,7 @@ final class ClusterMember {
      * Called under the owner's monitor: a released tid to decide ({@code logVersion} > 0: its
      * entry's version) and mark done before acknowledging. A commit its node decided
      * ({@code logVersion} < 0: minus the {@code COMMITTED} entry's version) is durable already:
-     * done and acknowledged at once, published and its entry deleted by the next flush.
+     * done and acknowledged at once, published and its entry deleted by the next publish.
      */
     CompletableFuture<Void> complete(long tid, long logVersion) {
         CompletableFuture<Void> ack = new CompletableFuture<>();
@@ -362,15 +362,18 @@ final class ClusterMember {
         if (owner.isClosed()) {
             return;
         }
-        try {
-            poll(++ticks % DIRECTORY_EVERY == 0);
-            abandonIdleRange();
-            synchronized (owner) {
-                if (unpublished || ticks % Math.max(1, graceNanos / TimeUnit.MILLISECONDS.toNanos(SYNC_MILLIS) / 10) == 0) {
-                    heartbeatDue = true; // publish even with nothing pending: the others see us alive
-                    requestFlush();
-                }
+        ticks++;
+        synchronized (owner) {
+            // Before the poll, which may fail: what is unpublished goes out within a tick regardless
+            // (the flush runs after this tick, on the same thread).
+            if (unpublished || ticks % Math.max(1, graceNanos / TimeUnit.MILLISECONDS.toNanos(SYNC_MILLIS) / 10) == 0) {
+                heartbeatDue = true; // publish even with nothing pending: the others see us alive
+                requestFlush();
             }
+        }
+        try {
+            poll(ticks % DIRECTORY_EVERY == 0);
+            abandonIdleRange();
             if (ticks % SETTLE_EVERY == 0) {
                 settleAsync(this::settleDead); // store reads per open tid: not every sync period
             }
