@@ -24,9 +24,10 @@ import java.util.Map;
  * Runs {@link DdlStatement}s against a processing node's catalog. CREATE INDEX is online: it
  * publishes the index write-only, waits for the writers that began before, fills the index from
  * the rows already in the table (in transactions of {@value #BACKFILL_BATCH} rows each, found
- * through the tree listing every row, so the cost follows the rows, not the sparse rids; every
- * row is rewritten with {@code Transaction.reindex}, so its commit adds the row's entry and
- * claims its key for a unique index), then publishes it readable. If that fails (duplicates for
+ * through the tree listing every row, so the cost follows the rows, not the sparse rids; a
+ * non-unique index takes the rows' entries straight into its tree, a unique one has every row
+ * rewritten with {@code Transaction.reindex}, so its commit adds the row's entry and claims its
+ * key), then publishes it readable. If that fails (duplicates for
  * a unique index: {@link ErrorCode#DUPLICATE_KEY}) the index is dropped again.
  */
 public final class DdlExecutor {
@@ -178,9 +179,9 @@ public final class DdlExecutor {
     }
 
     /**
-     * Rewrites every row the table has: walks the tree listing all its rows (primary key or
+     * Indexes every row the table has: walks the tree listing all its rows (primary key or
      * rid tree) in pages of {@value #BACKFILL_BATCH} entries, once the node keeps the index, and
-     * reindexes the rows of each page a transaction sees. Rows committed before the walk passes
+     * indexes the rows of each page a snapshot sees. Rows committed before the walk passes
      * their place are in the tree; rows committed later are indexed by their own commits.
      * The cost follows the rows, not the rids (which are sparse, floored by the clock).
      */
@@ -219,10 +220,7 @@ public final class DdlExecutor {
         int conflicts = 0;
         int failures = 0;
         while (true) {
-            CatalogSnapshot cat = node.catalog().snapshot();
-            if (cat.tableOfIndex(index).isEmpty()) {
-                throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "index " + index + " was dropped while being created");
-            }
+            CatalogSnapshot cat = catalogHolding(node, table, index);
             try (Transaction tx = node.transactions().begin()) {
                 tx.requireUnchanged(Catalog.DIRECTORY, cat.storeVersion());
                 table.reindex(tx, index, rids);
@@ -261,19 +259,17 @@ public final class DdlExecutor {
      * taken now sees each row's last version written without the index; any later version's
      * writer keeps the index itself, so an entry read from a version it replaces is only stale,
      * as an updated row's old key is (readers skip it). What must hold is that the index still
-     * exists while its entries go in: the catalog's version is read with the rows, after the
-     * snapshot was taken, and a drop's storage is purged only once every snapshot older than
-     * the drop has ended (docs/gc.md). A unique index instead rewrites its rows ({@link #reindex}):
+     * lives in this tree while its entries go in: the catalog's version is read with the rows,
+     * just before the insert, and a drop's storage is purged a grace period (a minute by
+     * default) after the drop, and only once the snapshots older than its notice have ended
+     * (docs/gc.md). A unique index instead rewrites its rows ({@link #reindex}):
      * a row changed after the snapshot must make the page read again, or its old key could be
      * taken for a duplicate.
      */
     private static void addEntries(ProcessingNode node, TableStore table, String index, List<Long> rids) {
         int failures = 0;
         while (true) {
-            CatalogSnapshot cat = node.catalog().snapshot();
-            if (cat.tableOfIndex(index).isEmpty()) {
-                throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "index " + index + " was dropped while being created");
-            }
+            CatalogSnapshot cat = catalogHolding(node, table, index);
             try (Transaction tx = node.transactions().beginReadOnly()) {
                 tx.readAlong(Catalog.DIRECTORY);
                 Map<Long, byte[]> rows = table.visibleRows(tx, rids);
@@ -289,6 +285,22 @@ public final class DdlExecutor {
                 }
             }
         }
+    }
+
+    /**
+     * The catalog as it is now, which must still hold {@code index} in the tree {@code table}
+     * fills: a drop, or a drop and a create under the same name, or a TRUNCATE (fresh storage)
+     * meanwhile fails the CREATE INDEX with UNDEFINED_OBJECT rather than fill a tree no one reads.
+     */
+    private static CatalogSnapshot catalogHolding(ProcessingNode node, TableStore table, String index) {
+        CatalogSnapshot cat = node.catalog().snapshot();
+        TableDef now = cat.tableOfIndex(index).orElseThrow(() ->
+                TellException.of(ErrorCode.UNDEFINED_OBJECT, "index " + index + " was dropped while being created"));
+        if (!now.index(index).treeName().equals(table.def().index(index).treeName())) {
+            throw TellException.of(ErrorCode.UNDEFINED_OBJECT, "index " + index + " was dropped and created again, or its"
+                    + " table truncated, while being created; run CREATE INDEX again");
+        }
+        return cat;
     }
 
     static void dropIndex(ProcessingNode node, String name, boolean ifExists) {

@@ -191,6 +191,30 @@ class DdlExecutorTest {
                 "rows a unique index's backfill rewrote");
     }
 
+    @Test
+    void aTruncateWhileAnIndexIsFilledFailsTheCreateIndexInsteadOfFillingTheOldTree() {
+        run("CREATE TABLE t (id INT PRIMARY KEY, code INT)");
+        int rows = DdlExecutor.BACKFILL_BATCH + 10;
+        TableStore t = store("T");
+        node.transactions().run(3, tx -> {
+            for (int i = 0; i < rows; i++) {
+                t.insert(tx, new Object[] {i, i});
+            }
+            return null;
+        });
+        AtomicBoolean truncated = new AtomicBoolean();
+        node.transactions().observeCommits((step, tid) -> {
+            if (step == io.tell.txn.CommitObserver.Step.APPLIED && truncated.compareAndSet(false, true)) {
+                run("TRUNCATE TABLE t"); // after the first page's commit: the next page finds the index moved
+            }
+        });
+        TellException e = assertThrows(TellException.class, () -> run("CREATE UNIQUE INDEX u ON t (code)"));
+        assertTrue(truncated.get());
+        assertSame(ErrorCode.UNDEFINED_OBJECT, e.code());
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+        assertNull(table("T").index("U"), "the failed index is dropped again");
+    }
+
     /** The store version of each row record of {@code t}, in rid order. */
     private List<Long> rowVersions(TableStore t) {
         List<Long> versions = new ArrayList<>();
