@@ -166,12 +166,7 @@ class DdlExecutorTest {
         run("CREATE TABLE item (id INT PRIMARY KEY, tag INT, code INT)");
         int rows = DdlExecutor.BACKFILL_BATCH + 300;
         TableStore t = store("ITEM");
-        node.transactions().run(3, tx -> {
-            for (int i = 0; i < rows; i++) {
-                t.insert(tx, new Object[] {i, i % 7, i});
-            }
-            return null;
-        });
+        insertRows(t, rows, i -> new Object[] {i, i % 7, i});
         List<Long> before = rowVersions(t);
         run("CREATE INDEX by_tag ON item (tag)");
         List<Long> unchanged = rowVersions(t);
@@ -194,14 +189,7 @@ class DdlExecutorTest {
     @Test
     void aTruncateWhileAnIndexIsFilledFailsTheCreateIndexInsteadOfFillingTheOldTree() {
         run("CREATE TABLE t (id INT PRIMARY KEY, code INT)");
-        int rows = DdlExecutor.BACKFILL_BATCH + 10;
-        TableStore t = store("T");
-        node.transactions().run(3, tx -> {
-            for (int i = 0; i < rows; i++) {
-                t.insert(tx, new Object[] {i, i});
-            }
-            return null;
-        });
+        insertRows(store("T"), DdlExecutor.BACKFILL_BATCH + 10, i -> new Object[] {i, i});
         AtomicBoolean truncated = new AtomicBoolean();
         node.transactions().observeCommits((step, tid) -> {
             if (step == io.tell.txn.CommitObserver.Step.APPLIED && truncated.compareAndSet(false, true)) {
@@ -213,6 +201,16 @@ class DdlExecutorTest {
         assertSame(ErrorCode.UNDEFINED_OBJECT, e.code());
         assertTrue(e.getMessage().contains("truncated"), e.getMessage());
         assertNull(table("T").index("U"), "the failed index is dropped again");
+    }
+
+    /** Inserts {@code rows} rows, the i-th {@code row.apply(i)}, in one transaction. */
+    private void insertRows(TableStore t, int rows, java.util.function.IntFunction<Object[]> row) {
+        node.transactions().run(3, tx -> {
+            for (int i = 0; i < rows; i++) {
+                t.insert(tx, row.apply(i));
+            }
+            return null;
+        });
     }
 
     /** The store version of each row record of {@code t}, in rid order. */
@@ -262,12 +260,7 @@ class DdlExecutorTest {
         run("CREATE TABLE log (n INT, msg VARCHAR(10))");
         int rows = DdlExecutor.BACKFILL_BATCH * 2 + 500;
         TableStore t = store("LOG");
-        node.transactions().run(3, tx -> {
-            for (int i = 0; i < rows; i++) {
-                t.insert(tx, new Object[] {i, i % 2 == 0 ? "even" : "odd"});
-            }
-            return null;
-        });
+        insertRows(t, rows, i -> new Object[] {i, i % 2 == 0 ? "even" : "odd"});
         node.transactions().run(3, tx -> t.scanAll(tx).stream().filter(r -> (int) r.values()[0] % 100 == 0)
                 .map(r -> t.delete(tx, r.rid())).count());
         try (Transaction tx = node.transactions().beginReadOnly()) {
