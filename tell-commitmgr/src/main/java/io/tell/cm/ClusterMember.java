@@ -79,7 +79,8 @@ final class ClusterMember {
     private long publishedNanos;
     private long heartbeat;
     private long version;
-    private long lastStartNanos = System.nanoTime();
+    /** When this member last handed out a tid (readers take none); under the owner's monitor. */
+    private long lastWriterStartNanos = System.nanoTime();
     // Only on the owner's background thread:
     private final Liveness<Long> liveness = new Liveness<>();
     // Written by the background thread under the owner's monitor, read under it:
@@ -126,7 +127,6 @@ final class ClusterMember {
 
     /** The lowest base anyone else in the cluster may still read at: other members and live processing nodes. */
     long clusterLav() {
-        lastStartNanos = System.nanoTime(); // called under the owner's monitor at every start
         return Math.min(othersLav, leases.lowestBase());
     }
 
@@ -428,10 +428,19 @@ final class ClusterMember {
         othersLav = lav;
     }
 
-    /** An idle member gives up its unissued tids, so they do not hold the cluster's base back. */
+    /** A tid was handed out (under the owner's monitor): the member is not idle. */
+    void writerStarted() {
+        lastWriterStartNanos = System.nanoTime();
+    }
+
+    /**
+     * A member that handed out no tid for a while gives up its unissued tids, so they do not hold
+     * the cluster's base back — also while it serves readers, which take none: a schema change
+     * waits for the base to pass every range a member published ({@link ClusterStatus#highestReservedTid}).
+     */
     private void abandonIdleRange() {
         synchronized (owner) {
-            if (System.nanoTime() - lastStartNanos >= IDLE_NANOS) {
+            if (System.nanoTime() - lastWriterStartNanos >= IDLE_NANOS) {
                 abandon();
             }
         }

@@ -46,6 +46,22 @@ public record ClusterStatus(long tidCounter, List<Member> members, List<Node> no
         return new ClusterStatus(counter, members, nodes, io.tell.gc.Sweeper.progress(store));
     }
 
+    /**
+     * The highest tid any commit manager may have handed out: the end of the highest range a
+     * member's record names (a member uses a range only once its record names it, and drops it
+     * once all of it completed); 0 when no member publishes (an embedded commit manager).
+     * Two store calls.
+     */
+    public static long highestReservedTid(RecordStore store) {
+        long highest = 0;
+        for (MemberRecord r : members(store).values()) {
+            for (long[] range : r.ranges()) {
+                highest = Math.max(highest, range[1]);
+            }
+        }
+        return highest;
+    }
+
     /** The highest base any member published: every tid at or below it completed. */
     public long base() {
         return members.stream().mapToLong(Member::base).max().orElse(0);

@@ -172,6 +172,9 @@ public final class LocalCommitManager implements CommitManager {
         state.begin(id, snapshot.base());
         long lav = state.lav();
         if (member != null) {
+            if (id > 0) {
+                member.writerStarted();
+            }
             lav = Math.min(lav, member.clusterLav());
         }
         // Kept past the report until the outcome is in the snapshots: a member acknowledges a

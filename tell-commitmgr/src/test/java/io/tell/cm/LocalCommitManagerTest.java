@@ -547,6 +547,22 @@ class LocalCommitManagerTest {
         }
     }
 
+    @Test
+    void aMemberThatServesOnlyReadersGivesItsUnissuedTidsUp() throws Exception {
+        try (LocalCommitManager cm = durable(RecordStores.open(uniqueStore()), 10, LONG_GRACE)) {
+            long tid = cm.start(false).tid();
+            cm.committed(tid);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            TxStart reader;
+            do { // a reader every 2 ms: no 20 ms without a start, but none takes a tid
+                assertTrue(System.nanoTime() < deadline, "unissued tids never given up: " + cm.describe());
+                reader = cm.start(true);
+                cm.committed(reader.tid());
+                Thread.sleep(2);
+            } while (reader.snapshot().base() < tid + 9);
+        }
+    }
+
     private static long writingEntry(RecordStore store, long tid) {
         return store.write(new WriteOp(TxLog.recordKey(tid), TxLog.encode(
                 new TxLog.Entry(TxLog.State.WRITING, "pn", System.currentTimeMillis(), List.of())), io.tell.store.Expect.ABSENT)).version();

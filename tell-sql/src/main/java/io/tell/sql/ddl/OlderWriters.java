@@ -1,5 +1,6 @@
 package io.tell.sql.ddl;
 
+import io.tell.cm.ClusterStatus;
 import io.tell.error.ErrorCode;
 import io.tell.error.TellException;
 import io.tell.txn.Transaction;
@@ -13,8 +14,11 @@ import java.util.concurrent.locks.LockSupport;
  * check before the change and be applying rows under the older catalog; once it has ended, the
  * rows it wrote are in the store for a backfill or validation to see, and every later writer
  * either runs under the new catalog or fails its commit. How: a marker transaction takes a tid
- * after the change; every writer that began before the change holds a smaller tid, and once a
- * snapshot's base reaches the marker's tid, all of them are decided.
+ * after the change; every writer that began before the change holds a smaller tid or one of a
+ * range some commit manager had published by then (tids grow in order within one manager, not
+ * across a cluster of them), so once a snapshot's base reaches the higher of the marker and the
+ * highest published range end, all of them are decided. Managers that hand out no tids give
+ * their unissued ones up within a few milliseconds, and busy ones use theirs up.
  */
 final class OlderWriters {
     /** How long transactions that began before a schema change may keep it waiting. */
@@ -29,6 +33,7 @@ final class OlderWriters {
             marker = t.tid();
             t.commit(); // writes nothing: only ends the tid
         }
+        marker = Math.max(marker, ClusterStatus.highestReservedTid(tm.store()));
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS);
         long pause = TimeUnit.MILLISECONDS.toNanos(1);
         while (true) {
