@@ -436,7 +436,7 @@ final class ClusterMember {
     /**
      * A member that handed out no tid for a while gives up its unissued tids, so they do not hold
      * the cluster's base back — also while it serves readers, which take none: a schema change
-     * waits for the base to pass every range a member published ({@link ClusterStatus#highestReservedTid}).
+     * waits for the base to pass every range another member published ({@link ClusterStatus#highestReservedElsewhere}).
      */
     private void abandonIdleRange() {
         synchronized (owner) {

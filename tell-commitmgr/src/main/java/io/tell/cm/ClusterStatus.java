@@ -47,16 +47,19 @@ public record ClusterStatus(long tidCounter, List<Member> members, List<Node> no
     }
 
     /**
-     * The highest tid any commit manager may have handed out: the end of the highest range a
-     * member's record names (a member uses a range only once its record names it, and drops it
-     * once all of it completed); 0 when no member publishes (an embedded commit manager).
-     * Two store calls.
+     * A bound on the tids the other commit managers than the one that handed out {@code tid}
+     * may have handed out before it: the end of the highest range their records name (a member
+     * uses a range only once its record names it, and drops it once all of it completed), the
+     * member whose range holds {@code tid} left out, as it hands tids out in order. 0 when no
+     * other member publishes (one commit manager, or an embedded one). Two store calls.
      */
-    public static long highestReservedTid(RecordStore store) {
+    public static long highestReservedElsewhere(RecordStore store, long tid) {
         long highest = 0;
         for (MemberRecord r : members(store).values()) {
-            for (long[] range : r.ranges()) {
-                highest = Math.max(highest, range[1]);
+            if (r.ranges().stream().noneMatch(range -> tid >= range[0] && tid <= range[1])) {
+                for (long[] range : r.ranges()) {
+                    highest = Math.max(highest, range[1]);
+                }
             }
         }
         return highest;

@@ -548,6 +548,26 @@ class LocalCommitManagerTest {
     }
 
     @Test
+    void theTidsOtherMembersMayHaveHandedOutLeaveOutTheMemberOfTheGivenTid() {
+        String url = uniqueStore();
+        RecordStore store = RecordStores.open(url);
+        try (LocalCommitManager first = durable(RecordStores.open(url), 10, LONG_GRACE);
+             LocalCommitManager second = durable(RecordStores.open(url), 10, LONG_GRACE)) {
+            long ofFirst = first.start(false).tid();
+            long ofSecond = second.start(false).tid();
+            assertTrue(ofSecond > ofFirst, ofFirst + " then " + ofSecond);
+            assertTrue(ClusterStatus.highestReservedElsewhere(store, ofFirst) >= ofSecond, "the second's range counts for the first's tid");
+            assertTrue(ClusterStatus.highestReservedElsewhere(store, ofSecond) < ofSecond,
+                    "the second's own range does not count for its tid: its later tids were handed out after it");
+        }
+        String single = uniqueStore();
+        try (LocalCommitManager alone = durable(RecordStores.open(single), 10, LONG_GRACE)) {
+            long tid = alone.start(false).tid();
+            assertEquals(0, ClusterStatus.highestReservedElsewhere(RecordStores.open(single), tid), "one member: its marker alone");
+        }
+    }
+
+    @Test
     void aMemberThatServesOnlyReadersGivesItsUnissuedTidsUp() throws Exception {
         try (LocalCommitManager cm = durable(RecordStores.open(uniqueStore()), 10, LONG_GRACE)) {
             long tid = cm.start(false).tid();

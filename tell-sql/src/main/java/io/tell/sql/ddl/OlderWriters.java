@@ -14,11 +14,13 @@ import java.util.concurrent.locks.LockSupport;
  * check before the change and be applying rows under the older catalog; once it has ended, the
  * rows it wrote are in the store for a backfill or validation to see, and every later writer
  * either runs under the new catalog or fails its commit. How: a marker transaction takes a tid
- * after the change; every writer that began before the change holds a smaller tid or one of a
- * range some commit manager had published by then (tids grow in order within one manager, not
- * across a cluster of them), so once a snapshot's base reaches the higher of the marker and the
- * highest published range end, all of them are decided. Managers that hand out no tids give
- * their unissued ones up within a few milliseconds, and busy ones use theirs up.
+ * after the change. Tids grow in order within one commit manager, not across a cluster of them:
+ * a writer that began before the change holds a smaller tid if it began on the marker's
+ * manager, else one of a range another manager had published by then. Once a snapshot's base
+ * reaches the higher of the marker and the highest range end the other managers publish, all
+ * of them are decided. With one commit manager that is the marker itself; with several, the
+ * wait also covers the others' tids handed out after the change, until they are used up or,
+ * by a manager that hands out none for 20 ms, given up.
  */
 final class OlderWriters {
     /** How long transactions that began before a schema change may keep it waiting. */
@@ -33,7 +35,7 @@ final class OlderWriters {
             marker = t.tid();
             t.commit(); // writes nothing: only ends the tid
         }
-        marker = Math.max(marker, ClusterStatus.highestReservedTid(tm.store()));
+        marker = Math.max(marker, ClusterStatus.highestReservedElsewhere(tm.store(), marker));
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS);
         long pause = TimeUnit.MILLISECONDS.toNanos(1);
         while (true) {
