@@ -9,6 +9,9 @@ import java.util.List;
  * class path), with the same {@code java}.
  */
 public final class JavaProcess {
+    /** As the {@code tell} launcher sets it (docs/benchmarks.md, "The JIT's inlining"); {@code jvmOptions} come after, so they win. */
+    public static final String SMALLER_COMPILES = "-XX:InlineSmallCode=1000";
+
     private JavaProcess() {
     }
 
@@ -21,6 +24,7 @@ public final class JavaProcess {
     public static ProcessBuilder builder(String mainClass, List<String> jvmOptions, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(SMALLER_COMPILES);
         cmd.addAll(jvmOptions);
         if (Runtime.version().feature() >= 24) {
             // Netty and Lettuce still use sun.misc.Unsafe memory access, which JDK 24+ warns about.
