@@ -59,7 +59,9 @@ import org.slf4j.LoggerFactory;
  * resends on one timer thread. Futures returned by the
  * async methods are completed on {@link Options#callbackExecutor()} (by default a cached pool
  * of daemon threads), never on the event loop, so a callback may even block on this client.
- * The blocking methods refuse to run on the event loop, where waiting would deadlock.
+ * The blocking methods refuse to run on the event loop, where waiting would deadlock. Without
+ * TLS they call on the caller's thread over a connection it borrows ({@link DirectCalls}), and
+ * fall back to the event loop when none can be had.
  */
 public final class CommitManagerClient implements CommitManager {
     private static final Logger LOG = LoggerFactory.getLogger(CommitManagerClient.class);
@@ -133,6 +135,8 @@ public final class CommitManagerClient implements CommitManager {
     private final ExecutorService ownedCallbacks;
     private final HashedWheelTimer timer;
     private final AtomicLong requestIds = new AtomicLong();
+    /** Calls on the caller's thread; null with TLS (the blocking connections speak plain TCP). */
+    private final DirectCalls direct;
     private final AtomicReference<CompletableFuture<CmClientConnection>> connection = new AtomicReference<>();
     private final CmClientConnection.Listener listener = new ConnectionListener();
     /** The address tried first by the next connection attempt. */
@@ -155,6 +159,7 @@ public final class CommitManagerClient implements CommitManager {
             ownedCallbacks = null;
             callbacks = options.callbackExecutor();
         }
+        this.direct = options.tls() == null ? new DirectCalls(addresses, options, this::retire) : null;
     }
 
     /**
@@ -236,13 +241,25 @@ public final class CommitManagerClient implements CommitManager {
         }));
     }
 
-    // The blocking forms wait on the internal future directly: no user callback can be
-    // attached to it, so completing it on the event loop is safe and saves a thread hop.
+    // The blocking forms call on the caller's thread when they can, else wait on the internal
+    // future directly: no user callback can be attached to it, so completing it on the event
+    // loop is safe and saves a thread hop.
 
     @Override
-    public TxStart start(boolean readOnly) {
-        checkNotOnEventLoop();
-        return TellException.join(start0(readOnly, null));
+    public TxStart start(boolean readOnly, String owner) {
+        return await(id -> new CmProtocol.Start(id, readOnly, owner), CmProtocol.Started.class).start();
+    }
+
+    /** Sent once, as {@link #validatingAsync}. */
+    @Override
+    public void validating(long tid) {
+        await(id -> new CmProtocol.Validating(id, tid), CmProtocol.Ok.class);
+    }
+
+    /** One attempt, on this thread when it can: the caller resends ({@link #committedAsync} and the like resend by themselves). */
+    @Override
+    public void reportAndWait(Outcome outcome, long tid, long version) {
+        await(id -> new CmProtocol.Report(id, outcome, tid, version), CmProtocol.Ok.class);
     }
 
     @Override
@@ -269,14 +286,67 @@ public final class CommitManagerClient implements CommitManager {
 
     private TellException failure(Call call, CmProtocol.Response response) {
         CmClientConnection on = call.sentOn();
-        String peer = on == null ? addressText : on.peer();
-        if (response instanceof CmProtocol.Failed f) {
-            if (f.is(ErrorCode.CM_UNAVAILABLE) && on != null) {
-                retire(on); // that server cannot serve (closed, or fenced by a newer one)
-            }
-            return f.toException(peer);
+        if (response instanceof CmProtocol.Failed f && f.is(ErrorCode.CM_UNAVAILABLE) && on != null) {
+            retire(on); // that server cannot serve (closed, or fenced by a newer one)
         }
-        return TellException.of(ErrorCode.PROTOCOL_ERROR, "commit manager " + peer + " answered " + response);
+        return failure(on == null ? addressText : on.peer(), response);
+    }
+
+    private static TellException failure(String peer, CmProtocol.Response response) {
+        return response instanceof CmProtocol.Failed f ? f.toException(peer)
+                : TellException.of(ErrorCode.PROTOCOL_ERROR, "commit manager " + peer + " answered " + response);
+    }
+
+    /**
+     * One call the caller waits for, answered by an {@code expected} response: on this thread when
+     * a direct connection can be had, else over the event loop; sent once either way. A START
+     * whose answer comes after a failure here is ended ({@link #endOrphan}).
+     */
+    private <R extends CmProtocol.Response> R await(LongFunction<CmProtocol.Request> request, Class<R> expected) {
+        checkNotOnEventLoop();
+        if (direct != null) {
+            int index = preferred;
+            CmProtocol.Response response = direct.call(request.apply(requestIds.incrementAndGet()), index, this::endOrphan);
+            if (response != null) {
+                if (expected.isInstance(response)) {
+                    return expected.cast(response);
+                }
+                if (response instanceof CmProtocol.Failed f && f.is(ErrorCode.CM_UNAVAILABLE)) {
+                    retire(index);
+                }
+                InetSocketAddress a = addresses.get(index);
+                throw failure(a.getHostString() + ":" + a.getPort(), response);
+            }
+        }
+        CompletableFuture<Call> sent = call(request, options.requestTimeout().toNanos());
+        Call call;
+        try {
+            call = TellException.join(sent);
+        } catch (RuntimeException e) {
+            sent.thenAccept(late -> { // interrupted: the answer may still come
+                if (late.future().join() instanceof CmProtocol.Started s) {
+                    endOrphan(s.start().tid());
+                }
+            });
+            throw e;
+        }
+        CmProtocol.Response response = call.future().join();
+        if (expected.isInstance(response)) {
+            return expected.cast(response);
+        }
+        throw failure(call, response);
+    }
+
+    /** Ends a transaction whose start answer came after its caller gave up. It wrote nothing, so reporting it is always safe. */
+    private void endOrphan(long tid) {
+        if (closed) {
+            return;
+        }
+        report(tid < 0 ? Outcome.COMMITTED : Outcome.ABORTED, tid, 0).whenComplete((ok, e) -> {
+            if (e != null) {
+                LOG.warn("could not end orphaned transaction {}: {}", tid, e.toString());
+            }
+        });
     }
 
     /** Sends a report, resending it after connection failures until the report deadline. */
@@ -493,6 +563,18 @@ public final class CommitManagerClient implements CommitManager {
      * next call connect, starting with the next address; {@code conn} lingers for one request
      * timeout to catch late answers.
      */
+    private void retire(int addressIndex) {
+        CompletableFuture<CmClientConnection> current = connection.get();
+        if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
+            if (current.join().addressIndex() == addressIndex) {
+                retire(current.join());
+            }
+        } else if (preferred == addressIndex) {
+            preferred = (addressIndex + 1) % addresses.size(); // no connection to move: the next calls go on
+        }
+    }
+
+    /** {@link #retire(int)} for the server of the connection {@code conn}, when it is the current one. */
     private void retire(CmClientConnection conn) {
         CompletableFuture<CmClientConnection> current = connection.get();
         if (current != null && current.isDone() && !current.isCompletedExceptionally() && current.join() == conn
@@ -520,15 +602,10 @@ public final class CommitManagerClient implements CommitManager {
         @Override
         public void unclaimed(CmClientConnection conn, CmProtocol.Response response) {
             // A START answered after its caller gave up: end the orphan so it does not hold
-            // the base (or lav) back. It wrote nothing, so reporting it is always safe.
+            // the base (or lav) back.
             if (response instanceof CmProtocol.Started s && !closed) {
-                long tid = s.start().tid();
-                LOG.info("ending transaction {} whose start answer came after the timeout", tid);
-                report(tid < 0 ? Outcome.COMMITTED : Outcome.ABORTED, tid, 0).whenComplete((ok, e) -> {
-                    if (e != null) {
-                        LOG.warn("could not end orphaned transaction {}: {}", tid, e.toString());
-                    }
-                });
+                LOG.info("ending transaction {} whose start answer came after the timeout", s.start().tid());
+                endOrphan(s.start().tid());
             }
         }
     }
@@ -565,6 +642,11 @@ public final class CommitManagerClient implements CommitManager {
         return TellException.of(ErrorCode.CM_UNAVAILABLE, message, cause);
     }
 
+    /** Connections open for calls on callers' threads (tests). */
+    int directConnections() {
+        return direct == null ? 0 : direct.openConnections();
+    }
+
     /** The addresses as given, for logs. */
     public String addresses() {
         return addressText;
@@ -577,6 +659,9 @@ public final class CommitManagerClient implements CommitManager {
             return;
         }
         closed = true;
+        if (direct != null) {
+            direct.close();
+        }
         CompletableFuture<CmClientConnection> current = connection.getAndSet(null);
         if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
             current.join().close();

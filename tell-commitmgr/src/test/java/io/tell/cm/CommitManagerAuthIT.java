@@ -61,7 +61,9 @@ class CommitManagerAuthIT {
 
     @Test
     void aClientWithTheSecretWorksAsBefore() {
-        CmWireTesting.servesCallsAndPipelines(client(SECRET, server.port()));
+        CommitManagerClient c = client(SECRET, server.port());
+        CmWireTesting.servesCallsAndPipelines(c);
+        assertTrue(c.directConnections() > 0, "the waiting calls went over connections that made the handshake");
     }
 
     @Test

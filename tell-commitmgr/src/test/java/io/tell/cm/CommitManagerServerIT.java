@@ -91,6 +91,11 @@ class CommitManagerServerIT {
     }
 
     private static void runWorkers(List<? extends CommitManager> perThread) throws Exception {
+        runWorkers(perThread, false);
+    }
+
+    /** {@code waitingReports}: reports through {@link CommitManager#reportAndWait} (on the caller's thread), else the resending ones. */
+    private static void runWorkers(List<? extends CommitManager> perThread, boolean waitingReports) throws Exception {
         Acked acked = new Acked();
         Set<Long> ids = ConcurrentHashMap.newKeySet();
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
@@ -118,10 +123,16 @@ class CommitManagerServerIT {
                             lastOwn = s.tid();
                         }
                         if (readOnly || random.nextInt(10) > 0) {
-                            cmc.committed(s.tid());
+                            if (waitingReports) {
+                                cmc.reportAndWait(CommitManager.Outcome.COMMITTED, s.tid(), 0);
+                            } else {
+                                cmc.committed(s.tid());
+                            }
                             if (!readOnly) {
                                 acked.add(s.tid());
                             }
+                        } else if (waitingReports) {
+                            cmc.reportAndWait(CommitManager.Outcome.ABORTED, s.tid(), 0);
                         } else {
                             cmc.aborted(s.tid());
                         }
@@ -152,6 +163,90 @@ class CommitManagerServerIT {
             same.add(c);
         }
         runWorkers(same);
+    }
+
+    @Test
+    void waitingCallsGoOverAConnectionPerThread() throws Exception {
+        CommitManagerClient c = client();
+        List<CommitManager> same = new ArrayList<>();
+        for (int i = 0; i < THREADS; i++) {
+            same.add(c);
+        }
+        runWorkers(same, true);
+        int direct = c.directConnections();
+        assertTrue(direct >= 1 && direct <= THREADS, direct + " direct connections for " + THREADS + " threads");
+    }
+
+    /** Starts answered only after {@code delayMillis}: callers pile up. */
+    private static final class SlowStarts extends io.tell.txn.ForwardingCommitManager {
+        private final CommitManager delegate;
+        private final java.util.concurrent.ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        private final long delayMillis;
+
+        SlowStarts(CommitManager delegate, long delayMillis) {
+            this.delegate = delegate;
+            this.delayMillis = delayMillis;
+        }
+
+        @Override
+        protected CommitManager delegate() {
+            return delegate;
+        }
+
+        @Override
+        public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
+            CompletableFuture<TxStart> later = new CompletableFuture<>();
+            timer.schedule(() -> delegate.startAsync(readOnly, owner).whenComplete((s, e) -> {
+                if (e == null) {
+                    later.complete(s);
+                } else {
+                    later.completeExceptionally(e);
+                }
+            }), delayMillis, TimeUnit.MILLISECONDS);
+            return later;
+        }
+
+        @Override
+        public void close() {
+            timer.shutdownNow();
+        }
+    }
+
+    @Test
+    void callersBeyondTheConnectionLimitGoOverTheEventLoop() throws Exception {
+        SlowStarts slow = new SlowStarts(cm, 300);
+        CommitManagerServer slowServer = CommitManagerServer.start(slow, "127.0.0.1", 0);
+        CommitManagerClient c = CommitManagerClient.connect("127.0.0.1:" + slowServer.port(),
+                CommitManagerClient.Options.defaults().withRequestTimeout(Duration.ofSeconds(10)));
+        int callers = DirectCalls.MAX_CONNECTIONS + 16;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try {
+            List<Future<Long>> tids = new ArrayList<>();
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            for (int i = 0; i < callers; i++) {
+                tids.add(pool.submit(() -> {
+                    go.await();
+                    TxStart s = c.start(false);
+                    c.reportAndWait(CommitManager.Outcome.ABORTED, s.tid(), 0);
+                    return s.tid();
+                }));
+            }
+            go.countDown();
+            Set<Long> distinct = new java.util.HashSet<>();
+            for (Future<Long> f : tids) {
+                distinct.add(f.get(60, TimeUnit.SECONDS));
+            }
+            assertEquals(callers, distinct.size());
+            assertTrue(c.directConnections() <= DirectCalls.MAX_CONNECTIONS, c.directConnections() + " direct connections");
+            assertTrue(c.directConnections() > 1, "callers waited at once on connections of their own");
+            long highest = distinct.stream().mapToLong(Long::longValue).max().orElseThrow();
+            assertTrue(c.start(true).snapshot().base() >= highest, "every tid was ended");
+        } finally {
+            pool.shutdownNow();
+            c.close();
+            slowServer.close();
+            slow.close();
+        }
     }
 
     @Test

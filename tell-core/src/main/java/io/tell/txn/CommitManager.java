@@ -86,7 +86,38 @@ public interface CommitManager extends AutoCloseable {
     void close();
 
     default TxStart start(boolean readOnly) {
-        return TellException.join(startAsync(readOnly));
+        return start(readOnly, null);
+    }
+
+    /**
+     * {@link #startAsync(boolean, String)}, waiting for the answer: a remote manager may then call on
+     * the caller's thread. When waiting fails the start may still succeed later, handing out an id
+     * nobody holds: it is then ended at once, so it cannot hold the base back.
+     */
+    default TxStart start(boolean readOnly, String owner) {
+        CompletableFuture<TxStart> started = startAsync(readOnly, owner);
+        try {
+            return TellException.join(started);
+        } catch (RuntimeException e) {
+            started.thenAccept(orphan -> {
+                if (orphan.readOnly()) {
+                    committedAsync(orphan.tid());
+                } else {
+                    abortedAsync(orphan.tid());
+                }
+            });
+            throw e;
+        }
+    }
+
+    /** {@link #validatingAsync}, waiting for the answer. */
+    default void validating(long tid) {
+        TellException.join(validatingAsync(tid));
+    }
+
+    /** Reports {@code tid} as {@code outcome} ({@link Outcome#sendTo}) and waits for the acknowledgement (one attempt: the caller resends). */
+    default void reportAndWait(Outcome outcome, long tid, long version) {
+        TellException.join(outcome.sendTo(this, tid, version));
     }
 
     default void committed(long tid) {

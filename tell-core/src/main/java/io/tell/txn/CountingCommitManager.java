@@ -71,6 +71,24 @@ public final class CountingCommitManager implements CommitManager {
     }
 
     @Override
+    public TxStart start(boolean readOnly, String owner) {
+        (readOnly ? readOnlyStarts : readWriteStarts).increment();
+        return delegate.start(readOnly, owner);
+    }
+
+    @Override
+    public void validating(long tid) {
+        validating.increment();
+        delegate.validating(tid);
+    }
+
+    @Override
+    public void reportAndWait(Outcome outcome, long tid, long version) {
+        (outcome == Outcome.ABORTED ? aborts : commits).increment();
+        delegate.reportAndWait(outcome, tid, version);
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }

@@ -206,18 +206,11 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     /**
-     * Starts at the commit manager. If waiting fails (interrupted) the start may still succeed
-     * later, handing out an id nobody holds: it is then ended at once, so it cannot pin lav.
+     * Starts at the commit manager, waiting ({@link CommitManager#start(boolean, String)}: a start
+     * answered after waiting failed is ended there, so it cannot pin lav).
      */
     private TxStart start(boolean readOnly, NodeLease.Registration owner) {
-        CompletableFuture<TxStart> started = owner == null
-                ? commitManager.startAsync(readOnly) : commitManager.startAsync(readOnly, owner.id());
-        try {
-            return TellException.join(started);
-        } catch (RuntimeException e) {
-            started.thenAccept(orphan -> report(orphan.tid(), orphan.readOnly() ? Outcome.COMMITTED : Outcome.ABORTED, 0));
-            throw e;
-        }
+        return commitManager.start(readOnly, owner == null ? null : owner.id());
     }
 
     /**
@@ -430,7 +423,7 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     private void awaitReport(long tid, Outcome outcome, long version) {
-        CompletableFuture<Void> ack = report(tid, outcome, version);
+        CompletableFuture<Void> ack = report(tid, outcome, version, true);
         try {
             ack.get(commitReportWait.toMillis(), TimeUnit.MILLISECONDS);
             if (tid > 0) {
@@ -465,13 +458,13 @@ public final class TransactionManager implements AutoCloseable {
      */
     void validating(TxStart start) {
         if (start.writers().hears(start.tid())) {
-            TellException.join(commitManager.validatingAsync(start.tid()));
+            commitManager.validating(start.tid());
         }
     }
 
     /** Reports the end of a transaction that wrote nothing, without waiting. */
     void reportFinished(long tid) {
-        report(tid, Outcome.COMMITTED, 0);
+        report(tid, Outcome.COMMITTED, 0, false);
     }
 
     /** Reports an abort (no versions of {@code tid} exist) without waiting. */
@@ -479,7 +472,7 @@ public final class TransactionManager implements AutoCloseable {
         if (tid > 0) {
             aborts.increment();
         }
-        report(tid, Outcome.ABORTED, 0);
+        report(tid, Outcome.ABORTED, 0, false);
     }
 
     /**
@@ -508,7 +501,7 @@ public final class TransactionManager implements AutoCloseable {
 
     /** Reports a commit this node decided itself ({@link CommitManager#decidedAsync}), without waiting. */
     void reportDecided(long tid, long entryVersion) {
-        report(tid, Outcome.DECIDED, entryVersion);
+        report(tid, Outcome.DECIDED, entryVersion, false);
     }
 
     /**
@@ -539,15 +532,28 @@ public final class TransactionManager implements AutoCloseable {
                 });
     }
 
-    /** Sends a report, resending retriable failures in the background until acknowledged. */
-    private CompletableFuture<Void> report(long tid, Outcome outcome, long version) {
+    /**
+     * Sends a report, resending retriable failures in the background until acknowledged. When the
+     * caller {@code waits} for it anyway, the first attempt is made on the caller's thread
+     * ({@link CommitManager#reportAndWait}: a remote manager may answer it without a thread hand-off).
+     */
+    private CompletableFuture<Void> report(long tid, Outcome outcome, long version, boolean waits) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         unacknowledged.add(done);
         done.whenComplete((ok, failure) -> unacknowledged.remove(done));
         if (tid > 0 && (outcome == Outcome.DECIDED || outcome == Outcome.COMMITTED && version > 0)) {
             recentCommits.reported(tid, done); // a commit with versions, which a merge may build on
         }
-        send(tid, outcome, version, done, 1);
+        if (!waits) {
+            send(tid, outcome, version, done, 1);
+            return done;
+        }
+        try {
+            commitManager.reportAndWait(outcome, tid, version);
+            done.complete(null);
+        } catch (RuntimeException e) {
+            resendOrFail(tid, outcome, version, done, 1, e);
+        }
         return done;
     }
 
@@ -583,17 +589,26 @@ public final class TransactionManager implements AutoCloseable {
         call.whenComplete((ok, failure) -> {
             if (failure == null) {
                 done.complete(null);
-                return;
+            } else {
+                resendOrFail(tid, outcome, version, done, attempt, failure);
             }
-            TellException e = TellException.unwrap(failure);
-            if (!e.retriable() || background.isShutdown()) {
-                LOG.error("report of tid {} ({}) failed for good: {}", tid, outcome, e.toString());
-                done.completeExceptionally(e);
-                return;
-            }
-            long delay = Math.min(1000, 20L << Math.min(attempt, 6));
-            background.schedule(() -> send(tid, outcome, version, done, attempt + 1), delay, TimeUnit.MILLISECONDS);
         });
+    }
+
+    /** After attempt {@code attempt} failed: sends again after a pause when retriable, else fails {@code done}. */
+    private void resendOrFail(long tid, Outcome outcome, long version, CompletableFuture<Void> done, int attempt, Throwable failure) {
+        TellException e = TellException.unwrap(failure);
+        if (!e.retriable() || background.isShutdown()) {
+            LOG.error("report of tid {} ({}) failed for good: {}", tid, outcome, e.toString());
+            done.completeExceptionally(e);
+            return;
+        }
+        long delay = Math.min(1000, 20L << Math.min(attempt, 6));
+        try {
+            background.schedule(() -> send(tid, outcome, version, done, attempt + 1), delay, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            done.completeExceptionally(e);
+        }
     }
 
     private static void backoff(int attempt) {
