@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * <p>Failure behaviour: a call that cannot reach any server, or gets no answer within
  * {@link Options#requestTimeout()}, fails with a retriable {@link ErrorCode#CM_UNAVAILABLE}.
  * {@code START} is not resent (a lost answer may have started a transaction; if that answer
- * arrives late the client ends the orphan by reporting it aborted). {@code COMMITTED} and
+ * arrives late the client ends the orphan by reporting it aborted), but for a direct call whose
+ * idle connection its server had closed ({@link DirectCalls}). {@code COMMITTED} and
  * {@code ABORTED} are idempotent, so they are resent, across reconnects and fail-over, until
  * {@link Options#reportDeadline()}.
  *
@@ -206,12 +207,13 @@ public final class CommitManagerClient implements CommitManager {
 
     @Override
     public CompletableFuture<TxStart> startAsync(boolean readOnly) {
-        return offload(start0(readOnly, null));
+        return startAsync(readOnly, null);
     }
 
     @Override
     public CompletableFuture<TxStart> startAsync(boolean readOnly, String owner) {
-        return offload(start0(readOnly, owner));
+        return offload(overEventLoop(id -> new CmProtocol.Start(id, readOnly, owner), CmProtocol.Started.class)
+                .thenApply(CmProtocol.Started::start));
     }
 
     @Override
@@ -229,37 +231,37 @@ public final class CommitManagerClient implements CommitManager {
         return offload(report(Outcome.ABORTED, tid, 0));
     }
 
-    /** Sent once: a lost answer fails the writer's commit (it must not commit unheard). */
+    /** Not resent: a lost answer fails the writer's commit (it must not commit unheard). */
     @Override
     public CompletableFuture<Void> validatingAsync(long tid) {
-        return offload(call(id -> new CmProtocol.Validating(id, tid), options.requestTimeout().toNanos()).thenApply(call -> {
-            CmProtocol.Response response = call.future().join();
-            if (response instanceof CmProtocol.Ok) {
-                return null;
-            }
-            throw failure(call, response);
-        }));
+        return offload(overEventLoop(id -> new CmProtocol.Validating(id, tid), CmProtocol.Ok.class).thenApply(ok -> null));
     }
 
-    // The blocking forms call on the caller's thread when they can, else wait on the internal
+    // The waiting forms call on the caller's thread when they can, else wait on the internal
     // future directly: no user callback can be attached to it, so completing it on the event
     // loop is safe and saves a thread hop.
 
     @Override
     public TxStart start(boolean readOnly, String owner) {
-        return await(id -> new CmProtocol.Start(id, readOnly, owner), CmProtocol.Started.class).start();
+        CompletableFuture<CmProtocol.Started> started = attempt(id -> new CmProtocol.Start(id, readOnly, owner), CmProtocol.Started.class);
+        try {
+            return TellException.join(started).start();
+        } catch (RuntimeException e) {
+            started.thenAccept(late -> endOrphan(late.start().tid())); // interrupted: the answer may still come
+            throw e;
+        }
     }
 
-    /** Sent once, as {@link #validatingAsync}. */
+    /** As {@link #validatingAsync}, not resent after an answer was lost. */
     @Override
     public void validating(long tid) {
-        await(id -> new CmProtocol.Validating(id, tid), CmProtocol.Ok.class);
+        TellException.join(attempt(id -> new CmProtocol.Validating(id, tid), CmProtocol.Ok.class));
     }
 
-    /** One attempt, on this thread when it can: the caller resends ({@link #committedAsync} and the like resend by themselves). */
+    /** One attempt, made on this thread when it can; not resent ({@link #committedAsync} and the like resend by themselves). */
     @Override
-    public void reportAndWait(Outcome outcome, long tid, long version) {
-        await(id -> new CmProtocol.Report(id, outcome, tid, version), CmProtocol.Ok.class);
+    public CompletableFuture<Void> reportAwaited(Outcome outcome, long tid, long version) {
+        return attempt(id -> new CmProtocol.Report(id, outcome, tid, version), CmProtocol.Ok.class).thenApply(ok -> null);
     }
 
     @Override
@@ -272,16 +274,6 @@ public final class CommitManagerClient implements CommitManager {
     public void aborted(long tid) {
         checkNotOnEventLoop();
         TellException.join(report(Outcome.ABORTED, tid, 0));
-    }
-
-    private CompletableFuture<TxStart> start0(boolean readOnly, String owner) {
-        return call(id -> new CmProtocol.Start(id, readOnly, owner), options.requestTimeout().toNanos()).thenApply(call -> {
-            CmProtocol.Response response = call.future().join();
-            if (response instanceof CmProtocol.Started s) {
-                return s.start();
-            }
-            throw failure(call, response);
-        });
     }
 
     private TellException failure(Call call, CmProtocol.Response response) {
@@ -298,43 +290,43 @@ public final class CommitManagerClient implements CommitManager {
     }
 
     /**
-     * One call the caller waits for, answered by an {@code expected} response: on this thread when
-     * a direct connection can be had, else over the event loop; sent once either way. A START
-     * whose answer comes after a failure here is ended ({@link #endOrphan}).
+     * One call of a caller that waits for it, answered by an {@code expected} response: made on
+     * this thread when a direct connection can be had (the future is then complete), else over the
+     * event loop (the future completes there). A START answered after it timed out is ended.
      */
-    private <R extends CmProtocol.Response> R await(LongFunction<CmProtocol.Request> request, Class<R> expected) {
+    private <R extends CmProtocol.Response> CompletableFuture<R> attempt(LongFunction<CmProtocol.Request> request, Class<R> expected) {
         checkNotOnEventLoop();
         if (direct != null) {
             int index = preferred;
-            CmProtocol.Response response = direct.call(request.apply(requestIds.incrementAndGet()), index, this::endOrphan);
+            CmProtocol.Response response;
+            try {
+                response = direct.call(request.apply(requestIds.incrementAndGet()), index, this::endOrphan);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
             if (response != null) {
                 if (expected.isInstance(response)) {
-                    return expected.cast(response);
+                    return CompletableFuture.completedFuture(expected.cast(response));
                 }
                 if (response instanceof CmProtocol.Failed f && f.is(ErrorCode.CM_UNAVAILABLE)) {
                     retire(index);
                 }
                 InetSocketAddress a = addresses.get(index);
-                throw failure(a.getHostString() + ":" + a.getPort(), response);
+                return CompletableFuture.failedFuture(failure(a.getHostString() + ":" + a.getPort(), response));
             }
         }
-        CompletableFuture<Call> sent = call(request, options.requestTimeout().toNanos());
-        Call call;
-        try {
-            call = TellException.join(sent);
-        } catch (RuntimeException e) {
-            sent.thenAccept(late -> { // interrupted: the answer may still come
-                if (late.future().join() instanceof CmProtocol.Started s) {
-                    endOrphan(s.start().tid());
-                }
-            });
-            throw e;
-        }
-        CmProtocol.Response response = call.future().join();
-        if (expected.isInstance(response)) {
-            return expected.cast(response);
-        }
-        throw failure(call, response);
+        return overEventLoop(request, expected);
+    }
+
+    /** One call over the event-loop connection, answered by an {@code expected} response; the future completes on the event loop. */
+    private <R extends CmProtocol.Response> CompletableFuture<R> overEventLoop(LongFunction<CmProtocol.Request> request, Class<R> expected) {
+        return call(request, options.requestTimeout().toNanos()).thenApply(call -> {
+            CmProtocol.Response response = call.future().join();
+            if (expected.isInstance(response)) {
+                return expected.cast(response);
+            }
+            throw failure(call, response);
+        });
     }
 
     /** Ends a transaction whose start answer came after its caller gave up. It wrote nothing, so reporting it is always safe. */
@@ -342,6 +334,7 @@ public final class CommitManagerClient implements CommitManager {
         if (closed) {
             return;
         }
+        LOG.info("ending transaction {} whose start answer came after the timeout", tid);
         report(tid < 0 ? Outcome.COMMITTED : Outcome.ABORTED, tid, 0).whenComplete((ok, e) -> {
             if (e != null) {
                 LOG.warn("could not end orphaned transaction {}: {}", tid, e.toString());
@@ -603,8 +596,7 @@ public final class CommitManagerClient implements CommitManager {
         public void unclaimed(CmClientConnection conn, CmProtocol.Response response) {
             // A START answered after its caller gave up: end the orphan so it does not hold
             // the base (or lav) back.
-            if (response instanceof CmProtocol.Started s && !closed) {
-                LOG.info("ending transaction {} whose start answer came after the timeout", s.start().tid());
+            if (response instanceof CmProtocol.Started s) {
                 endOrphan(s.start().tid());
             }
         }
@@ -645,6 +637,11 @@ public final class CommitManagerClient implements CommitManager {
     /** Connections open for calls on callers' threads (tests). */
     int directConnections() {
         return direct == null ? 0 : direct.openConnections();
+    }
+
+    /** The most of those ever open or being opened at once (tests). */
+    int peakDirectConnections() {
+        return direct == null ? 0 : direct.peakConnections();
     }
 
     /** The addresses as given, for logs. */

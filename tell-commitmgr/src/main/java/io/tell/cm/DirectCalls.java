@@ -50,6 +50,7 @@ final class DirectCalls implements AutoCloseable {
     private final Set<CmBlockingConnection> open = ConcurrentHashMap.newKeySet();
     /** Connections open or being opened: taken before a connection is made, so the limit holds under a rush. */
     private final AtomicInteger taken = new AtomicInteger();
+    private final AtomicInteger peak = new AtomicInteger();
     private final ExecutorService drains = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "tell-cm-drain");
         t.setDaemon(true);
@@ -67,7 +68,8 @@ final class DirectCalls implements AutoCloseable {
 
     /**
      * Sends {@code request} to the server at {@code addressIndex} and returns its answer; null when
-     * nothing was sent. {@code orphan} ends the transaction of a START answered after its time-out.
+     * the event-loop path should make the call instead (see above). {@code orphan} ends the
+     * transaction of a START answered after its time-out.
      */
     CmProtocol.Response call(CmProtocol.Request request, int addressIndex, LongConsumer orphan) {
         CmBlockingConnection c = idle(addressIndex);
@@ -96,8 +98,8 @@ final class DirectCalls implements AutoCloseable {
                 return null; // most likely closed while idle (a restarted server)
             }
             throw TellException.of(ErrorCode.CM_UNAVAILABLE, "connection to commit manager " + c.peer() + " lost: " + e, e);
-        } catch (RuntimeException e) {
-            discard(c); // refused (AUTH_FAILED) or out of step (PROTOCOL_ERROR)
+        } catch (RuntimeException | Error e) {
+            discard(c); // refused (AUTH_FAILED), out of step (PROTOCOL_ERROR), or worse
             throw e;
         }
     }
@@ -118,10 +120,12 @@ final class DirectCalls implements AutoCloseable {
         if (closed || System.nanoTime() - pausedUntil < 0) {
             return null;
         }
-        if (taken.incrementAndGet() > MAX_CONNECTIONS) {
+        int now = taken.incrementAndGet();
+        if (now > MAX_CONNECTIONS) {
             taken.decrementAndGet();
             return null;
         }
+        peak.accumulateAndGet(now, Math::max);
         InetSocketAddress a = addresses.get(addressIndex);
         try {
             CmBlockingConnection c = CmBlockingConnection.open(a.getHostString(), a.getPort(), addressIndex,
@@ -170,7 +174,6 @@ final class DirectCalls implements AutoCloseable {
         Runnable read = () -> {
             try {
                 if (c.readUntil(requestId, deadline) instanceof CmProtocol.Started s) {
-                    LOG.info("ending transaction {} whose start answer came after the timeout", s.start().tid());
                     orphan.accept(s.start().tid());
                 }
             } catch (IOException | RuntimeException e) {
@@ -189,6 +192,11 @@ final class DirectCalls implements AutoCloseable {
     /** Number of connections open now (tests). */
     int openConnections() {
         return open.size();
+    }
+
+    /** The most connections ever open or being opened at once (tests). */
+    int peakConnections() {
+        return peak.get();
     }
 
     /** Closes every connection, also those in use (their calls fail with CM_UNAVAILABLE). */

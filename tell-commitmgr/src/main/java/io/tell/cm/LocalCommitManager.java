@@ -311,9 +311,15 @@ public final class LocalCommitManager implements CommitManager {
     }
 
     @Override
-    public TxStart start(boolean readOnly) {
+    public TxStart start(boolean readOnly, String owner) {
         checkNotBackgroundThread();
-        return CommitManager.super.start(readOnly);
+        return CommitManager.super.start(readOnly, owner);
+    }
+
+    @Override
+    public void validating(long tid) {
+        checkNotBackgroundThread();
+        CommitManager.super.validating(tid);
     }
 
     @Override

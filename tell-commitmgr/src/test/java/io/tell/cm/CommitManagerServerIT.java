@@ -94,7 +94,7 @@ class CommitManagerServerIT {
         runWorkers(perThread, false);
     }
 
-    /** {@code waitingReports}: reports through {@link CommitManager#reportAndWait} (on the caller's thread), else the resending ones. */
+    /** {@code waitingReports}: reports through {@link CommitManager#reportAwaited} (on the caller's thread), else the resending ones. */
     private static void runWorkers(List<? extends CommitManager> perThread, boolean waitingReports) throws Exception {
         Acked acked = new Acked();
         Set<Long> ids = ConcurrentHashMap.newKeySet();
@@ -124,7 +124,7 @@ class CommitManagerServerIT {
                         }
                         if (readOnly || random.nextInt(10) > 0) {
                             if (waitingReports) {
-                                cmc.reportAndWait(CommitManager.Outcome.COMMITTED, s.tid(), 0);
+                                cmc.reportAwaited(CommitManager.Outcome.COMMITTED, s.tid(), 0).join();
                             } else {
                                 cmc.committed(s.tid());
                             }
@@ -132,7 +132,7 @@ class CommitManagerServerIT {
                                 acked.add(s.tid());
                             }
                         } else if (waitingReports) {
-                            cmc.reportAndWait(CommitManager.Outcome.ABORTED, s.tid(), 0);
+                            cmc.reportAwaited(CommitManager.Outcome.ABORTED, s.tid(), 0).join();
                         } else {
                             cmc.aborted(s.tid());
                         }
@@ -227,7 +227,7 @@ class CommitManagerServerIT {
                 tids.add(pool.submit(() -> {
                     go.await();
                     TxStart s = c.start(false);
-                    c.reportAndWait(CommitManager.Outcome.ABORTED, s.tid(), 0);
+                    c.reportAwaited(CommitManager.Outcome.ABORTED, s.tid(), 0).join();
                     return s.tid();
                 }));
             }
@@ -237,7 +237,7 @@ class CommitManagerServerIT {
                 distinct.add(f.get(60, TimeUnit.SECONDS));
             }
             assertEquals(callers, distinct.size());
-            assertTrue(c.directConnections() <= DirectCalls.MAX_CONNECTIONS, c.directConnections() + " direct connections");
+            assertTrue(c.peakDirectConnections() <= DirectCalls.MAX_CONNECTIONS, c.peakDirectConnections() + " direct connections at once");
             assertTrue(c.directConnections() > 1, "callers waited at once on connections of their own");
             long highest = distinct.stream().mapToLong(Long::longValue).max().orElseThrow();
             assertTrue(c.start(true).snapshot().base() >= highest, "every tid was ended");

@@ -115,9 +115,14 @@ public interface CommitManager extends AutoCloseable {
         TellException.join(validatingAsync(tid));
     }
 
-    /** Reports {@code tid} as {@code outcome} ({@link Outcome#sendTo}) and waits for the acknowledgement (one attempt: the caller resends). */
-    default void reportAndWait(Outcome outcome, long tid, long version) {
-        TellException.join(outcome.sendTo(this, tid, version));
+    /**
+     * Reports {@code tid} as {@code outcome} ({@link Outcome#sendTo}) for a caller that waits for
+     * the acknowledgement at once: a remote manager may make the call on the calling thread and
+     * return a completed future. One attempt (the caller resends); the future may complete on an
+     * I/O thread, so what depends on it must not block.
+     */
+    default CompletableFuture<Void> reportAwaited(Outcome outcome, long tid, long version) {
+        return outcome.sendTo(this, tid, version);
     }
 
     default void committed(long tid) {

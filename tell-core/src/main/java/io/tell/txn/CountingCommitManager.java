@@ -83,9 +83,9 @@ public final class CountingCommitManager implements CommitManager {
     }
 
     @Override
-    public void reportAndWait(Outcome outcome, long tid, long version) {
+    public CompletableFuture<Void> reportAwaited(Outcome outcome, long tid, long version) {
         (outcome == Outcome.ABORTED ? aborts : commits).increment();
-        delegate.reportAndWait(outcome, tid, version);
+        return delegate.reportAwaited(outcome, tid, version);
     }
 
     @Override

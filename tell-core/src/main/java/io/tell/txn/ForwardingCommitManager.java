@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
  * A commit manager that forwards every call to {@link #delegate()}; subclasses override what
  * they change (fail-over to another manager, fault injection in tests). Every start goes
  * through {@link #startAsync(boolean, String)}, so overriding that one covers both forms; the
- * waiting forms ({@link #start(boolean, String)}, {@link #validating}, {@link #reportAndWait}) are the
+ * waiting forms ({@link #start(boolean, String)}, {@link #validating}, {@link #reportAwaited}) are the
  * interface's, through the async ones, so an override of those covers them too.
  */
 public abstract class ForwardingCommitManager implements CommitManager {

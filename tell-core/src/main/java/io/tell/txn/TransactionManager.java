@@ -423,9 +423,10 @@ public final class TransactionManager implements AutoCloseable {
     }
 
     private void awaitReport(long tid, Outcome outcome, long version) {
+        long deadline = System.nanoTime() + commitReportWait.toNanos();
         CompletableFuture<Void> ack = report(tid, outcome, version, true);
         try {
-            ack.get(commitReportWait.toMillis(), TimeUnit.MILLISECONDS);
+            ack.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             if (tid > 0) {
                 commits.increment();
             }
@@ -534,8 +535,8 @@ public final class TransactionManager implements AutoCloseable {
 
     /**
      * Sends a report, resending retriable failures in the background until acknowledged. When the
-     * caller {@code waits} for it anyway, the first attempt is made on the caller's thread
-     * ({@link CommitManager#reportAndWait}: a remote manager may answer it without a thread hand-off).
+     * caller {@code waits} for it at once, the first attempt goes through
+     * {@link CommitManager#reportAwaited}, which a remote manager may make on the caller's thread.
      */
     private CompletableFuture<Void> report(long tid, Outcome outcome, long version, boolean waits) {
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -544,16 +545,7 @@ public final class TransactionManager implements AutoCloseable {
         if (tid > 0 && (outcome == Outcome.DECIDED || outcome == Outcome.COMMITTED && version > 0)) {
             recentCommits.reported(tid, done); // a commit with versions, which a merge may build on
         }
-        if (!waits) {
-            send(tid, outcome, version, done, 1);
-            return done;
-        }
-        try {
-            commitManager.reportAndWait(outcome, tid, version);
-            done.complete(null);
-        } catch (RuntimeException e) {
-            resendOrFail(tid, outcome, version, done, 1, e);
-        }
+        send(tid, outcome, version, done, 1, waits);
         return done;
     }
 
@@ -579,36 +571,27 @@ public final class TransactionManager implements AutoCloseable {
         }
     }
 
-    private void send(long tid, Outcome outcome, long version, CompletableFuture<Void> done, int attempt) {
+    private void send(long tid, Outcome outcome, long version, CompletableFuture<Void> done, int attempt, boolean awaited) {
         CompletableFuture<Void> call;
         try {
-            call = outcome.sendTo(commitManager, tid, version);
+            call = awaited ? commitManager.reportAwaited(outcome, tid, version) : outcome.sendTo(commitManager, tid, version);
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
         call.whenComplete((ok, failure) -> {
             if (failure == null) {
                 done.complete(null);
-            } else {
-                resendOrFail(tid, outcome, version, done, attempt, failure);
+                return;
             }
+            TellException e = TellException.unwrap(failure);
+            if (!e.retriable() || background.isShutdown()) {
+                LOG.error("report of tid {} ({}) failed for good: {}", tid, outcome, e.toString());
+                done.completeExceptionally(e);
+                return;
+            }
+            long delay = Math.min(1000, 20L << Math.min(attempt, 6));
+            background.schedule(() -> send(tid, outcome, version, done, attempt + 1, false), delay, TimeUnit.MILLISECONDS);
         });
-    }
-
-    /** After attempt {@code attempt} failed: sends again after a pause when retriable, else fails {@code done}. */
-    private void resendOrFail(long tid, Outcome outcome, long version, CompletableFuture<Void> done, int attempt, Throwable failure) {
-        TellException e = TellException.unwrap(failure);
-        if (!e.retriable() || background.isShutdown()) {
-            LOG.error("report of tid {} ({}) failed for good: {}", tid, outcome, e.toString());
-            done.completeExceptionally(e);
-            return;
-        }
-        long delay = Math.min(1000, 20L << Math.min(attempt, 6));
-        try {
-            background.schedule(() -> send(tid, outcome, version, done, attempt + 1), delay, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-            done.completeExceptionally(e);
-        }
     }
 
     private static void backoff(int attempt) {

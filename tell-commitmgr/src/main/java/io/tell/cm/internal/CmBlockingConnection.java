@@ -39,19 +39,20 @@ public final class CmBlockingConnection implements AutoCloseable {
     }
 
     /**
-     * Connects to {@code host:port} within {@code connectMillis} and, with a {@code secret}, proves it
-     * and checks the server's proof within that time too. Fails with an IOException when the server
+     * Connects to {@code host:port} and, with a {@code secret}, proves it and checks the server's
+     * proof, all within {@code connectMillis}. Fails with an IOException when the server
      * cannot be reached or does not answer in time, with a TellException when it refuses (AUTH_FAILED).
      */
     public static CmBlockingConnection open(String host, int port, int addressIndex, int connectMillis, ClusterSecret secret)
             throws IOException {
+        long deadline = System.nanoTime() + connectMillis * 1_000_000L;
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
             socket.connect(new InetSocketAddress(host, port), connectMillis);
             CmBlockingConnection c = new CmBlockingConnection(socket, addressIndex, host + ":" + port);
             if (secret != null) {
-                c.authenticate(secret, connectMillis);
+                c.authenticate(secret, deadline);
             }
             return c;
         } catch (IOException | RuntimeException e) {
@@ -60,14 +61,14 @@ public final class CmBlockingConnection implements AutoCloseable {
         }
     }
 
-    private void authenticate(ClusterSecret secret, int timeoutMillis) throws IOException {
-        CmProtocol.Response first = read(timeoutMillis);
+    private void authenticate(ClusterSecret secret, long deadline) throws IOException {
+        CmProtocol.Response first = read(millisLeft(deadline));
         if (!(first instanceof CmProtocol.Challenge challenge)) {
             throw refused(first);
         }
         byte[] clientNonce = CmHandshake.nonce();
         write(new CmProtocol.Auth(0, clientNonce, CmHandshake.clientProof(secret, challenge.serverNonce(), clientNonce)));
-        CmProtocol.Response second = read(timeoutMillis);
+        CmProtocol.Response second = read(millisLeft(deadline));
         if (!(second instanceof CmProtocol.Authenticated a)) {
             throw refused(second);
         }
@@ -75,6 +76,14 @@ public final class CmBlockingConnection implements AutoCloseable {
             throw TellException.of(ErrorCode.AUTH_FAILED, "commit manager " + peer
                     + " could not prove it holds the cluster secret (a different cluster, or not a member)");
         }
+    }
+
+    private static int millisLeft(long deadline) throws SocketTimeoutException {
+        long left = (deadline - System.nanoTime()) / 1_000_000;
+        if (left <= 0) {
+            throw new SocketTimeoutException("handshake not finished in time");
+        }
+        return (int) Math.min(Integer.MAX_VALUE, left);
     }
 
     private TellException refused(CmProtocol.Response response) {
