@@ -335,7 +335,7 @@ public final class CommitManagerClient implements CommitManager {
             return;
         }
         LOG.info("ending transaction {} whose start answer came after the timeout", tid);
-        report(tid < 0 ? Outcome.COMMITTED : Outcome.ABORTED, tid, 0).whenComplete((ok, e) -> {
+        report(Outcome.unused(tid), tid, 0).whenComplete((ok, e) -> {
             if (e != null) {
                 LOG.warn("could not end orphaned transaction {}: {}", tid, e.toString());
             }
@@ -552,9 +552,9 @@ public final class CommitManagerClient implements CommitManager {
     }
 
     /**
-     * Stops sending new calls over {@code conn} (its server stopped answering) and makes the
-     * next call connect, starting with the next address; {@code conn} lingers for one request
-     * timeout to catch late answers.
+     * Stops sending new calls to the server at {@code addressIndex} (it stopped answering): the
+     * current connection, when it goes there, is retired; without one the next calls start with
+     * the next address.
      */
     private void retire(int addressIndex) {
         CompletableFuture<CmClientConnection> current = connection.get();
@@ -567,7 +567,11 @@ public final class CommitManagerClient implements CommitManager {
         }
     }
 
-    /** {@link #retire(int)} for the server of the connection {@code conn}, when it is the current one. */
+    /**
+     * Stops sending new calls over {@code conn} (its server stopped answering) and makes the
+     * next call connect, starting with the next address; {@code conn} lingers for one request
+     * timeout to catch late answers.
+     */
     private void retire(CmClientConnection conn) {
         CompletableFuture<CmClientConnection> current = connection.get();
         if (current != null && current.isDone() && !current.isCompletedExceptionally() && current.join() == conn

@@ -27,6 +27,14 @@ public interface CommitManager extends AutoCloseable {
                 case ABORTED -> cm.abortedAsync(tid);
             };
         }
+
+        /**
+         * How to end {@code tid}, started but never used (its starter never learnt it): a reader
+         * (negative id) as readers end, a writer, which wrote nothing, aborted.
+         */
+        public static Outcome unused(long tid) {
+            return tid < 0 ? COMMITTED : ABORTED;
+        }
     }
 
 
@@ -99,13 +107,7 @@ public interface CommitManager extends AutoCloseable {
         try {
             return TellException.join(started);
         } catch (RuntimeException e) {
-            started.thenAccept(orphan -> {
-                if (orphan.readOnly()) {
-                    committedAsync(orphan.tid());
-                } else {
-                    abortedAsync(orphan.tid());
-                }
-            });
+            started.thenAccept(orphan -> Outcome.unused(orphan.tid()).sendTo(this, orphan.tid(), 0));
             throw e;
         }
     }

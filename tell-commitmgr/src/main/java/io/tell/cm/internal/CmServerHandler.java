@@ -111,7 +111,7 @@ public final class CmServerHandler extends SimpleChannelInboundHandler<ByteBuf> 
             return;
         }
         long id = started.tid();
-        call(() -> started.readOnly() ? commitManager.committedAsync(id) : commitManager.abortedAsync(id))
+        call(() -> CommitManager.Outcome.unused(id).sendTo(commitManager, id, 0))
                 .whenComplete((ignored, failure) -> {
                     if (failure != null) {
                         LOG.warn("could not release undelivered transaction {}: {}", id, failure.toString());
